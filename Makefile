@@ -1,0 +1,48 @@
+# Admiralty — the two commands of the README, plus the pieces they are made of.
+SHELL := /bin/bash
+PY := .venv/bin/python
+VENV_STAMP := .venv/.installed-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
+TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
+
+.PHONY: run test lint typecheck contracts migrations-check pytest bench services venv clean
+
+$(VENV_STAMP): requirements.txt requirements-dev.txt
+	@test -x $(PY) || python3.11 -m venv .venv || python3 -m venv .venv
+	@$(PY) -m pip install -q --upgrade pip
+	@$(PY) -m pip install -q -r requirements-dev.txt
+	@rm -f .venv/.installed-* && touch $@
+
+venv: $(VENV_STAMP)
+
+## make run — migrate, load the demo campaign once, create demo accounts, serve with worker and beat.
+run: venv
+	@bash scripts/run_dev.sh
+
+services:
+	@bash scripts/ensure_services.sh
+
+lint: venv
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+typecheck: venv
+	$(TEST_ENV) $(PY) -m mypy .
+
+contracts: venv
+	.venv/bin/lint-imports
+
+migrations-check: venv services
+	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
+
+pytest: venv services
+	$(TEST_ENV) $(PY) -m pytest
+
+## make test — everything CI runs.
+test: venv services lint typecheck contracts migrations-check pytest
+
+## make bench — speed and memory figures (ratios, medians, query counts).
+bench: venv services
+	$(TEST_ENV) $(PY) -m bench
+
+clean:
+	rm -rf var staticfiles .mypy_cache .ruff_cache .pytest_cache

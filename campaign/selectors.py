@@ -1,0 +1,1 @@
+"""Read-side queries of the campaign app."""

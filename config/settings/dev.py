@@ -1,0 +1,28 @@
+"""``make run``: SQLite and kombu's filesystem broker unless the environment names real services."""
+
+import os
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import VAR_DIR, env
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-not-secret-" + "x" * 32)
+
+VAR_DIR.mkdir(exist_ok=True)
+_queue = VAR_DIR / "broker"
+_results = VAR_DIR / "results"
+if "CELERY_BROKER_URL" not in os.environ:
+    # A broker that needs no server: kombu's filesystem transport and the file result backend
+    # work together, chords included (STACK.md).
+    _queue.mkdir(exist_ok=True)
+    _results.mkdir(exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue),
+        "data_folder_out": str(_queue),
+        "processed_folder": str(_queue),
+        "store_processed": False,
+    }
+    CELERY_RESULT_BACKEND = f"file://{_results}"
+
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
