@@ -1,0 +1,6 @@
+"""Benchmarks for ``make bench``: ratios, medians and query counts measured in one run.
+
+Each module in ``BENCHMARKS`` exposes ``main() -> None`` and prints its own figures.
+"""
+
+BENCHMARKS: tuple[str, ...] = ("bench.battles",)
