@@ -25,6 +25,7 @@ from typing import Final
 # --- Vocabulary (names, not numbers) -------------------------------------------------------------
 
 GRADES: Final = ("A", "B", "C", "D", "E", "F", "G", "H")
+GRADE_CHOICES: Final = tuple((g, g) for g in GRADES)
 NAVIES: Final = ("GB", "FR", "ES", "RU", "OT", "NL", "DK", "SE", "PT", "NA", "US", "PR", "AT", "EG")
 NAVY_NAMES: Final = MappingProxyType(
     {
@@ -152,10 +153,7 @@ _SHIP_COST = {
 
 
 def _ship_settings() -> list[Setting]:
-    out = [
-        Setting(f"ship.cost.{c}", ep, 0, 1000, f"§1 EP cost to lay down a {c}.")
-        for c, ep in _SHIP_COST.items()
-    ]
+    out = [Setting(f"ship.cost.{c}", ep, 0, 1000, f"§1 EP cost to lay down a {c}.") for c, ep in _SHIP_COST.items()]
     out += [
         Setting(
             f"ship.build_turns.{c}",

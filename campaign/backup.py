@@ -1,0 +1,473 @@
+"""Full backups of a campaign: ``export_campaign`` / ``import_campaign`` (CONTRACT.md).
+
+The export holds everything a campaign is, so that importing it into a new slug and exporting
+again gives the same document except for the slug and the database ids. Ids in the document are
+only references inside it (a ship's ``fleet`` is a fleet's ``id``); import gives new ones.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.dateparse import parse_datetime
+
+from battles.models import Battle
+from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn, slug_validator
+from fleets.models import Admiral, Fleet, Ship
+from ports.models import LandUnit, Port, SeaZone
+from rules.ruleset import RulesetError, validate_flat
+
+FORMAT_VERSION = 1
+
+
+class BackupError(ValueError):
+    """The document is not a campaign export this version can restore, or the slug is taken."""
+
+
+def _dt(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def campaign_export(*, campaign: Campaign, turn: int | None = None) -> dict[str, Any]:
+    """The campaign's full state as a JSON-ready dict; with ``turn``, as it was when that turn opened."""
+    if turn is not None:
+        stored = Turn.objects.filter(campaign=campaign, number=turn).values_list("snapshot", flat=True).first()
+        if stored is None:
+            known = list(Turn.objects.filter(campaign=campaign, snapshot__isnull=False).values_list("number", flat=True))
+            raise BackupError(
+                f"No snapshot of turn {turn} in {campaign.slug!r}; turns with one: {known or 'none'}."
+            )
+        return dict(stored)
+
+    nations = list(Nation.objects.filter(campaign=campaign).select_related("player").order_by("code"))
+    code = {n.pk: n.code for n in nations}
+    zones = list(SeaZone.objects.filter(campaign=campaign).prefetch_related("adjacent").order_by("key"))
+    zone_key = {z.pk: z.key for z in zones}
+    ports = list(Port.objects.filter(campaign=campaign).order_by("key"))
+    port_key = {p.pk: p.key for p in ports}
+    owner_of = {p.pk: p.owner_id for p in ports}
+    units = list(LandUnit.objects.filter(campaign=campaign).order_by("id"))
+    garrison: dict[int, int] = defaultdict(int)  # CONTRACT's "garrison": the owner's units in the port
+    for u in units:
+        if u.state == LandUnit.State.GARRISON and u.port_id is not None and u.nation_id == owner_of[u.port_id]:
+            garrison[u.port_id] += 1
+    fleets = list(Fleet.objects.filter(campaign=campaign).select_related("admiral").order_by("id"))
+    ships = list(Ship.objects.filter(campaign=campaign).order_by("id"))
+    transport_of = {s.cargo_id: s.pk for s in ships if s.cargo_id is not None}
+    admirals = list(Admiral.objects.filter(campaign=campaign).select_related("fleet").order_by("id"))
+    turns = list(Turn.objects.filter(campaign=campaign).order_by("number"))
+    turn_number = {t.pk: t.number for t in turns}
+
+    return {
+        "format": FORMAT_VERSION,
+        "campaign": {
+            "slug": campaign.slug,
+            "name": campaign.name,
+            "scenario": campaign.scenario,
+            "start_year": campaign.start_year,
+            "year": campaign.year,
+            "season": campaign.season,
+            "turn": campaign.turn_number,
+            "status": campaign.status,
+            "seed": campaign.seed,
+            "last_turn": campaign.last_turn,
+            "gm": campaign.gm.get_username() if campaign.gm_id else None,
+        },
+        "ruleset": dict(sorted(campaign.settings.items())),
+        "nations": [
+            {
+                "code": n.code,
+                "name": n.name,
+                "navy": n.navy,
+                "treasury": n.treasury,
+                "player": n.player.get_username() if n.player_id else None,
+                "base_income": n.base_income,
+                "crew": n.crew,
+                "color": n.color,
+                "unpaid_upkeep_turn": n.unpaid_upkeep_turn,
+            }
+            for n in nations
+        ],
+        "relations": sorted(
+            (
+                {"a": min(code[r.a_id], code[r.b_id]), "b": max(code[r.a_id], code[r.b_id]), "state": r.state}
+                for r in Relation.objects.filter(campaign=campaign)
+            ),
+            key=lambda r: (r["a"], r["b"]),
+        ),
+        "sea_zones": [
+            {
+                "key": z.key,
+                "name": z.name,
+                "type": z.type,
+                "x": z.x,
+                "y": z.y,
+                "adjacent": sorted(zone_key[a.pk] for a in z.adjacent.all()),
+            }
+            for z in zones
+        ],
+        "ports": [
+            {
+                "key": p.key,
+                "name": p.name,
+                "sea_zone": zone_key[p.sea_zone_id],
+                "owner": code[p.owner_id],
+                "fortification": p.fortification,
+                "capacity": p.capacity,
+                "ep_value": p.ep_value,
+                "dockyard": p.dockyard,
+                "gibraltar": p.gibraltar,
+                "garrison": garrison[p.pk],
+                "batteries": p.batteries,
+                "commander": p.commander or None,
+                "x": p.x,
+                "y": p.y,
+                "taken_turn": p.taken_turn,
+                "captor": code[p.captor_id] if p.captor_id else None,
+                "siege_turns": p.siege_turns,
+            }
+            for p in ports
+        ],
+        "land_units": [
+            {
+                "id": u.pk,
+                "nation": code[u.nation_id],
+                "siege_train": u.siege_train,
+                "state": u.state,
+                "port": port_key.get(u.port_id) if u.port_id else None,
+                "transport": transport_of.get(u.pk),
+                "out_of_supply_turns": u.out_of_supply_turns,
+                "raised_turn": u.raised_turn,
+            }
+            for u in units
+        ],
+        "admirals": [
+            {
+                "name": a.name,
+                "nation": code[a.nation_id],
+                "grade": a.grade,
+                "status": a.status,
+                "port": port_key[a.port_id] if a.port_id else None,
+                "fleet": _fleet_id(a),
+            }
+            for a in admirals
+        ],
+        "fleets": [
+            {
+                "id": f.pk,
+                "name": f.name,
+                "nation": code[f.nation_id],
+                "admiral": {"name": f.admiral.name, "grade": f.admiral.grade} if f.admiral else None,
+                "sea_zone": zone_key[f.sea_zone_id],
+                "port": port_key[f.port_id] if f.port_id else None,
+                "crew": f.crew,
+                "posture": f.posture,
+                "blockade_port": port_key[f.blockade_port_id] if f.blockade_port_id else None,
+                "after_battle": f.after_battle,
+                "retreat_port": port_key[f.retreat_port_id] if f.retreat_port_id else None,
+                "retreat_zone": zone_key[f.retreat_zone_id] if f.retreat_zone_id else None,
+                "left_port_turn": f.left_port_turn,
+                "in_supply": f.in_supply,
+                "out_of_supply_turns": f.out_of_supply_turns,
+                "created_turn": f.created_turn,
+            }
+            for f in fleets
+        ],
+        "ships": [
+            {
+                "id": s.pk,
+                "name": s.name,
+                "class": s.ship_class,
+                "nation": code[s.nation_id],
+                "original_nation": code[s.original_nation_id],
+                "captured": s.captured,
+                "condition": s.condition,
+                "in_ordinary": s.in_ordinary,
+                "crew": s.crew,
+                "fleet": s.fleet_id,
+                "building_turns_left": s.building_turns_left,
+                "building_port": port_key[s.building_port_id] if s.building_port_id else None,
+                "line_position": s.line_position,
+                "laid_down_turn": s.laid_down_turn,
+                "lost_turn": s.lost_turn,
+                "source": s.source,
+            }
+            for s in ships
+        ],
+        "ledger": [
+            {
+                "nation": code[e.nation_id],
+                "turn": e.turn,
+                "kind": e.kind,
+                "amount": e.amount,
+                "reason": e.reason,
+                "balance": e.balance,
+                "unpaid": e.unpaid,
+            }
+            for e in LedgerEntry.objects.filter(campaign=campaign).order_by("id")
+        ],
+        "turns": [
+            {
+                "number": t.number,
+                "year": t.year,
+                "season": t.season,
+                "deadline": _dt(t.deadline),
+                "status": t.status,
+                "resolved_at": _dt(t.resolved_at),
+                "paused_at": _dt(t.paused_at),
+                "dice_log": t.dice_log,
+            }
+            for t in turns
+        ],
+        # The state as each turn opened, for ``export_campaign --turn N`` after a restore.
+        "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None},
+        "battles": [
+            {
+                "id": b.pk,
+                "turn": turn_number[b.turn_id],
+                "sea_zone": zone_key[b.sea_zone_id],
+                "port": port_key[b.port_id] if b.port_id else None,
+                "type": b.kind,
+                "place": b.place,
+                "sequence": b.sequence,
+                "seed": b.seed,
+                "winner": b.winner,
+                "sides": b.sides,
+                "report": b.report,
+            }
+            for b in Battle.objects.filter(campaign=campaign).order_by("id")
+        ],
+    }
+
+
+def _fleet_id(admiral: Admiral) -> int | None:
+    try:
+        return admiral.fleet.pk
+    except Fleet.DoesNotExist:
+        return None
+
+
+@transaction.atomic
+def campaign_import(*, document: dict[str, Any], slug: str | None = None, replace: bool = False) -> Campaign:
+    """Restore an export as a new campaign (``slug`` overrides the document's); all or nothing."""
+    try:
+        if document.get("format") != FORMAT_VERSION:
+            raise BackupError(f"Unsupported export format {document.get('format')!r}; expected {FORMAT_VERSION}.")
+        return _import(document, slug, replace)
+    except (KeyError, TypeError) as exc:
+        raise BackupError(f"The export is incomplete or malformed: {exc!r} is missing or wrong.") from exc
+
+
+def _import(doc: dict[str, Any], slug: str | None, replace: bool) -> Campaign:
+    c = doc["campaign"]
+    slug = slug or c["slug"]
+    try:
+        slug_validator(slug)
+    except Exception as exc:
+        raise BackupError(f"slug {slug!r} is not valid: use lower-case letters, digits and hyphens.") from exc
+    existing = Campaign.objects.filter(slug=slug).first()
+    if existing is not None:
+        if not replace:
+            raise BackupError(f"A campaign with slug {slug!r} already exists; pass --replace or another --slug.")
+        existing.delete()
+    try:
+        validate_flat(doc["ruleset"])
+    except RulesetError as exc:
+        raise BackupError(f"ruleset: {exc}") from exc
+    users = {u.get_username(): u for u in get_user_model().objects.all()}
+    campaign = Campaign.objects.create(
+        slug=slug,
+        name=c["name"],
+        scenario=c.get("scenario", ""),
+        gm=users.get(c.get("gm") or ""),
+        start_year=c["start_year"],
+        year=c["year"],
+        season=c["season"],
+        turn_number=c["turn"],
+        status=c["status"],
+        seed=c["seed"],
+        last_turn=c.get("last_turn"),
+        settings=doc["ruleset"],
+    )
+    nations = {
+        n["code"]: Nation.objects.create(
+            campaign=campaign,
+            code=n["code"],
+            name=n["name"],
+            navy=n["navy"],
+            treasury=n["treasury"],
+            player=users.get(n.get("player") or ""),
+            base_income=n["base_income"],
+            crew=n["crew"],
+            color=n["color"],
+            unpaid_upkeep_turn=n.get("unpaid_upkeep_turn"),
+        )
+        for n in doc["nations"]
+    }
+    for r in doc["relations"]:
+        a, b = sorted((nations[r["a"]], nations[r["b"]]), key=lambda n: n.pk)
+        Relation.objects.create(campaign=campaign, a=a, b=b, state=r["state"])
+    zones = {
+        z["key"]: SeaZone(campaign=campaign, key=z["key"], name=z["name"], type=z["type"], x=z["x"], y=z["y"])
+        for z in doc["sea_zones"]
+    }
+    SeaZone.objects.bulk_create(zones.values())
+    through = SeaZone.adjacent.through
+    through.objects.bulk_create(
+        [
+            through(from_seazone_id=zones[z["key"]].pk, to_seazone_id=zones[o].pk)
+            for z in doc["sea_zones"]
+            for o in z["adjacent"]
+        ]
+    )
+    ports = {
+        p["key"]: Port(
+            campaign=campaign,
+            key=p["key"],
+            name=p["name"],
+            sea_zone=zones[p["sea_zone"]],
+            owner=nations[p["owner"]],
+            x=p["x"],
+            y=p["y"],
+            fortification=p["fortification"],
+            capacity=p["capacity"],
+            ep_value=p["ep_value"],
+            dockyard=p["dockyard"],
+            gibraltar=p["gibraltar"],
+            batteries=p["batteries"],
+            commander=p["commander"] or "",
+            taken_turn=p["taken_turn"],
+            captor=nations[p["captor"]] if p["captor"] else None,
+            siege_turns=p["siege_turns"],
+        )
+        for p in doc["ports"]
+    }
+    Port.objects.bulk_create(ports.values())
+    units = {
+        u["id"]: LandUnit(
+            campaign=campaign,
+            nation=nations[u["nation"]],
+            siege_train=u["siege_train"],
+            state=u["state"],
+            port=ports[u["port"]] if u["port"] else None,
+            out_of_supply_turns=u["out_of_supply_turns"],
+            raised_turn=u["raised_turn"],
+        )
+        for u in doc["land_units"]
+    }
+    LandUnit.objects.bulk_create(units.values())
+    cargo = {u["transport"]: units[u["id"]] for u in doc["land_units"] if u["transport"] is not None}
+    fleets = {
+        f["id"]: Fleet(
+            campaign=campaign,
+            nation=nations[f["nation"]],
+            name=f["name"],
+            sea_zone=zones[f["sea_zone"]],
+            port=ports[f["port"]] if f["port"] else None,
+            crew=f["crew"],
+            posture=f["posture"],
+            blockade_port=ports[f["blockade_port"]] if f["blockade_port"] else None,
+            after_battle=f["after_battle"],
+            retreat_port=ports[f["retreat_port"]] if f["retreat_port"] else None,
+            retreat_zone=zones[f["retreat_zone"]] if f["retreat_zone"] else None,
+            left_port_turn=f["left_port_turn"],
+            in_supply=f["in_supply"],
+            out_of_supply_turns=f["out_of_supply_turns"],
+            created_turn=f["created_turn"],
+        )
+        for f in doc["fleets"]
+    }
+    Fleet.objects.bulk_create(fleets.values())
+    Ship.objects.bulk_create(
+        [
+            Ship(
+                campaign=campaign,
+                name=s["name"],
+                ship_class=s["class"],
+                nation=nations[s["nation"]],
+                original_nation=nations[s["original_nation"]],
+                condition=s["condition"],
+                in_ordinary=s["in_ordinary"],
+                crew=s["crew"],
+                fleet=fleets[s["fleet"]] if s["fleet"] is not None else None,
+                building_turns_left=s["building_turns_left"],
+                building_port=ports[s["building_port"]] if s["building_port"] else None,
+                line_position=s["line_position"],
+                cargo=cargo.get(s["id"]),
+                laid_down_turn=s["laid_down_turn"],
+                lost_turn=s["lost_turn"],
+                source=s["source"],
+            )
+            for s in doc["ships"]
+        ]
+    )
+    for a in doc["admirals"]:
+        admiral = Admiral.objects.create(
+            campaign=campaign,
+            nation=nations[a["nation"]],
+            name=a["name"],
+            grade=a["grade"],
+            status=a["status"],
+            port=ports[a["port"]] if a["port"] else None,
+        )
+        if a["fleet"] is not None:
+            Fleet.objects.filter(pk=fleets[a["fleet"]].pk).update(admiral=admiral)
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                campaign=campaign,
+                nation=nations[e["nation"]],
+                turn=e["turn"],
+                kind=e["kind"],
+                amount=e["amount"],
+                reason=e["reason"],
+                balance=e["balance"],
+                unpaid=e["unpaid"],
+            )
+            for e in doc["ledger"]
+        ]
+    )
+    turns = {
+        t["number"]: Turn.objects.create(
+            campaign=campaign,
+            number=t["number"],
+            year=t["year"],
+            season=t["season"],
+            deadline=parse_datetime(t["deadline"]) if t["deadline"] else None,
+            status=t["status"],
+            resolved_at=parse_datetime(t["resolved_at"]) if t["resolved_at"] else None,
+            paused_at=parse_datetime(t["paused_at"]) if t["paused_at"] else None,
+            dice_log=t["dice_log"],
+            snapshot=doc.get("snapshots", {}).get(str(t["number"])),
+        )
+        for t in doc["turns"]
+    }
+    Battle.objects.bulk_create(
+        [
+            Battle(
+                campaign=campaign,
+                turn=turns[b["turn"]],
+                kind=b["type"],
+                sea_zone=zones[b["sea_zone"]],
+                port=ports[b["port"]] if b["port"] else None,
+                place=b["place"],
+                sequence=b["sequence"],
+                seed=b["seed"],
+                winner=b["winner"],
+                sides=b["sides"],
+                report=b["report"],
+            )
+            for b in doc["battles"]
+        ]
+    )
+    for nation in nations.values():
+        total = sum(e["amount"] for e in doc["ledger"] if e["nation"] == nation.code)
+        if total != nation.treasury:
+            raise BackupError(
+                f"{nation.code}: treasury {nation.treasury} EP differs from the sum of its ledger ({total} EP)."
+            )
+    return campaign

@@ -1,0 +1,142 @@
+"""Write-side use cases of the campaign app: the ledger, the ruleset, GM adjustments.
+
+Every function is keyword-only, validates its input, and runs in a transaction; a refused call
+raises and changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign.models import Campaign, LedgerEntry, Nation
+from fleets.models import Ship
+from fleets.selectors import navy_counts
+from fleets.services import keel_create, ship_name_validate
+from ports.models import Port
+from rules.construction import ConstructionRefused, check_lay_down
+from rules.ruleset import DEFAULTS, validate_flat
+
+
+class TreasuryError(ValueError):
+    """A ledger change would take a treasury below zero."""
+
+
+@transaction.atomic
+def ledger_post(*, nation: Nation, turn: int, amount: int, kind: str, reason: str) -> LedgerEntry:
+    """Move ``nation``'s treasury by ``amount`` EP and write the ledger line (RULES.md §2).
+
+    Locks the nation row so that concurrent posts serialise; the treasury and the balance on the
+    line always agree. Refuses zero amounts and any change that would leave the treasury negative.
+    ``nation.treasury`` is refreshed on the passed instance.
+    """
+    if amount == 0:
+        raise ValueError("A ledger line must move the treasury: amount 0 is not allowed (RULES.md §2).")
+    if not reason.strip():
+        raise ValueError("A ledger line needs a reason a player can read.")
+    locked = Nation.objects.select_for_update().get(pk=nation.pk)
+    balance = locked.treasury + amount
+    if balance < 0:
+        raise TreasuryError(
+            f"{locked.code} has {locked.treasury} EP; {reason} needs {-amount} EP "
+            f"({-balance} EP short). A treasury never goes below 0 (RULES.md §2)."
+        )
+    locked.treasury = balance
+    locked.save(update_fields=["treasury"])
+    nation.treasury = balance
+    return LedgerEntry.objects.create(
+        campaign_id=locked.campaign_id,
+        nation=locked,
+        turn=turn,
+        kind=kind,
+        amount=amount,
+        reason=reason.strip()[:200],
+        balance=balance,
+    )
+
+
+def treasury_adjust(*, nation: Nation, amount: int, reason: str) -> LedgerEntry:
+    """A GM's correction of a treasury: one ledger line of kind "adjustment"."""
+    campaign = Campaign.objects.only("turn_number").get(pk=nation.campaign_id)
+    return ledger_post(
+        nation=nation,
+        turn=campaign.turn_number,
+        amount=amount,
+        kind=LedgerEntry.Kind.ADJUSTMENT,
+        reason=f"GM adjustment: {reason.strip()}",
+    )
+
+
+@transaction.atomic
+def campaign_settings_update(*, campaign: Campaign, values: dict[str, object]) -> Campaign:
+    """Change some of the campaign's rule settings; raises ``RulesetError`` naming each bad key.
+
+    The campaign stores every setting (a full snapshot), so a later change of a default in the code
+    never changes a running campaign.
+    """
+    clean = validate_flat({**campaign.settings, **values})
+    campaign.settings = {**DEFAULTS, **clean}
+    campaign.save(update_fields=["settings"])
+    return campaign
+
+
+def lay_down_port_check(*, nation: Nation, port: Port, turn: int) -> None:
+    """RULES.md §1: only in an own port with a dockyard, not besieged, not taken this turn or last."""
+    if port.campaign_id != nation.campaign_id:
+        raise ConstructionRefused("port", f"{port.name} is not a port of this campaign.")
+    if port.owner_id != nation.pk:
+        raise ConstructionRefused(
+            "port", f"Ships are laid down only in an own port (RULES.md §1); {port.name} is not {nation.code}'s."
+        )
+    if not port.dockyard:
+        raise ConstructionRefused("port", f"{port.name} has no dockyard; ships are laid down only where there is one.")
+    if port.siege_turns > 0:
+        raise ConstructionRefused("port", f"{port.name} is besieged; no ship can be laid down there (RULES.md §1).")
+    if port.taken_turn is not None and port.taken_turn >= turn - 1:
+        raise ConstructionRefused(
+            "port",
+            f"{port.name} was taken in turn {port.taken_turn}; it can build again from turn "
+            f"{port.taken_turn + 2} (RULES.md §1, §7).",
+        )
+
+
+@transaction.atomic
+def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> Ship:
+    """Lay down a new ship now: check §1 limits, pay through the ledger, create the keel.
+
+    Used by the GM's admin and by phase 2 of a turn. Locks the nation first, so two lay-downs
+    against one treasury or one quota are settled one after the other. A refusal raises
+    :class:`ConstructionRefused` (or ``ShipNameError``) and changes nothing.
+    """
+    campaign = Campaign.objects.get(pk=nation.campaign_id)
+    locked = Nation.objects.select_for_update().get(pk=nation.pk)
+    ruleset = campaign.ruleset
+    turn = campaign.turn_number
+    lay_down_port_check(nation=locked, port=port, turn=turn)
+    cleaned_name = ship_name_validate(campaign_id=campaign.pk, original_nation_id=locked.pk, name=name)
+    cost = check_lay_down(
+        ruleset,
+        navy=locked.navy,
+        nation_code=locked.code,
+        year=campaign.year,
+        ship_class=ship_class,
+        counts=navy_counts(nation_id=locked.pk),
+        available_ep=locked.treasury,
+    )
+    if cost:
+        ledger_post(
+            nation=locked,
+            turn=turn,
+            amount=-cost,
+            kind=LedgerEntry.Kind.LAY_DOWN,
+            reason=f"Laid down {ship_class} {cleaned_name} at {port.name}",
+        )
+    nation.treasury = locked.treasury
+    return keel_create(
+        ruleset=ruleset,
+        nation_id=locked.pk,
+        crew=locked.crew,
+        port=port,
+        ship_class=ship_class,
+        name=cleaned_name,
+        turn=turn,
+    )
