@@ -273,6 +273,8 @@ _SCALARS: tuple[Setting, ...] = (
     Setting("guns.fort_modifier", 1, -5, 5, "§6 [S] coastal forts' d10 modifier."),
     Setting("guns.hot_shot_on", 6, 1, 7, "§6 d6 after a fort's damaging hit that disables instead."),
     Setting("guns.coastal_forts_gibraltar_multiplier", 2, 1, 10, "§6 [S] Gibraltar's coastal forts = FF × this."),
+    Setting("guns.stay_loss_num", 1, 0, 100, "§6 the attacker stays for another round only while its L < num/den."),
+    Setting("guns.stay_loss_den", 4, 1, 100, "§6 the attacker stays for another round only while its L < num/den."),
     # §7 sieges
     Setting("siege.gibraltar_garrison_multiplier", 5, 1, 100, "§7 [S] Gibraltar's garrison counts × this."),
     Setting("siege.roll_ratio", 2, 1, 100, "§7 a siege rolls only if this × B ≥ G."),
