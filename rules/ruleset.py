@@ -296,6 +296,7 @@ _SCALARS: tuple[Setting, ...] = (
     Setting("storm.on_gale", 5, 1, 7, "§8 zone d6 for a storm in a gale season."),
     Setting("storm.ship_damaged_or_lost", 1, 0, 10, "§8 ship d10 at most this: damaged, or lost if already hit."),
     Setting("storm.ship_damaged", 2, 0, 10, "§8 ship d10 at most this: damaged."),
+    Setting("storm.blockade_lift_pct", 50, 0, 100, "§4 a storm hitting this % of a blockading fleet lifts it."),
     Setting("supply.range_steps", 2, 0, 20, "§8 adjacency steps to a supply point."),
     Setting("supply.left_port_turns", 2, 0, 20, "§8 previous turns after leaving port a fleet stays in supply."),
     Setting("attrition.ship_on", 1, 0, 10, "§8 attrition d10 at most this hits an out-of-supply ship."),
