@@ -37,10 +37,9 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None) -> dict[str,
     if turn is not None:
         stored = Turn.objects.filter(campaign=campaign, number=turn).values_list("snapshot", flat=True).first()
         if stored is None:
-            known = list(Turn.objects.filter(campaign=campaign, snapshot__isnull=False).values_list("number", flat=True))
-            raise BackupError(
-                f"No snapshot of turn {turn} in {campaign.slug!r}; turns with one: {known or 'none'}."
-            )
+            with_snapshot = Turn.objects.filter(campaign=campaign, snapshot__isnull=False)
+            known = list(with_snapshot.values_list("number", flat=True))
+            raise BackupError(f"No snapshot of turn {turn} in {campaign.slug!r}; turns with one: {known or 'none'}.")
         return dict(stored)
 
     nations = list(Nation.objects.filter(campaign=campaign).select_related("player").order_by("code"))

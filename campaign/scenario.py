@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -19,12 +20,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from campaign.backup import campaign_export
 from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn, slug_validator
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.calendar import deadline_after
-from rules.economy import ScenarioShip, scenario_balance
-from rules.ruleset import DEFAULTS, GRADES, NAVIES, SEASONS, SHIP_CLASSES, SOL_CLASSES, ZONE_TYPES, Ruleset
+from rules.economy import EconomyShip, port_ep_value, scenario_balance
+from rules.ruleset import DEFAULTS, GRADES, NAVIES, SEASONS, SHIP_CLASSES, ZONE_TYPES, Ruleset
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 
@@ -130,9 +132,9 @@ def scenario_validate(data: dict[str, Any]) -> None:
         need(b.get("class") in SHIP_CLASSES, f"keel {b.get('name')!r}: class unknown")
         need(b.get("nation") in nations, f"keel {b.get('name')!r}: nation unknown")
         need(isinstance(b.get("turns_left"), int) and b["turns_left"] >= 1, f"keel {b.get('name')!r}: turns_left")
-    names = Counter(
-        (f["nation"], s["name"]) for f in data["fleets"] for s in f.get("ships", [])
-    ) + Counter((b["nation"], b["name"]) for b in data.get("building", []))
+    names = Counter((f["nation"], s["name"]) for f in data["fleets"] for s in f.get("ships", [])) + Counter(
+        (b["nation"], b["name"]) for b in data.get("building", [])
+    )
     for (nation, name), count in names.items():
         need(count == 1, f"ship name {name!r} used {count} times by {nation}")
     fleets_commanded: set[tuple[str, str]] = set()
@@ -236,9 +238,7 @@ def scenario_load(
             y=p.get("y", zones[p["sea_zone"]].y),
             fortification=p["fortification"],
             capacity=p["capacity"],
-            ep_value=p.get("ep_value")
-            if p.get("ep_value") is not None
-            else ruleset["economy.port_ep_value_dockyard" if p.get("dockyard") else "economy.port_ep_value"],
+            ep_value=port_ep_value(bool(p.get("dockyard")), ruleset),
             dockyard=bool(p.get("dockyard")),
             gibraltar=bool(p.get("gibraltar")),
             batteries=p.get("batteries", 0),
@@ -252,9 +252,7 @@ def scenario_load(
         trains = p.get("siege_trains", 0)
         for i in range(p.get("garrison", 0)):
             units.append(
-                LandUnit(
-                    campaign=campaign, nation=nations[p["owner"]], port=ports[p["key"]], siege_train=i < trains
-                )
+                LandUnit(campaign=campaign, nation=nations[p["owner"]], port=ports[p["key"]], siege_train=i < trains)
             )
     LandUnit.objects.bulk_create(units)
 
@@ -319,13 +317,15 @@ def scenario_load(
             Fleet.objects.filter(pk=fleets[(a["nation"], a["fleet"])].pk).update(admiral=admiral)
 
     _opening_balances(campaign=campaign, ruleset=ruleset, nations=nations, ships=ships, ports=ports.values())
-    Turn.objects.create(
+    turn = Turn.objects.create(
         campaign=campaign,
         number=1,
         year=campaign.year,
         season=campaign.season,
         deadline=deadline_after(now, ruleset),
     )
+    turn.snapshot = campaign_export(campaign=campaign)
+    turn.save(update_fields=["snapshot"])
     return campaign
 
 
@@ -335,23 +335,19 @@ def _opening_balances(
     ruleset: Ruleset,
     nations: dict[str, Nation],
     ships: list[Ship],
-    ports: Any,
+    ports: Iterable[Port],
 ) -> None:
     """RULES.md §2 scenario balance: base income and the starting treasury, with an opening line."""
-    by_nation: dict[int, list[ScenarioShip]] = {n.pk: [] for n in nations.values()}
+    fleet_ships: dict[int, list[EconomyShip]] = {n.pk: [] for n in nations.values()}
     for s in ships:
-        by_nation[s.nation_id].append(
-            ScenarioShip(
-                ship_class=s.ship_class,
-                commissioned=s.condition != Ship.Condition.BUILDING and not s.in_ordinary,
-                is_sol=s.ship_class in SOL_CLASSES,
-            )
+        fleet_ships[s.nation_id].append(
+            EconomyShip(ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)
         )
-    port_ep: Counter[int] = Counter()
+    dockyards: dict[int, list[bool]] = {n.pk: [] for n in nations.values()}
     for p in ports:
-        port_ep[p.owner_id] += p.ep_value
+        dockyards[p.owner_id].append(p.dockyard)
     for nation in nations.values():
-        balance = scenario_balance(ruleset, ships=by_nation[nation.pk], port_ep=port_ep[nation.pk])
+        balance = scenario_balance(fleet_ships[nation.pk], dockyards[nation.pk], ruleset)
         nation.base_income = balance.base_income
         nation.treasury = balance.starting_treasury
         nation.save(update_fields=["base_income", "treasury"])

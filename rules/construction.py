@@ -75,25 +75,16 @@ def big_ships_allowed_now(ruleset: Ruleset, *, navy: str, year: int, counts: Nav
             return allowed  # unlimited in practice; one answer is enough for a message
 
 
-def check_lay_down(
-    ruleset: Ruleset,
-    *,
-    navy: str,
-    nation_code: str,
-    year: int,
-    ship_class: str,
-    counts: NavyCounts,
-    available_ep: int,
-) -> int:
-    """Check one lay-down against §1; return its cost in EP or raise :class:`ConstructionRefused`.
+def check_limits(
+    ruleset: Ruleset, *, navy: str, nation_code: str, year: int, ship_class: str, counts: NavyCounts
+) -> None:
+    """§1 quota and four-decker limit for one more ship of ``ship_class`` on top of ``counts``.
 
-    ``counts`` already include the nation's other lay-downs being committed with this one;
-    ``available_ep`` is the treasury less their cost. Limits are checked before money so that the
-    error names the rule a player cannot fix by waiting for income.
+    Raises :class:`ConstructionRefused`; returns quietly when the new ship is allowed. Captured
+    ships are never checked ("Captured ships may always be used, whatever the limits").
     """
     if ship_class not in SHIP_CLASSES:
         raise ConstructionRefused("class", f"Unknown ship class {ship_class!r}; allowed: {', '.join(SHIP_CLASSES)}.")
-    cost = ruleset.ship_cost[ship_class]
     after = counts.plus(ship_class)
     limit = ruleset["quota.four_decker_limit"]
     if ship_class == "four-decker" and after.four_deckers > limit:
@@ -116,6 +107,26 @@ def check_lay_down(
             "within quota; 3rd rates and smaller ships may be laid down (each new ship of the line "
             "raises the quota).",
         )
+
+
+def check_lay_down(
+    ruleset: Ruleset,
+    *,
+    navy: str,
+    nation_code: str,
+    year: int,
+    ship_class: str,
+    counts: NavyCounts,
+    available_ep: int,
+) -> int:
+    """Check one lay-down against §1; return its cost in EP or raise :class:`ConstructionRefused`.
+
+    ``counts`` already include the nation's other lay-downs being committed with this one;
+    ``available_ep`` is the treasury less their cost. Limits are checked before money so that the
+    error names the rule a player cannot fix by waiting for income.
+    """
+    check_limits(ruleset, navy=navy, nation_code=nation_code, year=year, ship_class=ship_class, counts=counts)
+    cost = ruleset.ship_cost[ship_class]
     if cost > available_ep:
         raise ConstructionRefused(
             "treasury",

@@ -1,0 +1,280 @@
+"""The GM's admin for campaigns, nations, the ledger, relations and turns.
+
+Treasuries are read-only here: they change only through the ledger (the "Adjust treasury" and
+"Lay down a ship" pages call the services, which write the ledger line).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
+from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
+from fleets.models import ShipClass
+from fleets.selectors import navy_counts
+from fleets.services import ShipNameError
+from ports.models import Port
+from rules.construction import ConstructionRefused, big_ships_allowed_now, period_label, within_quota
+from rules.ruleset import SETTINGS, RulesetError
+
+
+class RulesetForm(forms.Form):
+    """One whole-number field per RULES.md setting, bounded as the ruleset allows."""
+
+    def __init__(self, *args: Any, current: dict[str, int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for setting in SETTINGS:
+            self.fields[setting.key] = forms.IntegerField(
+                label=setting.key,
+                min_value=setting.minimum,
+                max_value=setting.maximum,
+                initial=current.get(setting.key, setting.default),
+                help_text=f"{setting.help} Default {setting.default}.",
+            )
+
+    def sections(self) -> list[tuple[str, list[forms.BoundField]]]:
+        grouped: dict[str, list[forms.BoundField]] = {}
+        for setting in SETTINGS:
+            grouped.setdefault(setting.section, []).append(self[setting.key])
+        return list(grouped.items())
+
+
+class NationInline(admin.TabularInline):
+    model = Nation
+    extra = 0
+    fields = ("code", "name", "navy", "player", "crew", "treasury", "base_income")
+    readonly_fields = ("treasury",)
+    show_change_link = True
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "season_year", "turn_number", "status", "gm")
+    list_filter = ("status",)
+    search_fields = ("name", "slug")
+    readonly_fields = ("rules_link", "created_at")
+    exclude = ("settings",)
+    inlines = [NationInline]
+
+    @admin.display(description="Season")
+    def season_year(self, obj: Campaign) -> str:
+        return f"{obj.get_season_display()} {obj.year}"
+
+    @admin.display(description="Ruleset")
+    def rules_link(self, obj: Campaign) -> str:
+        if not obj.pk:
+            return "Save the campaign first."
+        changed = len(obj.ruleset.overrides())
+        url = reverse("admin:campaign_campaign_rules", args=[obj.pk])
+        return format_html('<a href="{}">Edit the rules</a> ({} house rule(s) differ from RULES.md)', url, changed)
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [
+            path(
+                "<int:pk>/rules/",
+                self.admin_site.admin_view(self.rules_view),
+                name="campaign_campaign_rules",
+            )
+        ]
+        return own + super().get_urls()
+
+    def rules_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = get_object_or_404(Campaign, pk=pk)
+        if not self.has_change_permission(request, campaign):
+            raise PermissionDenied
+        current = dict(campaign.ruleset.flat)
+        form = RulesetForm(request.POST or None, current=current)
+        if request.method == "POST" and form.is_valid():
+            changed = {k: v for k, v in form.cleaned_data.items() if current.get(k) != v}
+            try:
+                campaign_settings_update(campaign=campaign, values=changed)
+            except RulesetError as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(request, f"Saved {len(changed)} change(s) to the rules of {campaign}.")
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_change", args=[pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Rules of {campaign}",
+            "campaign": campaign,
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/campaign/ruleset.html", context)
+
+
+class LayDownForm(forms.Form):
+    ship_class = forms.ChoiceField(choices=ShipClass.choices, label="Class")
+    name = forms.CharField(max_length=80)
+    port = forms.ModelChoiceField(queryset=Port.objects.none(), help_text="An own port with a dockyard.")
+
+    def __init__(self, *args: Any, nation: Nation, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        port_field = self.fields["port"]
+        assert isinstance(port_field, forms.ModelChoiceField)
+        port_field.queryset = Port.objects.filter(owner=nation, dockyard=True).order_by("name")
+
+
+class AdjustTreasuryForm(forms.Form):
+    amount = forms.IntegerField(help_text="EP to add (negative to take away); not 0.")
+    reason = forms.CharField(max_length=150, help_text="Shown to the player in the ledger.")
+
+    def clean_amount(self) -> int:
+        amount: int = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("An adjustment must change the treasury: enter a non-zero amount.")
+        return amount
+
+
+@admin.register(Nation)
+class NationAdmin(admin.ModelAdmin):
+    list_display = ("code", "name", "campaign", "navy", "player", "treasury", "base_income")
+    list_filter = ("campaign",)
+    search_fields = ("code", "name")
+    readonly_fields = ("treasury", "quota_status", "actions_links")
+    list_select_related = ("campaign", "player")
+
+    @admin.display(description="Quota (RULES.md §1)")
+    def quota_status(self, obj: Nation) -> str:
+        if not obj.pk:
+            return "—"
+        campaign = obj.campaign
+        ruleset = campaign.ruleset
+        counts = navy_counts(nation_id=obj.pk)
+        pct = ruleset.quota_percent(obj.navy, campaign.year)
+        ok = within_quota(ruleset, navy=obj.navy, year=campaign.year, counts=counts)
+        more = big_ships_allowed_now(ruleset, navy=obj.navy, year=campaign.year, counts=counts)
+        return (
+            f"{counts.big} of {counts.sol} SOL are 1st/2nd rates or four-deckers; limit {pct}% in "
+            f"{period_label(ruleset, campaign.year)} ({'within' if ok else 'OVER'} quota); "
+            f"{more} more may be laid down now. Four-deckers: {counts.four_deckers} of "
+            f"{ruleset['quota.four_decker_limit']}."
+        )
+
+    @admin.display(description="GM actions")
+    def actions_links(self, obj: Nation) -> str:
+        if not obj.pk:
+            return "—"
+        return format_html(
+            '<a href="{}">Lay down a ship</a> · <a href="{}">Adjust treasury</a>',
+            reverse("admin:campaign_nation_lay_down", args=[obj.pk]),
+            reverse("admin:campaign_nation_adjust", args=[obj.pk]),
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [
+            path("<int:pk>/lay-down/", self.admin_site.admin_view(self.lay_down_view), name="campaign_nation_lay_down"),
+            path("<int:pk>/adjust/", self.admin_site.admin_view(self.adjust_view), name="campaign_nation_adjust"),
+        ]
+        return own + super().get_urls()
+
+    def _nation(self, request: HttpRequest, pk: int) -> Nation:
+        nation = get_object_or_404(Nation.objects.select_related("campaign"), pk=pk)
+        if not self.has_change_permission(request, nation):
+            raise PermissionDenied
+        return nation
+
+    def _render(self, request: HttpRequest, nation: Nation, form: forms.Form, title: str, intro: str) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "nation": nation,
+            "form": form,
+            "intro": intro,
+            "quota": self.quota_status(nation),
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/campaign/nation_form.html", context)
+
+    def lay_down_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        nation = self._nation(request, pk)
+        form = LayDownForm(request.POST or None, nation=nation)
+        if request.method == "POST" and form.is_valid():
+            try:
+                ship = ship_lay_down(
+                    nation=nation,
+                    ship_class=form.cleaned_data["ship_class"],
+                    name=form.cleaned_data["name"],
+                    port=form.cleaned_data["port"],
+                )
+            except (ConstructionRefused, ShipNameError, TreasuryError) as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(
+                    request,
+                    f"{ship.name} laid down at {ship.building_port}; treasury now {nation.treasury} EP.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(reverse("admin:campaign_nation_change", args=[pk]))
+        return self._render(
+            request,
+            nation,
+            form,
+            f"Lay down a ship for {nation}",
+            f"Treasury {nation.treasury} EP. Paid now through the ledger; the keel starts with its full build turns.",
+        )
+
+    def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        nation = self._nation(request, pk)
+        form = AdjustTreasuryForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                treasury_adjust(nation=nation, amount=form.cleaned_data["amount"], reason=form.cleaned_data["reason"])
+            except TreasuryError as exc:
+                form.add_error("amount", str(exc))
+            else:
+                self.message_user(request, f"Treasury of {nation} is now {nation.treasury} EP.", messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:campaign_nation_change", args=[pk]))
+        return self._render(
+            request, nation, form, f"Adjust the treasury of {nation}", f"Treasury {nation.treasury} EP."
+        )
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    """Read-only: the ledger is history, written only by services."""
+
+    list_display = ("nation", "turn", "kind", "amount", "balance", "unpaid", "reason")
+    list_filter = ("campaign", "kind", "nation__code")
+    list_select_related = ("nation",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Relation)
+class RelationAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "a", "b", "state")
+    list_filter = ("campaign", "state")
+    list_select_related = ("campaign", "a", "b")
+
+
+@admin.register(Turn)
+class TurnAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "number", "season", "year", "deadline", "status")
+    list_filter = ("campaign", "status")
+    readonly_fields = ("dice_log", "snapshot_size")
+    exclude = ("snapshot",)
+
+    @admin.display(description="Snapshot")
+    def snapshot_size(self, obj: Turn) -> str:
+        return "stored" if obj.snapshot else "none"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
+        return super().get_queryset(request).defer("snapshot", "dice_log").select_related("campaign")
