@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from battles.models import Battle
 
@@ -12,5 +15,5 @@ class BattleAdmin(admin.ModelAdmin):
     list_select_related = ("campaign", "turn", "sea_zone", "port")
     readonly_fields = [f.name for f in Battle._meta.fields]
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -141,10 +141,10 @@ def scenario_validate(data: dict[str, Any]) -> None:
     for a in data.get("admirals", []):
         need(a.get("grade") in GRADES, f"admiral {a.get('name')!r}: grade unknown")
         if a.get("fleet") is not None:
-            key = (a["nation"], a["fleet"])
-            need(key in fleet_names, f"admiral {a['name']!r}: fleet {a['fleet']!r} unknown")
-            need(key not in fleets_commanded, f"admiral {a['name']!r}: fleet {a['fleet']!r} already has one")
-            fleets_commanded.add(key)
+            commanded = (a["nation"], a["fleet"])
+            need(commanded in fleet_names, f"admiral {a['name']!r}: fleet {a['fleet']!r} unknown")
+            need(commanded not in fleets_commanded, f"admiral {a['name']!r}: fleet {a['fleet']!r} already has one")
+            fleets_commanded.add(commanded)
         else:
             need(a.get("port") in ports, f"admiral {a['name']!r}: needs a fleet or a port")
     if errors:
@@ -166,7 +166,7 @@ def scenario_load(
     display_name: str | None = None,
     seed: int | None = None,
     replace: bool = False,
-    gm: AbstractBaseUser | None = None,
+    gm: User | None = None,
     now: datetime | None = None,
 ) -> Campaign:
     """Create a campaign from scenario ``name``; raises :class:`ScenarioError` and writes nothing on error.
@@ -341,7 +341,7 @@ def _opening_balances(
     fleet_ships: dict[int, list[EconomyShip]] = {n.pk: [] for n in nations.values()}
     for s in ships:
         fleet_ships[s.nation_id].append(
-            EconomyShip(ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)
+            EconomyShip(ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)  # type: ignore[arg-type]
         )
     dockyards: dict[int, list[bool]] = {n.pk: [] for n in nations.values()}
     for p in ports:

@@ -3,7 +3,7 @@
 import os
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import VAR_DIR, env
+from config.settings.base import DATABASES, VAR_DIR, env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-not-secret-" + "x" * 32)
@@ -24,5 +24,12 @@ if "CELERY_BROKER_URL" not in os.environ:
         "store_processed": False,
     }
     CELERY_RESULT_BACKEND = f"file://{_results}"
+
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The server, the worker and beat share the file: wait for locks instead of failing, take the
+    # write lock at the start of a transaction, and let readers work alongside a writer.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

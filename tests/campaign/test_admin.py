@@ -24,13 +24,13 @@ def gm_client() -> Client:
 def test_the_quota_example_holds_through_the_admin_lay_down_page(gm_client: Client) -> None:
     """§1: GB 1805 with 10 SOL of which 1 first rate lays down a second first rate; a third is refused
     with the rule's message shown on the page, and nothing is paid."""
-    nation = NationFactory()
+    nation = NationFactory.create()
     ledger_post(nation=nation, turn=1, amount=100, kind=LedgerEntry.Kind.OPENING, reason="Opening balance")
-    port = PortFactory(owner=nation)
-    fleet = FleetFactory(nation=nation)
-    ShipFactory(nation=nation, fleet=fleet, ship_class="1st", name="Victory")
+    port = PortFactory.create(owner=nation)
+    fleet = FleetFactory.create(nation=nation)
+    ShipFactory.create(nation=nation, fleet=fleet, ship_class="1st", name="Victory")
     for i in range(9):
-        ShipFactory(nation=nation, fleet=fleet, ship_class="3rd-74", name=f"Seventy-four {i}")
+        ShipFactory.create(nation=nation, fleet=fleet, ship_class="3rd-74", name=f"Seventy-four {i}")
     url = reverse("admin:campaign_nation_lay_down", args=[nation.pk])
     assert gm_client.get(url).status_code == 200
 
@@ -47,11 +47,11 @@ def test_the_quota_example_holds_through_the_admin_lay_down_page(gm_client: Clie
 
 def test_the_ship_add_form_refuses_a_second_four_decker(gm_client: Client) -> None:
     """§1 "Four-deckers [S]: at most one per nation at any time", also for ships a GM adds by hand."""
-    spain = NationFactory(code="ES", name="Spain", crew="E")
-    fleet = FleetFactory(nation=spain)
+    spain = NationFactory.create(code="ES", name="Spain", crew="E")
+    fleet = FleetFactory.create(nation=spain)
     for i in range(30):
-        ShipFactory(nation=spain, fleet=fleet, ship_class="3rd-74", name=f"Navio {i}")
-    ShipFactory(nation=spain, fleet=fleet, ship_class="four-decker", name="Santisima Trinidad")
+        ShipFactory.create(nation=spain, fleet=fleet, ship_class="3rd-74", name=f"Navio {i}")
+    ShipFactory.create(nation=spain, fleet=fleet, ship_class="four-decker", name="Santisima Trinidad")
     response = gm_client.post(
         reverse("admin:fleets_ship_add"),
         {
@@ -74,10 +74,10 @@ def test_the_ship_add_form_refuses_a_second_four_decker(gm_client: Client) -> No
 
 def test_the_ship_add_form_lets_a_captured_four_decker_through(gm_client: Client) -> None:
     """§1: "Captured ships may always be used, whatever the limits"."""
-    spain = NationFactory(code="ES", name="Spain", crew="E")
-    britain = NationFactory(campaign=spain.campaign, code="GB")
-    fleet = FleetFactory(nation=britain)
-    ShipFactory(nation=britain, fleet=fleet, ship_class="3rd-74", name="Bellerophon")
+    spain = NationFactory.create(code="ES", name="Spain", crew="E")
+    britain = NationFactory.create(campaign=spain.campaign, code="GB")
+    fleet = FleetFactory.create(nation=britain)
+    ShipFactory.create(nation=britain, fleet=fleet, ship_class="3rd-74", name="Bellerophon")
     response = gm_client.post(
         reverse("admin:fleets_ship_add"),
         {
@@ -98,7 +98,7 @@ def test_the_ship_add_form_lets_a_captured_four_decker_through(gm_client: Client
 
 
 def test_the_gm_edits_a_rule_and_a_bad_value_is_refused_with_its_range(gm_client: Client) -> None:
-    nation = NationFactory()
+    nation = NationFactory.create()
     campaign = nation.campaign
     url = reverse("admin:campaign_campaign_rules", args=[campaign.pk])
     form = dict(campaign.ruleset.flat)
@@ -119,7 +119,7 @@ def test_the_gm_edits_a_rule_and_a_bad_value_is_refused_with_its_range(gm_client
 
 
 def test_the_gm_adjusts_a_treasury_through_the_ledger(gm_client: Client) -> None:
-    nation = NationFactory()
+    nation = NationFactory.create()
     url = reverse("admin:campaign_nation_adjust", args=[nation.pk])
     assert gm_client.post(url, {"amount": 7, "reason": "Prize money"}).status_code == 302
     response = gm_client.post(url, {"amount": -8, "reason": "Fine"})
@@ -130,7 +130,7 @@ def test_the_gm_adjusts_a_treasury_through_the_ledger(gm_client: Client) -> None
 
 
 def test_every_admin_changelist_answers(gm_client: Client) -> None:
-    ShipFactory()
+    ShipFactory.create()
     for name in (
         "campaign_campaign",
         "campaign_nation",

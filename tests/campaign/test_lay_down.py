@@ -15,18 +15,18 @@ pytestmark = pytest.mark.django_db
 
 
 def funded_nation(treasury: int = 100, **kwargs: object) -> Nation:
-    nation = NationFactory(**kwargs)
+    nation = NationFactory.create(**kwargs)
     ledger_post(nation=nation, turn=1, amount=treasury, kind=LedgerEntry.Kind.OPENING, reason="Opening balance")
     return nation
 
 
 def british_line(nation: Nation, *, first_rates: int, others: int) -> None:
     """One fleet of ``first_rates`` 1st rates and ``others`` 74s."""
-    fleet = FleetFactory(nation=nation)
+    fleet = FleetFactory.create(nation=nation)
     for i in range(first_rates):
-        ShipFactory(nation=nation, fleet=fleet, ship_class="1st", name=f"First {i}")
+        ShipFactory.create(nation=nation, fleet=fleet, ship_class="1st", name=f"First {i}")
     for i in range(others):
-        ShipFactory(nation=nation, fleet=fleet, ship_class="3rd-74", name=f"Seventy-four {i}")
+        ShipFactory.create(nation=nation, fleet=fleet, ship_class="3rd-74", name=f"Seventy-four {i}")
 
 
 def state(nation: Nation) -> tuple[int, int, int]:
@@ -41,7 +41,7 @@ def state(nation: Nation) -> tuple[int, int, int]:
 def test_a_lay_down_pays_through_the_ledger_and_starts_a_keel_with_full_build_turns() -> None:
     """§1: "paid (one ledger line) and created `building` with its full build turns"."""
     nation = funded_nation(100)
-    port = PortFactory(owner=nation)
+    port = PortFactory.create(owner=nation)
     british_line(nation, first_rates=0, others=10)
     ship = ship_lay_down(nation=nation, ship_class="1st", name="Caledonia", port=port)
     assert ship.condition == Ship.Condition.BUILDING
@@ -54,7 +54,7 @@ def test_a_lay_down_pays_through_the_ledger_and_starts_a_keel_with_full_build_tu
 def test_the_quota_example_holds_through_the_service_and_a_refusal_changes_nothing() -> None:
     """§1 example: GB 1805, 10 SOL of which 1 first rate: a second first rate is allowed, a third refused."""
     nation = funded_nation(100)
-    port = PortFactory(owner=nation)
+    port = PortFactory.create(owner=nation)
     british_line(nation, first_rates=1, others=9)
     ship_lay_down(nation=nation, ship_class="1st", name="Hibernia", port=port)
     before = state(nation)
@@ -68,10 +68,12 @@ def test_a_captured_first_rate_is_exempt_and_counts_only_as_a_ship_of_the_line()
     """§1: "`sol` = the SOL the nation owns ... captured ones included; `big` = ... not captured";
     "Captured ships may always be used, whatever the limits"."""
     nation = funded_nation(100)
-    spain = NationFactory(campaign=nation.campaign, code="ES", name="Spain")
-    port = PortFactory(owner=nation)
+    spain = NationFactory.create(campaign=nation.campaign, code="ES", name="Spain")
+    port = PortFactory.create(owner=nation)
     british_line(nation, first_rates=2, others=8)  # 10 SOL, 2 big: 200 ≤ 200
-    prize = ShipFactory(nation=nation, fleet__nation=nation, original_nation=spain, ship_class="1st", name="Prize")
+    prize = ShipFactory.create(
+        nation=nation, fleet__nation=nation, original_nation=spain, ship_class="1st", name="Prize"
+    )
     assert navy_counts(nation_id=nation.pk).sol == 11 and navy_counts(nation_id=nation.pk).big == 2
     assert prize.captured
     # 100×3=300 > 20×12=240: the prize raised sol but another own first rate is still refused.
@@ -82,11 +84,13 @@ def test_a_captured_first_rate_is_exempt_and_counts_only_as_a_ship_of_the_line()
 def test_a_second_four_decker_is_refused_but_a_captured_one_does_not_count() -> None:
     """§1 "at most one per nation at any time (afloat or building), not counting captured ones"."""
     spain = funded_nation(200, code="ES", name="Spain", crew="E")
-    britain = NationFactory(campaign=spain.campaign, code="GB")
-    port = PortFactory(owner=spain)
+    britain = NationFactory.create(campaign=spain.campaign, code="GB")
+    port = PortFactory.create(owner=spain)
     for i in range(40):
-        ShipFactory(nation=spain, fleet__nation=spain, ship_class="3rd-74", name=f"Navio {i}")
-    ShipFactory(nation=spain, fleet__nation=spain, original_nation=britain, ship_class="four-decker", name="Prize")
+        ShipFactory.create(nation=spain, fleet__nation=spain, ship_class="3rd-74", name=f"Navio {i}")
+    ShipFactory.create(
+        nation=spain, fleet__nation=spain, original_nation=britain, ship_class="four-decker", name="Prize"
+    )
     ship_lay_down(nation=spain, ship_class="four-decker", name="Santisima Trinidad", port=port)
     before = state(spain)
     with pytest.raises(ConstructionRefused) as refused:
@@ -97,7 +101,7 @@ def test_a_second_four_decker_is_refused_but_a_captured_one_does_not_count() -> 
 
 def test_insufficient_ep_is_refused_and_nothing_is_paid() -> None:
     nation = funded_nation(9)
-    port = PortFactory(owner=nation)
+    port = PortFactory.create(owner=nation)
     before = state(nation)
     with pytest.raises(ConstructionRefused) as refused:
         ship_lay_down(nation=nation, ship_class="3rd-74", name="Bellona", port=port)
@@ -116,23 +120,23 @@ def test_insufficient_ep_is_refused_and_nothing_is_paid() -> None:
 def test_only_an_own_dockyard_that_is_not_besieged_or_newly_taken_builds(port_kwargs: dict, expected: str) -> None:
     """§1: "Only in an own port with a dockyard that is not besieged and was not taken this turn or last"."""
     nation = funded_nation(100)
-    port = PortFactory(owner=nation, **port_kwargs)
+    port = PortFactory.create(owner=nation, **port_kwargs)
     with pytest.raises(ConstructionRefused, match=expected):
         ship_lay_down(nation=nation, ship_class="frigate", name="Amazon", port=port)
 
 
 def test_a_foreign_port_is_refused() -> None:
     nation = funded_nation(100)
-    france = NationFactory(campaign=nation.campaign, code="FR", name="France")
+    france = NationFactory.create(campaign=nation.campaign, code="FR", name="France")
     with pytest.raises(ConstructionRefused, match="own port"):
-        ship_lay_down(nation=nation, ship_class="frigate", name="Amazon", port=PortFactory(owner=france))
+        ship_lay_down(nation=nation, ship_class="frigate", name="Amazon", port=PortFactory.create(owner=france))
 
 
 def test_a_name_already_afloat_in_the_navy_is_refused() -> None:
     nation = funded_nation(100)
-    ShipFactory(nation=nation, fleet__nation=nation, name="Victory")
+    ShipFactory.create(nation=nation, fleet__nation=nation, name="Victory")
     with pytest.raises(ShipNameError, match="already has a ship named 'Victory'"):
-        ship_lay_down(nation=nation, ship_class="frigate", name="  Victory ", port=PortFactory(owner=nation))
+        ship_lay_down(nation=nation, ship_class="frigate", name="  Victory ", port=PortFactory.create(owner=nation))
 
 
 def test_the_ledger_never_takes_a_treasury_below_zero() -> None:

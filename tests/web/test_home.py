@@ -16,8 +16,8 @@ def test_the_home_page_and_admin_login_answer() -> None:
 
 def test_a_player_sees_only_their_own_campaigns() -> None:
     player = get_user_model().objects.create_user("nelson", password="x-very-long-pass")
-    mine = NationFactory(player=player)
-    NationFactory(code="FR", name="France")  # another campaign
+    mine = NationFactory.create(player=player)
+    NationFactory.create(code="FR", name="France")  # another campaign
     client = Client()
     client.force_login(player)
     page = client.get("/").content.decode()
