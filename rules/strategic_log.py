@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final, Literal
 
 from rules.dice import Dice
@@ -24,7 +25,7 @@ from rules.dice import Dice
 DieKind = Literal["d6", "d10"]
 
 #: How many faces each die kind has (the kind's name says so; this is not a rule number).
-DIE_SIDES: Final = {"d6": 6, "d10": 10}
+DIE_SIDES: Final[Mapping[str, int]] = MappingProxyType({"d6": 6, "d10": 10})
 
 # Purposes, one per kind of strategic roll. The battle-side names (sighting, intercept, gauge and
 # the garrison barrage's fortification, battery, hot shot and explosion dice) are listed so that
@@ -156,7 +157,8 @@ class StrategicLog:
 
     Not thread-safe and not meant to be: one log belongs to one task resolving one phase. The
     order of the records is the order the dice were rolled, which is the canonical order of
-    RULES.md §3 when the rule functions are called as their docstrings require.
+    RULES.md §3 when the rule functions are called as their docstrings require. Like any
+    container an empty log is falsy: test ``log is None``, never ``log or StrategicLog()``.
     """
 
     __slots__ = ("_records",)

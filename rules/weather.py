@@ -37,6 +37,8 @@ Condition = Literal["ready", "damaged", "disabled"]
 AFLOAT: Final = frozenset({"ready", "damaged", "disabled"})
 #: Conditions in which a further hit sinks the ship ("lost if already damaged or disabled").
 _HURT: Final = frozenset({"damaged", "disabled"})
+#: A percentage setting is compared as ``_PERCENT × part ≥ pct × whole`` (whole numbers only).
+_PERCENT: Final = 100
 
 
 class Effect(StrEnum):
@@ -156,7 +158,9 @@ class ZoneStorm:
                 hit[r.fleet_id] += 1
         pct = ruleset["storm.blockade_lift_pct"]
         # Whole-number comparison of hit/size ≥ pct/100, so "half of 3" needs 2 ships.
-        return frozenset(fleet for fleet, size in fleet_sizes.items() if size > 0 and 100 * hit[fleet] >= pct * size)
+        return frozenset(
+            fleet for fleet, size in fleet_sizes.items() if size > 0 and _PERCENT * hit[fleet] >= pct * size
+        )
 
 
 def storm_roll(
