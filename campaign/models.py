@@ -197,6 +197,12 @@ class Turn(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     dice_log = models.JSONField(default=list, blank=True, help_text="Strategic dice of this turn (§3).")
+    # Resolution lease: the worker holding an unexpired lease is the only one resolving the turn; a
+    # worker that dies lets the lease run out and the beat sweep hands the turn to another.
+    lease_token = models.UUIDField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Resolution attempts started.")
+    error = models.TextField(blank=True, help_text="Last resolution error, shown to the GM.")
     snapshot = models.JSONField(
         null=True, blank=True, help_text="The campaign's full export as this turn opened (export --turn)."
     )
@@ -214,3 +220,145 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"Turn {self.number} ({self.get_season_display()} {self.year})"
+
+
+class TurnPhase(models.Model):
+    """A resolution phase (RULES.md §3) that has been completed: written in the phase's own transaction,
+    so a crash either leaves no row (the phase re-runs from scratch with the same dice) or a complete one.
+    """
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="phases")
+    phase = models.PositiveSmallIntegerField()
+    completed_at = models.DateTimeField(auto_now_add=True)
+    summary = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["turn", "phase"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "phase"], name="turnphase_once_per_turn"),
+            models.CheckConstraint(condition=Q(phase__gte=1, phase__lte=10), name="turnphase_in_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.turn} phase {self.phase}"
+
+
+class NationTurn(models.Model):
+    """A nation's standing in one turn: ready or not, and whether it submitted any orders."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="nation_states")
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="turn_states")
+    ready = models.BooleanField(default=False)
+    submitted_at = models.DateTimeField(null=True, blank=True, help_text="Last time orders were submitted.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["turn", "nation"], name="nationturn_one_per_nation")]
+
+    def __str__(self) -> str:
+        return f"{self.nation.code} in {self.turn}"
+
+
+class TurnReport(models.Model):
+    """What one nation learned from a turn's resolution (fog of war applied when it was written)."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reports")
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="reports")
+    body = models.JSONField(default=dict)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["turn", "nation"], name="turnreport_one_per_nation")]
+
+    def __str__(self) -> str:
+        return f"Report for {self.nation.code}, {self.turn}"
+
+
+class Order(models.Model):
+    """One order of a nation for one turn (RULES.md §3). A draft until the deadline; ``body`` is the
+    validated JSON the web form, the API and ``submit_orders`` all accept.
+    """
+
+    class Kind(models.TextChoices):
+        MOVE = "move", "Move a fleet"
+        POSTURE = "posture", "Set a fleet's posture"
+        BATTLE_ORDERS = "battle_orders", "Set a fleet's battle standing orders"
+        LINE_ORDER = "line_order", "Set a fleet's line order"
+        RUN_GUNS = "run_guns", "Run the guns at a port"
+        SALLY = "sally", "Sally against blockaders"
+        FIRESHIPS = "fireships", "Fireship attack"
+        LAY_DOWN = "lay_down", "Lay down a ship"
+        RAISE = "raise", "Raise a land unit or siege train"
+        REPAIR = "repair", "Repair a ship (standing)"
+        LAY_UP = "lay_up", "Lay a ship up in ordinary"
+        RECOMMISSION = "recommission", "Recommission a ship"
+        TRANSFER = "transfer", "Move ships between fleets"
+        FORM_FLEET = "form_fleet", "Form a new fleet"
+        MERGE = "merge", "Merge fleets"
+        APPOINT = "appoint", "Appoint an admiral"
+        EMBARK = "embark", "Embark land units"
+        LAND = "land", "Land land units"
+        DECLARE_WAR = "declare_war", "Declare war"
+        OFFER_PEACE = "offer_peace", "Offer peace"
+        PROPOSE_ALLIANCE = "propose_alliance", "Propose or accept an alliance"
+        LEAVE_ALLIANCE = "leave_alliance", "Leave an alliance"
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Carried out"
+        SKIPPED = "skipped", "Skipped"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders")
+    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="orders")
+    position = models.PositiveIntegerField(help_text="Listed order within the nation's orders (§3).")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    body = models.JSONField()
+    fleet = models.ForeignKey(
+        "fleets.Fleet",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="orders",
+        help_text="The fleet the order is about, if any.",
+    )
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.PENDING)
+    outcome_note = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["turn", "nation", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "nation", "position"], name="order_position_unique"),
+            models.UniqueConstraint(
+                fields=["turn", "fleet", "kind"],
+                condition=Q(fleet__isnull=False),
+                name="order_one_of_a_kind_per_fleet_per_turn",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.nation.code} #{self.position}: {self.get_kind_display()}"
+
+
+class DiplomaticOffer(models.Model):
+    """An offer of peace or alliance waiting for the other nation's answer (RULES.md §10)."""
+
+    class Kind(models.TextChoices):
+        PEACE = "peace", "Peace"
+        ALLIANCE = "alliance", "Alliance"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="offers")
+    from_nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="offers_made")
+    to_nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="offers_received")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    turn = models.PositiveIntegerField(help_text="Turn the offer was made; it can be taken up in the next.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["from_nation", "to_nation", "kind"], name="offer_once_per_pair_and_kind"),
+            models.CheckConstraint(condition=~Q(from_nation=F("to_nation")), name="offer_not_to_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_nation.code} offers {self.kind} to {self.to_nation.code}"

@@ -1,0 +1,168 @@
+"""The turn lifecycle (RULES.md §3): open → resolving → resolved, claims and leases, GM controls.
+
+Exactly-once resolution rests on the database, not on Celery's delivery guarantees:
+
+* a due turn is **claimed** by a conditional UPDATE (``open`` → ``resolving``) whose row count is
+  checked, so two sweeps or two workers cannot both start it;
+* the worker resolving it holds a **lease** (token + expiry) taken by another conditional UPDATE
+  and renewed after every phase; a duplicate task finds the lease held and stops; a worker that dies
+  lets the lease run out, and the beat sweep hands the turn to the next worker, which resumes at the
+  first phase without a ``TurnPhase`` row.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from campaign.models import Campaign, Nation, NationTurn, Turn
+from rules.calendar import deadline_after_pause, deadline_extended
+
+
+class TurnControlError(ValueError):
+    """A GM control that does not apply now (e.g. pausing a paused campaign)."""
+
+
+def lease_seconds() -> int:
+    return int(getattr(settings, "TURN_LEASE_SECONDS", 120))
+
+
+def open_turn(campaign: Campaign) -> Turn | None:
+    return Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
+
+
+def turns_due(*, now: datetime) -> list[int]:
+    """Open turns of active campaigns whose deadline has passed or whose players are all ready.
+
+    "A turn resolves at its deadline or as soon as every nation with a player is ready" (§3); a
+    campaign without any player never resolves early.
+    """
+    not_ready = NationTurn.objects.filter(turn=OuterRef("pk"), nation__player__isnull=False, ready=False)
+    with_players = Nation.objects.filter(campaign=OuterRef("campaign"), player__isnull=False)
+    players_without_state = Nation.objects.filter(campaign=OuterRef("campaign"), player__isnull=False).exclude(
+        turn_states__turn=OuterRef("pk")
+    )
+    everyone_ready = Exists(with_players) & ~Exists(not_ready) & ~Exists(players_without_state)
+    return list(
+        Turn.objects.filter(status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE)
+        .filter(Q(deadline__lte=now) | everyone_ready)
+        .order_by("deadline", "pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def turn_claim(*, turn_id: int, now: datetime) -> bool:
+    """Move an open turn to ``resolving``; True for exactly one caller."""
+    claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.OPEN).update(
+        status=Turn.Status.RESOLVING, lease_token=None, lease_until=None, error=""
+    )
+    return claimed == 1
+
+
+def turns_stalled(*, now: datetime) -> list[int]:
+    """Turns being resolved whose lease has run out: their worker died or never started."""
+    return list(
+        Turn.objects.filter(status=Turn.Status.RESOLVING)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .values_list("pk", flat=True)
+    )
+
+
+def lease_acquire(*, turn_id: int, now: datetime, handover: uuid.UUID | None = None) -> uuid.UUID | None:
+    """Take the resolution lease of a resolving turn; returns the new token or None if it is held.
+
+    ``handover`` lets the chord callback take over the lease its own dispatcher left for it.
+    """
+    token = uuid.uuid4()
+    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    if handover is not None:
+        free |= Q(lease_token=handover)
+    taken = (
+        Turn.objects.filter(pk=turn_id, status=Turn.Status.RESOLVING)
+        .filter(free)
+        .update(lease_token=token, lease_until=now + timedelta(seconds=lease_seconds()))
+    )
+    return token if taken == 1 else None
+
+
+def lease_renew(*, turn_id: int, token: uuid.UUID, now: datetime, seconds: int | None = None) -> bool:
+    """Extend the lease; False if it was lost (expired and taken by another worker)."""
+    until = now + timedelta(seconds=seconds if seconds is not None else lease_seconds())
+    return Turn.objects.filter(pk=turn_id, lease_token=token).update(lease_until=until) == 1
+
+
+def lease_release(*, turn_id: int, token: uuid.UUID) -> None:
+    Turn.objects.filter(pk=turn_id, lease_token=token).update(lease_token=None, lease_until=None)
+
+
+# --- GM controls ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_pause(*, campaign: Campaign, now: datetime | None = None) -> Turn | None:
+    """Stop the clock: nothing resolves while paused; the deadline moves by the pause's length on resume."""
+    now = now or timezone.now()
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status != Campaign.Status.ACTIVE:
+        state = locked.get_status_display().lower()
+        raise TurnControlError(f"{locked.name} is {state}; only an active campaign can be paused.")
+    locked.status = Campaign.Status.PAUSED
+    locked.save(update_fields=["status"])
+    campaign.status = locked.status
+    turn = open_turn(locked)
+    if turn is not None:
+        turn.paused_at = now
+        turn.save(update_fields=["paused_at"])
+    return turn
+
+
+@transaction.atomic
+def campaign_resume(*, campaign: Campaign, now: datetime | None = None) -> Turn | None:
+    """Restart the clock; the open turn's deadline moves on by the time spent paused (§3)."""
+    now = now or timezone.now()
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status != Campaign.Status.PAUSED:
+        raise TurnControlError(f"{locked.name} is not paused.")
+    locked.status = Campaign.Status.ACTIVE
+    locked.save(update_fields=["status"])
+    campaign.status = locked.status
+    turn = open_turn(locked)
+    if turn is not None and turn.paused_at is not None:
+        if turn.deadline is not None:
+            turn.deadline = deadline_after_pause(turn.deadline, turn.paused_at, now)
+        turn.paused_at = None
+        turn.save(update_fields=["deadline", "paused_at"])
+    return turn
+
+
+@transaction.atomic
+def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
+    """Give the players more time: the open turn's deadline moves on by ``by`` (§3 "extend adds time")."""
+    if by <= timedelta(0):
+        raise TurnControlError("An extension must be a positive length of time, e.g. 2 days or 12 hours.")
+    turn = Turn.objects.select_for_update().filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    if turn is None:
+        raise TurnControlError(f"{campaign.name} has no open turn to extend.")
+    if turn.deadline is None:
+        raise TurnControlError(f"Turn {turn.number} has no deadline to extend.")
+    turn.deadline = deadline_extended(turn.deadline, by)
+    turn.save(update_fields=["deadline"])
+    return turn
+
+
+@transaction.atomic
+def nation_ready_set(*, nation: Nation, ready: bool) -> NationTurn:
+    """Mark a nation ready (or not) for the open turn."""
+    campaign = Campaign.objects.get(pk=nation.campaign_id)
+    turn = open_turn(campaign)
+    if turn is None:
+        raise TurnControlError("There is no open turn: orders are being resolved.")
+    state, _ = NationTurn.objects.get_or_create(turn=turn, nation=nation)
+    state.ready = ready
+    state.save(update_fields=["ready"])
+    return state
