@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Relation
 
 
 def campaigns_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
@@ -19,3 +19,27 @@ def campaigns_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Ca
     if getattr(user, "is_staff", False):
         return campaigns.order_by("name")
     return campaigns.filter(Q(gm=user) | Q(nations__player=user)).distinct().order_by("name")
+
+
+class Diplomacy:
+    """The relations of one campaign, read once: who is at war with or allied to whom (RULES.md §10)."""
+
+    def __init__(self, states: dict[frozenset[int], str]) -> None:
+        self._states = states
+
+    def state(self, a: int, b: int) -> str:
+        if a == b:
+            return "self"
+        return self._states.get(frozenset((a, b)), Relation.State.PEACE)
+
+    def at_war(self, a: int, b: int) -> bool:
+        return self.state(a, b) == Relation.State.WAR
+
+    def allied(self, a: int, b: int) -> bool:
+        """Allied or the same nation: "own or allied" in the rules."""
+        return a == b or self.state(a, b) == Relation.State.ALLIANCE
+
+
+def diplomacy_for_campaign(*, campaign_id: int) -> Diplomacy:
+    rows = Relation.objects.filter(campaign_id=campaign_id).values_list("a_id", "b_id", "state")
+    return Diplomacy({frozenset((a, b)): state for a, b, state in rows})

@@ -12,7 +12,7 @@ from campaign.models import Campaign, LedgerEntry, Nation
 from fleets.models import Ship
 from fleets.selectors import navy_counts
 from fleets.services import keel_create, ship_name_validate
-from ports.models import Port
+from ports.models import LandUnit, Port
 from rules.construction import ConstructionRefused, check_lay_down
 from rules.ruleset import DEFAULTS, validate_flat
 
@@ -139,4 +139,39 @@ def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> 
         ship_class=ship_class,
         name=cleaned_name,
         turn=turn,
+    )
+
+
+@transaction.atomic
+def land_unit_raise(*, nation: Nation, port: Port, siege_train: bool) -> LandUnit:
+    """RULES.md §7: "Raise land unit" (3 EP) or "raise siege train" (5 EP) in an own port that is not
+    besieged, joining its garrison; paid through the ledger. Refusals raise ``ConstructionRefused``."""
+    campaign = Campaign.objects.get(pk=nation.campaign_id)
+    ruleset = campaign.ruleset
+    what = "siege train" if siege_train else "land unit"
+    if port.owner_id != nation.pk:
+        raise ConstructionRefused(
+            "port", f"A {what} is raised only in an own port; {port.name} is not {nation.code}'s."
+        )
+    if port.siege_turns > 0:
+        raise ConstructionRefused("port", f"{port.name} is besieged; no {what} can be raised there (RULES.md §7).")
+    cost = ruleset["economy.raise_siege_train_cost" if siege_train else "economy.raise_land_unit_cost"]
+    if cost:
+        try:
+            ledger_post(
+                nation=nation,
+                turn=campaign.turn_number,
+                amount=-cost,
+                kind=LedgerEntry.Kind.RAISE,
+                reason=f"Raised a {what} at {port.name}",
+            )
+        except TreasuryError as exc:
+            raise ConstructionRefused("treasury", str(exc)) from exc
+    return LandUnit.objects.create(
+        campaign=campaign,
+        nation=nation,
+        siege_train=siege_train,
+        state=LandUnit.State.GARRISON,
+        port=port,
+        raised_turn=campaign.turn_number,
     )

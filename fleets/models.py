@@ -182,3 +182,24 @@ class Ship(models.Model):
     def captured(self) -> bool:
         """RULES.md §1: captured while its owner differs from its original nation."""
         return self.nation_id != self.original_nation_id
+
+
+class Blockade(models.Model):
+    """A fleet blockading a port in one turn (RULES.md §4), established at the end of phase 4.
+
+    It counts against every nation at war with the fleet's that owns the port or has ships or land
+    units in it, for running the guns, fireships, sieges, supply, repairs and income. ``lifted``: a
+    storm in phase 7 hit at least half the fleet, which lifts it for supply, repairs and income.
+    """
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="blockades")
+    turn = models.PositiveIntegerField()
+    port = models.ForeignKey("ports.Port", on_delete=models.CASCADE, related_name="blockades")
+    fleet = models.ForeignKey(Fleet, on_delete=models.CASCADE, related_name="blockades")
+    lifted = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["turn", "port", "fleet"], name="blockade_once_per_turn")]
+
+    def __str__(self) -> str:
+        return f"{self.fleet} blockades {self.port} (turn {self.turn})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from fleets.models import Ship
+from fleets.models import Fleet, Ship
 from ports.models import Port
 from rules.ruleset import Ruleset
 
@@ -54,3 +54,59 @@ def keel_create(
         building_turns_left=ruleset.ship_build_turns[ship_class],
         laid_down_turn=turn,
     )
+
+
+def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
+    """RULES.md §1, phase 2: "ships laid down in earlier turns lose one build turn first; at 0 they are
+    launched: commissioned, with the nation's default crew, into a fleet of their nation in that port
+    (a new fleet named after the port if there is none), free to move that turn."
+
+    Returns the launched ships with the fleet each joined. Keels are taken in id order, so a new fleet
+    is created once per port and reused by later launches there.
+    """
+    launched: list[tuple[Ship, Fleet]] = []
+    keels = (
+        Ship.objects.select_for_update(of=("self",))
+        .filter(campaign_id=campaign_id, condition=Ship.Condition.BUILDING)
+        .exclude(laid_down_turn=turn)
+        .select_related("nation", "building_port__sea_zone")
+        .order_by("id")
+    )
+    for ship in keels:
+        ship.building_turns_left -= 1
+        if ship.building_turns_left > 0:
+            ship.save(update_fields=["building_turns_left"])
+            continue
+        port = ship.building_port
+        assert port is not None  # a keel always has its yard (database constraint)
+        fleet = (
+            Fleet.objects.filter(campaign_id=campaign_id, nation_id=ship.nation_id, port=port).order_by("id").first()
+        )
+        if fleet is None:
+            fleet = Fleet.objects.create(
+                campaign_id=campaign_id,
+                nation_id=ship.nation_id,
+                name=_free_fleet_name(campaign_id=campaign_id, nation_id=ship.nation_id, base=port.name),
+                sea_zone=port.sea_zone,
+                port=port,
+                crew=ship.nation.crew,
+                created_turn=turn,
+            )
+        last = fleet.ships.order_by("-line_position").values_list("line_position", flat=True).first() or 0
+        ship.condition = Ship.Condition.READY
+        ship.crew = ship.nation.crew
+        ship.fleet = fleet
+        ship.building_port = None
+        ship.line_position = last + 1
+        ship.save(update_fields=["building_turns_left", "condition", "crew", "fleet", "building_port", "line_position"])
+        launched.append((ship, fleet))
+    return launched
+
+
+def _free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
+    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name

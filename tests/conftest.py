@@ -1,7 +1,104 @@
 """Suite-wide fixtures. Tests run against PostgreSQL and Redis on 127.0.0.1 (config.settings.test)."""
 
+from __future__ import annotations
+
 import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 
 # Playwright's sync API keeps an event loop running in the test thread; without this every ORM
 # call after the first browser test raises SynchronousOnlyOperation (STACK.md).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class WorkerProcess:
+    """A real ``celery worker`` subprocess on the test database and the test Redis."""
+
+    def __init__(self, database_url: str, name: str, extra_env: dict[str, str]) -> None:
+        self.nodename = f"{name}@{os.uname().nodename}"
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": database_url,
+            **extra_env,
+        }
+        self.log = open(ROOT / "var" / f"{name}.log", "w")  # noqa: SIM115 — closed in stop()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--loglevel=INFO",
+                "-n",
+                self.nodename,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        from config.celery import app
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"worker exited early; see var/{self.log.name}")
+            if app.control.ping(destination=[self.nodename], timeout=0.5):
+                return
+        raise RuntimeError(f"worker {self.nodename} did not answer within {timeout} s")
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.log.close()
+
+
+@pytest.fixture
+def start_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[object]:
+    """Start real Celery workers on the test database: ``start_worker(name, **env)``; all stopped after."""
+    from django.db import connection
+
+    from config.celery import app
+
+    (ROOT / "var").mkdir(exist_ok=True)
+    app.control.purge()
+    database = connection.settings_dict
+    user, host, port = database["USER"] or "postgres", database["HOST"] or "127.0.0.1", database["PORT"] or 5432
+    url = f"postgres://{user}@{host}:{port}/{database['NAME']}"
+    workers: list[WorkerProcess] = []
+
+    def start(name: str = "worker", **env: str) -> WorkerProcess:
+        worker = WorkerProcess(url, f"test-{name}-{os.getpid()}", env)
+        workers.append(worker)
+        worker.wait_ready()
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+    app.control.purge()

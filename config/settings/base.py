@@ -117,6 +117,12 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Deadlines live in the database; beat only sweeps for due turns (DESIGN.md "A turn").
+TURN_SWEEP_SECONDS = env.float("TURN_SWEEP_SECONDS", default=15.0)
+TURN_LEASE_SECONDS = env.int("TURN_LEASE_SECONDS", default=120)
+CELERY_BEAT_SCHEDULE = {
+    "turns-sweep": {"task": "campaign.turns_sweep", "schedule": TURN_SWEEP_SECONDS},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

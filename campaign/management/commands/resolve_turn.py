@@ -1,0 +1,71 @@
+import time
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from campaign.models import Campaign, Turn, TurnPhase
+from campaign.pipeline import turn_dry_run
+from campaign.tasks import turn_resolve
+from campaign.turns import open_turn, turn_claim
+from config.celery import app
+
+
+class Command(BaseCommand):
+    help = (
+        "Resolve a campaign's open turn now, through the same Celery path as a deadline, and wait for it. "
+        "--dry-run computes the turn and shows what would change without writing anything."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--dry-run", action="store_true", help="Compute the turn, write nothing.")
+        parser.add_argument("--timeout", type=float, default=120.0, help="Seconds to wait (default 120).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        campaign = Campaign.objects.filter(slug=options["slug"]).first()
+        if campaign is None:
+            raise CommandError(f"No campaign with slug {options['slug']!r}.")
+        turn = open_turn(campaign)
+        if turn is None:
+            raise CommandError(f"{campaign.name} has no open turn (a resolution may be under way).")
+        if options["dry_run"]:
+            self._print_summary(turn, turn_dry_run(turn_id=turn.pk, now=timezone.now()), dry_run=True)
+            return
+        timeout = options["timeout"]
+        answered = app.control.ping(timeout=min(5.0, timeout))
+        if not answered:
+            raise CommandError(
+                "No Celery worker answered: start one (celery -A config worker) and try again; nothing was changed."
+            )
+        if not turn_claim(turn_id=turn.pk, now=timezone.now()):
+            raise CommandError(f"Turn {turn.number} was claimed by someone else a moment ago; it is resolving.")
+        turn_resolve.delay(turn.pk)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            turn.refresh_from_db()
+            if turn.status == Turn.Status.RESOLVED:
+                phases = [{"phase": p.phase, **p.summary} for p in TurnPhase.objects.filter(turn=turn)]
+                self._print_summary(turn, {"phases": phases}, dry_run=False)
+                return
+            time.sleep(0.25)
+        done = sorted(TurnPhase.objects.filter(turn=turn).values_list("phase", flat=True))
+        raise CommandError(
+            f"Turn {turn.number} is still resolving after {timeout:g} s (phases done: {done or 'none'}"
+            f"{'; last error: ' + turn.error if turn.error else ''}). It will finish when a worker picks it up."
+        )
+
+    def _print_summary(self, turn: Turn, result: dict[str, Any], *, dry_run: bool) -> None:
+        verb = "would resolve" if dry_run else "resolved"
+        self.stdout.write(f"Turn {turn.number} ({turn.get_season_display()} {turn.year}) {verb}:")
+        for phase in result.get("phases", []):
+            events = phase.get("events", [])
+            self.stdout.write(f"  phase {phase['phase']} {phase.get('name', '')}: {len(events)} event(s)")
+            for event in events:
+                self.stdout.write(f"    - {event['text']}")
+        for code, (before, after) in result.get("treasuries", {}).items():
+            if before != after:
+                self.stdout.write(f"  {code}: treasury {before} → {after} EP")
+        if dry_run:
+            self.stdout.write("Dry run: nothing was written.")

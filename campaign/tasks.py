@@ -1,0 +1,94 @@
+"""Celery tasks of the turn lifecycle: thin, idempotent, taking ids (DESIGN.md).
+
+* ``turns_sweep`` (Celery beat, every ``TURN_SWEEP_SECONDS``): claims due turns and hands stalled
+  ones (a dead worker's expired lease) to a new ``turn_resolve``.
+* ``turn_resolve``: takes the turn's lease and runs the remaining phases; a duplicate delivery finds
+  the lease held and does nothing.
+* ``turn_reports_email``: emails each player their report once (a conditional update per report).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from celery import shared_task
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from campaign.models import Turn, TurnReport
+from campaign.pipeline import phase_run, phases_remaining
+from campaign.turns import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="campaign.turns_sweep")
+def turns_sweep() -> dict[str, list[int]]:
+    """Claim every due turn (conditional UPDATE) and enqueue its resolution; re-enqueue stalled ones."""
+    now = timezone.now()
+    claimed = [turn_id for turn_id in turns_due(now=now) if turn_claim(turn_id=turn_id, now=now)]
+    stalled = turns_stalled(now=now)
+    for turn_id in sorted(set(claimed) | set(stalled)):
+        turn_resolve.delay(turn_id)
+    if claimed or stalled:
+        logger.info("turns sweep: claimed %s, resumed %s", claimed, stalled)
+    return {"claimed": claimed, "resumed": stalled}
+
+
+@shared_task(name="campaign.turn_resolve", acks_late=True)
+def turn_resolve(turn_id: int, handover: str | None = None) -> str:
+    """Resolve a claimed turn: run every phase not yet done, in order, holding the lease.
+
+    Returns "done", "held" (another worker has the lease: a duplicate delivery), or "lost" (the lease
+    ran out mid-way and another worker took over). Safe to run any number of times.
+    """
+    token = lease_acquire(turn_id=turn_id, now=timezone.now(), handover=uuid.UUID(handover) if handover else None)
+    if token is None:
+        return "held"
+    Turn.objects.filter(pk=turn_id).update(attempts=F("attempts") + 1)
+    try:
+        for number in phases_remaining(turn_id):
+            if not lease_renew(turn_id=turn_id, token=token, now=timezone.now()):
+                return "lost"
+            phase_run(turn_id=turn_id, number=number, now=timezone.now())
+    except Exception as exc:
+        # Visible to the GM on the turn; the lease is released so the next sweep retries from the
+        # failed phase (which rolled back whole).
+        Turn.objects.filter(pk=turn_id).update(error=f"{type(exc).__name__}: {exc}"[:4000])
+        lease_release(turn_id=turn_id, token=token)
+        raise
+    lease_release(turn_id=turn_id, token=token)
+    return "done"
+
+
+@shared_task(name="campaign.turn_reports_email", acks_late=True)
+def turn_reports_email(turn_id: int) -> int:
+    """Email every player of the turn their own report, once; returns how many were sent now."""
+    sent = 0
+    reports = TurnReport.objects.filter(turn_id=turn_id, emailed_at__isnull=True).select_related(
+        "nation__player", "turn__campaign"
+    )
+    for report in reports:
+        player = report.nation.player
+        if player is None or not player.email:
+            continue
+        # Claim the report first: a duplicate task cannot send it twice.
+        if TurnReport.objects.filter(pk=report.pk, emailed_at__isnull=True).update(emailed_at=timezone.now()) != 1:
+            continue
+        context = {"report": report, "campaign": report.turn.campaign, "nation": report.nation, "player": player}
+        try:
+            send_mail(
+                subject=f"[{report.turn.campaign.name}] Turn {report.turn.number} report for {report.nation.name}",
+                message=render_to_string("emails/turn_report.txt", context),
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=[player.email],
+            )
+        except Exception:
+            TurnReport.objects.filter(pk=report.pk).update(emailed_at=None)  # retried by the next run
+            raise
+        sent += 1
+    return sent
