@@ -6,14 +6,15 @@ clamped) and §5 "Lines" and "A round" steps 2–3, which the Fast Fleet Action 
 
 This is the hot path of the simulator, so it is written for speed rather than elegance: ships are
 integer indexes into plain lists (side 0's ships first, then side 1's), every modifier and every
-chart lookup is precomputed into a table indexed by the raw face, and a logged die is a plain tuple
-(:data:`DieRow`) that becomes a dict only when a JSON report is built.
+chart lookup is precomputed into a table indexed by the raw face, and a logged die is ROW plain values
+appended to one flat list, cut into :data:`DieRow` tuples when a report is read and turned into dicts
+only when a JSON report is built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, cast
 
 from rules.ruleset import Ruleset
 
@@ -42,6 +43,17 @@ NO_SHIP: Final = -1
 #: One logged die: (round, side, die sides, purpose, raw, mod, result, ship, target, effect).
 #: ``ship``/``target`` are ship indexes or NO_SHIP; ``effect`` is a short word for the text report.
 DieRow = tuple[int, int, int, str, int, int, int, int, int, str]
+#: While a battle is fought its dice go into one flat list, ROW values per die (extending a list
+#: with a short-lived tuple is much cheaper than keeping a tuple per die); see :func:`dice_rows`.
+ROW: Final = 10
+
+
+def dice_rows(flat: Sequence[int | str]) -> tuple[DieRow, ...]:
+    """The flat dice log cut into one :data:`DieRow` per die."""
+    it = iter(flat)
+    return tuple(cast("DieRow", row) for row in zip(*([it] * ROW), strict=True))
+
+
 #: Raw face → (applied result, chart effect); index 0 is unused.
 Chart = tuple[tuple[int, int], ...]
 
@@ -166,6 +178,75 @@ def params_for(ruleset: Ruleset) -> Params:
     return params
 
 
+class Static:
+    """What a battle needs of its spec that no die can change, computed once per (spec, ruleset):
+    names, sides, line order, starting conditions, every ship's modifiers and chart, and each
+    side's initiative / integrity modifiers and admiral dice (§0, §5). Monte Carlo fights one spec
+    thousands of times and pays for this once."""
+
+    __slots__ = (
+        "admiral_dice",
+        "anchor",
+        "board_mod",
+        "charts",
+        "cond",
+        "fire_mod",
+        "init_mod",
+        "integrity_mod",
+        "n",
+        "names",
+        "params",
+        "ships",
+        "side_of",
+        "spec",
+    )
+
+    def __init__(self, spec: BattleSpec, params: Params) -> None:
+        ruleset = params.ruleset
+        flat = [ship for side in spec.sides for ship in side.ships]
+        n0 = len(spec.sides[0].ships)
+        self.spec = spec
+        self.params = params
+        self.n = len(flat)
+        self.names = [ship.name for ship in flat]
+        self.side_of = [0] * n0 + [1] * (self.n - n0)
+        self.ships = (list(range(n0)), list(range(n0, self.n)))
+        self.cond = tuple(DAMAGED if ship.condition == "damaged" else READY for ship in flat)
+        mods = [params.ship_mods(ship.crew, ship.navy) for ship in flat]
+        self.fire_mod = [m[0] for m in mods]
+        self.board_mod = [m[1] for m in mods]
+        self.charts = [params.chart(m) for m in self.fire_mod]
+        sides = spec.sides
+        self.init_mod = [
+            ruleset.grade_mod(side.admiral_grade)
+            + ruleset.initiative_nat(side.navy)
+            + (0 if side.in_supply else params.out_of_supply_initiative)
+            + (params.gauge_initiative if side.weather_gauge else 0)
+            for side in sides
+        ]
+        self.integrity_mod = [
+            ruleset.grade_mod(side.admiral_grade)
+            + ruleset.combat_nat(side.navy)
+            + (0 if side.in_supply else params.integrity_out_of_supply)
+            for side in sides
+        ]
+        self.admiral_dice = [ruleset.admiral_extra_dice(side.admiral_grade) for side in sides]
+        self.anchor = [side.at_anchor for side in sides]
+
+
+_STATIC: dict[int, Static] = {}
+
+
+def static_for(spec: BattleSpec, params: Params) -> Static:
+    """The :class:`Static` of a spec, memoised by identity (specs are frozen) and bounded."""
+    st = _STATIC.get(id(spec))
+    if st is None or st.spec is not spec or st.params is not params:
+        if len(_STATIC) >= 64:
+            _STATIC.clear()
+        st = _STATIC[id(spec)] = Static(spec, params)
+    return st
+
+
 class Combat:
     """The state of one battle's ships and the dice rolled so far; the rules act on it.
 
@@ -200,39 +281,28 @@ class Combat:
         "side_of",
         "start",
         "start_cond",
+        "static",
         "taken_cond",
     )
 
     def __init__(self, spec: BattleSpec, roll: Callable[[int], int], params: Params) -> None:
+        st = static_for(spec, params)
+        n = st.n
         self.p = params
         self.roll = roll
-        names: list[str] = []
-        side_of: list[int] = []
-        cond: list[int] = []
-        fire_mod: list[int] = []
-        board_mod: list[int] = []
-        ships: list[list[int]] = [[], []]
-        ship_mods = params.ship_mods
-        for s, side in enumerate(spec.sides):
-            for ship in side.ships:
-                ships[s].append(len(names))
-                names.append(ship.name)
-                side_of.append(s)
-                cond.append(DAMAGED if ship.condition == "damaged" else READY)
-                fm, bm = ship_mods(ship.crew, ship.navy)
-                fire_mod.append(fm)
-                board_mod.append(bm)
-        n = len(names)
+        self.static = st
+        # Shared, read-only per-spec data (see Static): never mutated here.
         self.n = n
-        self.names = names
-        self.side_of = side_of
-        self.ships = ships
-        self.cond = cond
-        self.start_cond = list(cond)
-        self.fire_mod = fire_mod
-        self.board_mod = board_mod
-        chart = params.chart
-        self.charts = [chart(m) for m in fire_mod]
+        self.names = st.names
+        self.side_of = st.side_of
+        self.ships = st.ships
+        self.fire_mod = st.fire_mod
+        self.board_mod = st.board_mod
+        self.charts = st.charts
+        self.start_cond = st.cond
+        self.start = [len(st.ships[0]), len(st.ships[1])]
+        # This battle's state.
+        self.cond = list(st.cond)
         self.inline = [False] * n
         self.fired = [False] * n
         self.ptarget = [NO_SHIP] * n
@@ -240,14 +310,13 @@ class Combat:
         self.taken_cond = [READY] * n
         self.exploded = [False] * n
         self.lost = [0, 0]
-        self.start = [len(ships[0]), len(ships[1])]
         self.prizes: list[list[int]] = [[], []]
         self.lines: list[list[int]] = [[], []]
         self.reserves: list[list[int]] = [[], []]
         self.pnf = [0, 0]
         self.pin = [0, 0]
         self.rnd = 0
-        self.log: list[DieRow] = []
+        self.log: list[int | str] = []  # flat: ROW values per die
 
     # -- lines -----------------------------------------------------------------------------------
     def available(self, s: int) -> list[int]:
@@ -324,9 +393,10 @@ class Combat:
         cond = self.cond
         ptarget = self.ptarget
         roll = self.roll
-        log = self.log.append
+        log = self.log.extend
         rnd = self.rnd
-        d10 = D10
+        # Module constants as locals: this loop runs once per ship die.
+        d10, none, damaged, ready = D10, E_NONE, E_DAMAGED, READY
         for i in self.lines[s]:
             if not inline[i]:
                 continue
@@ -338,9 +408,9 @@ class Combat:
             raw = roll(d10)
             result, eff = charts[i][raw]
             fired[t] = True
-            if eff == E_NONE:
+            if eff == none:
                 log((rnd, s, d10, "fire", raw, mods[i], result, i, t, "none"))
-            elif eff == E_DAMAGED and cond[t] == READY:
+            elif eff == damaged and cond[t] == ready:
                 cond[t] = DAMAGED
                 inline[t] = False
                 log((rnd, s, d10, "fire", raw, mods[i], result, i, t, "damaged"))
@@ -370,7 +440,7 @@ class Combat:
         taken by the port without a boarding roll.
         """
         cond = self.cond
-        log = self.log.append
+        log = self.log.extend
         rnd = self.rnd
         if eff == E_NONE:
             log((rnd, s, D10, purpose, raw, mod, result, f, t, "none"))
@@ -406,7 +476,7 @@ class Combat:
         p = self.p
         raw = self.roll(D6)
         exploded = raw >= p.explosion_on
-        self.log.append((self.rnd, s, D6, "explosion", raw, 0, raw, f, t, "exploded" if exploded else "no explosion"))
+        self.log.extend((self.rnd, s, D6, "explosion", raw, 0, raw, f, t, "exploded" if exploded else "no explosion"))
         if not exploded:
             return
         self.exploded[t] = True
@@ -425,7 +495,7 @@ class Combat:
         """§5 boarding: the firing ship then the target roll d6 + own crew morale + own boarding
         nationality; a tie rolls again; the higher captures the other (the firer can lose)."""
         roll = self.roll
-        log = self.log.append
+        log = self.log.extend
         sf = self.side_of[f]
         st = self.side_of[t]
         mf = self.board_mod[f]
@@ -489,7 +559,7 @@ class Combat:
             sunk = result >= sunk_on
             if sunk:
                 cond[i] = SUNK
-            self.log.append((self.rnd, s, D10, "towing", raw, 0, result, i, NO_SHIP, "sunk" if sunk else "towed off"))
+            self.log.extend((self.rnd, s, D10, "towing", raw, 0, result, i, NO_SHIP, "sunk" if sunk else "towed off"))
 
     def loss_fraction_ge(self, s: int, num: int, den: int) -> bool:
         """L ≥ num/den for side ``s``, exactly (integer cross-multiplication)."""

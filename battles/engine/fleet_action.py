@@ -10,9 +10,6 @@ at the end of the first day", and the abandonment of boarded prizes). Multi-day 
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
 from rules.dice import Dice, SeededDice
 from rules.ruleset import DEFAULT_RULESET, Ruleset
 
@@ -21,7 +18,6 @@ from .combat import (
     D6,
     DAMAGED,
     DISABLED,
-    FATES,
     NO_SHIP,
     Chart,
     Combat,
@@ -34,10 +30,9 @@ from .report import (
     HELD,
     RETIRED,
     BattleReport,
-    Event,
+    EventRow,
     IntegrityCheck,
     RoundLines,
-    ShipResult,
     SideSummary,
 )
 from .spec import FLEET_ACTION, BattleSpec, SpecError
@@ -60,33 +55,21 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
         raise SpecError("type", f"fight_day fights a {FLEET_ACTION}, not {spec.type!r}")
     if first not in (0, 1):
         raise ValueError(f"first must be 0 or 1, got {first!r}")
-    ruleset = p.ruleset
     roll = dice.roll
     c = Combat(spec, roll, p)
-    sides = spec.sides
     max_rounds = spec.max_rounds if spec.max_rounds is not None else p.max_rounds
     a_side = first
     b_side = 1 - first
-    log = c.log.append
+    log = c.log.extend
     cond = c.cond
     lost = c.lost
     start = c.start
 
-    init_mod = [
-        ruleset.grade_mod(side.admiral_grade)
-        + ruleset.initiative_nat(side.navy)
-        + (0 if side.in_supply else p.out_of_supply_initiative)
-        + (p.gauge_initiative if side.weather_gauge else 0)
-        for side in sides
-    ]
-    integrity_mod = [
-        ruleset.grade_mod(side.admiral_grade)
-        + ruleset.combat_nat(side.navy)
-        + (0 if side.in_supply else p.integrity_out_of_supply)
-        for side in sides
-    ]
-    admiral_dice = [ruleset.admiral_extra_dice(side.admiral_grade) for side in sides]
-    anchor = [side.at_anchor for side in sides]
+    st = c.static
+    init_mod = st.init_mod
+    integrity_mod = st.integrity_mod
+    admiral_dice = st.admiral_dice
+    anchor = st.anchor
     # Round 1 at anchor: that side's ships' and admiral's d10s are at battle.at_anchor_penalty.
     anchor_charts: list[Chart] = c.charts
     anchor_mods: list[int] = c.fire_mod
@@ -100,7 +83,7 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
     outcome = [HELD, HELD]
     lines: list[RoundLines] = []
     checks: list[IntegrityCheck] = []
-    events: list[Event] = []
+    events: list[EventRow] = []
     rounds = 0
 
     for rnd in range(1, max_rounds + 1):
@@ -156,9 +139,7 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
                     triggered[s] = True  # the first round in which L ≥ 1/4
                 elif lost[s] <= prev_lost[s]:
                     continue  # later rounds: only when L rose
-                loss = Fraction(lost[s], start[s])
-                # floor((L − 1/4) × 10), in exact fractions: L = 7/20 gives 1, not 0.999….
-                penalty = math.floor((loss - Fraction(num, den)) * 100 / p.integrity_step_pct)
+                penalty = integrity_penalty(lost[s], start[s], num, den, p.integrity_step_pct)
                 flagship_lost = cond[c.ships[s][0]] >= DISABLED
                 mod = integrity_mod[s] - penalty + (p.integrity_flagship_lost if flagship_lost else 0)
                 raw = roll(D6)
@@ -177,7 +158,7 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
                     for i in c.ships[s]:
                         if cond[i] == DAMAGED:  # its damaged ships are captured by the enemy
                             c.take_at_end(i, 1 - s)
-                            events.append(Event(rnd, "taken", s, i, 1 - s))
+                            events.append((rnd, "taken", s, i, 1 - s))
         prev_lost = [lost[0], lost[1]]
         if ended:
             break
@@ -186,7 +167,14 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
     return build_report(spec, dice, c, p, outcome, winner, rounds, max_rounds, lines, checks, events, a_side)
 
 
-def end_of_day(c: Combat, outcome: list[str], events: list[Event], rnd: int) -> int | None:
+def integrity_penalty(lost: int, start: int, num: int, den: int, step_pct: int) -> int:
+    """§5: floor((L − 1/4) × 10) with L = lost/start, the threshold num/den and one point per
+    ``step_pct`` % — exactly: it equals ``math.floor((Fraction(lost, start) - Fraction(num, den))
+    * 100 / step_pct)``, done in integers (L = 7/20 gives 1, where floats give 0.999… → 0)."""
+    return ((lost * den - num * start) * 100) // (start * den * step_pct)
+
+
+def end_of_day(c: Combat, outcome: list[str], events: list[EventRow], rnd: int) -> int | None:
     """§5 End of the day, after the check's own consequences: the winner captures the loser's
     disabled ships (no winner: each side keeps its own), then a side that retired, broke or was
     beaten abandons the ships it took by boarding, in the condition taken. Returns the winner."""
@@ -205,12 +193,12 @@ def end_of_day(c: Combat, outcome: list[str], events: list[Event], rnd: int) -> 
         for i in c.ships[loser]:
             if cond[i] == DISABLED:
                 c.take_at_end(i, winner)
-                events.append(Event(rnd, "captured", loser, i, winner))
+                events.append((rnd, "captured", loser, i, winner))
     else:
         for s in (0, 1):
             for i in c.ships[s]:
                 if cond[i] == DISABLED:
-                    events.append(Event(rnd, "kept", s, i, s))
+                    events.append((rnd, "kept", s, i, s))
     for s in (0, 1):
         if outcome[s] == HELD:
             continue
@@ -218,7 +206,7 @@ def end_of_day(c: Combat, outcome: list[str], events: list[Event], rnd: int) -> 
             if cond[x] == CAPTURED and c.capt_by[x] == s:
                 cond[x] = c.taken_cond[x]
                 c.capt_by[x] = None
-                events.append(Event(rnd, "abandoned", s, x, None))
+                events.append((rnd, "abandoned", s, x, None))
     return winner
 
 
@@ -233,18 +221,12 @@ def build_report(
     max_rounds: int,
     lines: list[RoundLines],
     checks: list[IntegrityCheck],
-    events: list[Event],
+    events: list[EventRow],
     first: int,
     *,
     barrage: list[int] | None = None,
     coastal_forts: int | None = None,
 ) -> BattleReport:
-    cond, capt_by, exploded, side_of, names = c.cond, c.capt_by, c.exploded, c.side_of, c.names
-    specs = [ship for side in spec.sides for ship in side.ships]
-    ships = tuple(
-        ShipResult(side_of[i], names[i], FATES[cond[i]], exploded[i], capt_by[i], specs[i].ref, specs[i].cls)
-        for i in range(c.n)
-    )
     summaries = tuple(
         SideSummary(
             side.name,
@@ -262,15 +244,17 @@ def build_report(
         rounds=rounds,
         winner=winner,
         outcome=(outcome[0], outcome[1]),
-        ships=ships,
-        dice_rows=tuple(c.log),
+        states=tuple(c.cond),
+        captured_by=tuple(c.capt_by),
+        exploded=tuple(c.exploded),
+        dice_log=c.log,
         sides=(summaries[0], summaries[1]),
         spec=spec,
         first=first,
         max_rounds=max_rounds,
         lines=tuple(lines),
         checks=tuple(checks),
-        events=tuple(events),
+        event_rows=events,
         barrage=None if barrage is None else tuple(barrage),
         coastal_forts=coastal_forts,
     )

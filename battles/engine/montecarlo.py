@@ -71,7 +71,8 @@ def simulate_odds(
         raise ValueError(f"runs must be at least 1, got {runs}")
     wins = [0, 0]
     draws = 0
-    totals = [dict.fromkeys(FATES, 0), dict.fromkeys(FATES, 0)]
+    n0 = len(spec.sides[0].ships)
+    totals = [[0] * len(FATES), [0] * len(FATES)]  # per side, per ship state (FATES order)
     step = max(1, runs // 100)
     for i in range(runs):
         report = fight(spec, SeededDice(run_seed(seed, i)), ruleset)
@@ -79,11 +80,11 @@ def simulate_odds(
             draws += 1
         else:
             wins[report.winner] += 1
-        for ship in report.ships:
-            totals[ship.side][ship.fate] += 1
+        for k, state in enumerate(report.states):
+            totals[0 if k < n0 else 1][state] += 1
         if progress is not None and ((i + 1) % step == 0 or i + 1 == runs):
             progress(i + 1, runs)
-    mean = tuple({fate: totals[s][fate] / runs for fate in FATES} for s in (0, 1))
+    mean = tuple({fate: totals[s][f] / runs for f, fate in enumerate(FATES)} for s in (0, 1))
     return Odds(
         runs=runs,
         seed=seed,

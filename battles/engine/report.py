@@ -12,11 +12,12 @@ become dicts only here, when a JSON report is asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from .combat import D6, NO_SHIP, DieRow
+from .combat import D6, FATES, NO_SHIP, ROW, DieRow, dice_rows
 from .spec import BattleSpec, ShipRef
 
 HELD = "held"
@@ -108,6 +109,10 @@ class Event:
     by: int | None = None
 
 
+#: An event as the engine records it: (round, kind, side, ship, by) — see :class:`Event`.
+EventRow = tuple[int, str, int, int, int | None]
+
+
 @dataclass(frozen=True, slots=True)
 class SideSummary:
     name: str
@@ -122,12 +127,14 @@ class SideSummary:
         return Fraction(self.lost, self.ships) if self.ships else Fraction(0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BattleReport:
-    """The result of one Naval Day, one running of the guns or one garrison barrage.
+    """The result of one Naval Day, one running of the guns or one garrison barrage. Read-only by
+    convention (not frozen: building it is on the simulator's hot path).
 
     ``ships`` are in spec order (side 0's, then side 1's); ship indexes in ``dice_rows``,
-    ``lines``, ``checks`` and ``events`` point into it. ``first`` is side A of §5 (it checks
+    ``lines``, ``checks`` and ``events`` point into it. ``states``, ``captured_by`` and
+    ``exploded`` are the same per ship, as the engine's codes (see :data:`FATES`). ``first`` is side A of §5 (it checks
     integrity first). ``seed`` is set when the dice were :class:`~rules.dice.SeededDice`.
     """
 
@@ -136,30 +143,70 @@ class BattleReport:
     rounds: int
     winner: int | None
     outcome: tuple[str, str]
-    ships: tuple[ShipResult, ...]
-    dice_rows: tuple[DieRow, ...]
+    states: tuple[int, ...]
+    captured_by: tuple[int | None, ...]
+    exploded: tuple[bool, ...]
+    dice_log: Sequence[int | str]
     sides: tuple[SideSummary, SideSummary]
     spec: BattleSpec
     first: int = 0
     max_rounds: int = 0
     lines: tuple[RoundLines, ...] = ()
     checks: tuple[IntegrityCheck, ...] = ()
-    events: tuple[Event, ...] = ()
+    event_rows: Sequence[EventRow] = ()
     barrage: tuple[int, ...] | None = None
     coastal_forts: int | None = None
+    _ships: tuple[ShipResult, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _rows: tuple[DieRow, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _events: tuple[Event, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """End-of-day captures, abandoned prizes, break-off (see :class:`Event`), in order."""
+        events = self._events
+        if events is None:
+            events = self._events = tuple(Event(*row) for row in self.event_rows)
+        return events
+
+    @property
+    def dice_rows(self) -> tuple[DieRow, ...]:
+        """Every die in the canonical order of RULES.md §5, one :data:`DieRow` each."""
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = dice_rows(self.dice_log)
+        return rows
+
+    @property
+    def dice_count(self) -> int:
+        return len(self.dice_log) // ROW
+
+    @property
+    def ships(self) -> tuple[ShipResult, ...]:
+        """Every ship's end state, in spec order (built on first use: Monte Carlo never needs it)."""
+        built = self._ships
+        if built is None:
+            specs = [(s, ship) for s, side in enumerate(self.spec.sides) for ship in side.ships]
+            built = tuple(
+                ShipResult(s, ship.name, FATES[state], exploded, by, ship.ref, ship.cls)
+                for (s, ship), state, exploded, by in zip(
+                    specs, self.states, self.exploded, self.captured_by, strict=True
+                )
+            )
+            self._ships = built
+        return built
 
     @property
     def raw_dice(self) -> list[int]:
         """The raw faces in order: fed to :class:`~rules.dice.ScriptedDice` they replay the battle."""
-        return [row[4] for row in self.dice_rows]
+        return [cast(int, raw) for raw in self.dice_log[4::ROW]]
 
     def fates(self, side: int) -> dict[str, int]:
         """How many of ``side``'s ships ended in each fate."""
-        out = {"intact": 0, "damaged": 0, "disabled": 0, "sunk": 0, "captured": 0}
-        for ship in self.ships:
-            if ship.side == side:
-                out[ship.fate] += 1
-        return out
+        counts = [0] * len(FATES)
+        n0 = len(self.spec.sides[0].ships)
+        for state in self.states[:n0] if side == 0 else self.states[n0:]:
+            counts[state] += 1
+        return dict(zip(FATES, counts, strict=True))
 
     def dice(self) -> list[dict[str, Any]]:
         """CONTRACT.md's ``dice`` list (plus ``effect``), numbered from 1."""

@@ -30,7 +30,7 @@ from .combat import (
     params_for,
 )
 from .fleet_action import build_report
-from .report import BEATEN, HELD, RETIRED, BattleReport, Event, RoundLines
+from .report import BEATEN, HELD, RETIRED, BattleReport, EventRow, RoundLines
 from .spec import GARRISON_GUNS, RUNNING_THE_GUNS, BattleSpec, PortSpec, SpecError
 
 ATTACKER = 0
@@ -93,7 +93,7 @@ def _barrage(
     )
     hot_shot_on = ruleset["guns.hot_shot_on"]
     roll = c.roll
-    log = c.log.append
+    log = c.log.extend
     fired = c.fired
     m = len(targets)
     k = 0
@@ -147,7 +147,7 @@ def run_the_guns(spec: BattleSpec, dice: Dice, ruleset: Ruleset = DEFAULT_RULESE
     admiral_dice = ruleset.admiral_extra_dice(spec.sides[ATTACKER].admiral_grade)
     stay_num, stay_den = ruleset["guns.stay_loss_num"], ruleset["guns.stay_loss_den"]
     lines: list[RoundLines] = []
-    events: list[Event] = []
+    events: list[EventRow] = []
     barrage: list[int] = []
     rnd = 0
     while True:
@@ -170,17 +170,17 @@ def run_the_guns(spec: BattleSpec, dice: Dice, ruleset: Ruleset = DEFAULT_RULESE
         c.fire(ATTACKER, c.charts, c.fire_mod, admiral_dice)
         defender_fights = c.lost[DEFENDER] < c.start[DEFENDER]
         if defender_fights and not c.loss_fraction_ge(ATTACKER, stay_num, stay_den) and rnd < max_rounds:
-            events.append(Event(rnd, "stays", ATTACKER))
+            events.append((rnd, "stays", ATTACKER, NO_SHIP, None))
             continue
         break
 
     # Break off: disabled ships stay behind with the defender, prizes are towed off, damaged ships roll.
     attacker_beaten = c.lost[ATTACKER] >= c.start[ATTACKER]
-    events.append(Event(rnd, "broke_off", ATTACKER))
+    events.append((rnd, "broke_off", ATTACKER, NO_SHIP, None))
     for i in c.ships[ATTACKER]:
         if cond[i] == DISABLED:
             c.take_at_end(i, DEFENDER)
-            events.append(Event(rnd, "captured", ATTACKER, i, DEFENDER))
+            events.append((rnd, "captured", ATTACKER, i, DEFENDER))
     c.towing(ATTACKER)
 
     port_empty = c.start[DEFENDER] == 0
