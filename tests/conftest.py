@@ -22,11 +22,13 @@ class WorkerProcess:
     """A real ``celery worker`` subprocess on the test database and the test Redis."""
 
     def __init__(self, database_url: str, name: str, extra_env: dict[str, str]) -> None:
+        from django.conf import settings
         self.nodename = f"{name}@{os.uname().nodename}"
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             "DATABASE_URL": database_url,
+            "CELERY_TASK_DEFAULT_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
             **extra_env,
         }
         self.log = open(ROOT / "var" / f"{name}.log", "w")  # noqa: SIM115 — closed in stop()
@@ -102,3 +104,39 @@ def start_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[o
     for worker in workers:
         worker.stop()
     app.control.purge()
+
+
+class SMTPInbox:
+    """Messages received by a real SMTP server (aiosmtpd) running for the test."""
+
+    def __init__(self) -> None:
+        self.messages: list[object] = []
+
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        import email
+
+        message = email.message_from_bytes(envelope.content)  # type: ignore[attr-defined]
+        message["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)  # type: ignore[attr-defined]
+        self.messages.append(message)
+        return "250 Message accepted for delivery"
+
+
+@pytest.fixture
+def smtp_inbox(settings: object) -> Iterator[SMTPInbox]:
+    """A real SMTP server on 127.0.0.1 and Django's SMTP backend pointed at it."""
+    import socket
+
+    from aiosmtpd.controller import Controller
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    inbox = SMTPInbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"  # type: ignore[attr-defined]
+    settings.EMAIL_HOST = "127.0.0.1"  # type: ignore[attr-defined]
+    settings.EMAIL_PORT = port  # type: ignore[attr-defined]
+    settings.EMAIL_USE_TLS = False  # type: ignore[attr-defined]
+    yield inbox
+    controller.stop()

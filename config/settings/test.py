@@ -1,5 +1,7 @@
 """CI and ``make test``: PostgreSQL and Redis on 127.0.0.1, never SQLite."""
 
+import os
+
 from config.settings.base import *  # noqa: F403
 from config.settings.base import env
 
@@ -14,3 +16,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 STATIC_ROOT.mkdir(exist_ok=True)  # noqa: F405 — whitenoise warns when the folder is missing
+
+# One test database per pytest process: two suites running side by side (a developer and CI, or
+# several developers on one machine) must not create and drop each other's database.
+DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default=f"test_admiralty_{os.getpid()}")}
+# Likewise one Celery queue per pytest process; the test's workers are told its name.
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"admiralty-test-{os.getpid()}")

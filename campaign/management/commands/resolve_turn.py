@@ -9,7 +9,6 @@ from campaign.models import Campaign, Turn, TurnPhase
 from campaign.pipeline import turn_dry_run
 from campaign.tasks import turn_resolve
 from campaign.turns import open_turn, turn_claim
-from config.celery import app
 
 
 class Command(BaseCommand):
@@ -34,7 +33,7 @@ class Command(BaseCommand):
             self._print_summary(turn, turn_dry_run(turn_id=turn.pk, now=timezone.now()), dry_run=True)
             return
         timeout = options["timeout"]
-        answered = app.control.ping(timeout=min(5.0, timeout))
+        answered = turn_resolve.app.control.ping(timeout=min(5.0, timeout))
         if not answered:
             raise CommandError(
                 "No Celery worker answered: start one (celery -A config worker) and try again; nothing was changed."
