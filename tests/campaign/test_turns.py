@@ -64,6 +64,7 @@ def test_a_paused_campaign_resolves_nothing_and_resuming_moves_the_deadline() ->
     """§3: "Pause moves the deadline by the pause's length"."""
     world = two_power_world()
     deadline = world.turn.deadline
+    assert deadline is not None
     paused_at = timezone.now()
     campaign_pause(campaign=world.campaign, now=paused_at)
     assert turns_due(now=paused_at + timedelta(days=30)) == []
@@ -77,6 +78,7 @@ def test_a_paused_campaign_resolves_nothing_and_resuming_moves_the_deadline() ->
 def test_extending_adds_time_and_refuses_nonsense() -> None:
     world = two_power_world()
     deadline = world.turn.deadline
+    assert deadline is not None
     turn_extend(campaign=world.campaign, by=timedelta(days=2))
     world.turn.refresh_from_db()
     assert world.turn.deadline == deadline + timedelta(days=2)
@@ -104,6 +106,7 @@ def test_a_resolved_turn_opens_the_next_season_with_reports_and_a_new_deadline()
     nxt = Turn.objects.get(campaign=world.campaign, number=2)
     assert (nxt.status, nxt.season, nxt.year) == (Turn.Status.OPEN, "summer", 1805)
     assert nxt.deadline is not None and nxt.deadline.hour == 20 and nxt.deadline.minute == 0
+    assert world.turn.resolved_at is not None
     assert timedelta(days=7) <= nxt.deadline - world.turn.resolved_at < timedelta(days=7, hours=24)
     assert nxt.snapshot is not None and nxt.snapshot["campaign"]["turn"] == 2
     campaign = Campaign.objects.get(pk=world.campaign.pk)
