@@ -86,7 +86,7 @@ class Fleet(models.Model):
     crew = models.CharField(max_length=1, choices=GRADE_CHOICES, help_text="Grade given to new ships.")
     posture = models.CharField(max_length=10, choices=Posture.choices, default=Posture.SEEK)
     blockade_port = models.ForeignKey(
-        "ports.Port", on_delete=models.SET_NULL, null=True, blank=True, related_name="blockaders"
+        "ports.Port", on_delete=models.RESTRICT, null=True, blank=True, related_name="blockaders"
     )
     after_battle = models.CharField(max_length=10, choices=AfterBattle.choices, default=AfterBattle.AUTO)
     retreat_port = models.ForeignKey("ports.Port", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -134,7 +134,9 @@ class Ship(models.Model):
     condition = models.CharField(max_length=10, choices=Condition.choices, default=Condition.READY)
     in_ordinary = models.BooleanField(default=False)
     crew = models.CharField(max_length=1, choices=GRADE_CHOICES)
-    fleet = models.ForeignKey(Fleet, on_delete=models.SET_NULL, null=True, blank=True, related_name="ships")
+    # RESTRICT, not SET_NULL: an afloat ship must be in a fleet (constraint), so a fleet with ships
+    # cannot be deleted until they are moved; deleting the whole campaign still cascades.
+    fleet = models.ForeignKey(Fleet, on_delete=models.RESTRICT, null=True, blank=True, related_name="ships")
     building_port = models.ForeignKey(
         "ports.Port", on_delete=models.RESTRICT, null=True, blank=True, related_name="keels"
     )
