@@ -23,6 +23,7 @@ class WorkerProcess:
 
     def __init__(self, database_url: str, name: str, extra_env: dict[str, str]) -> None:
         from django.conf import settings
+
         self.nodename = f"{name}@{os.uname().nodename}"
         env = {
             **os.environ,
