@@ -1,0 +1,66 @@
+"""``submit_orders SLUG --nation CODE FILE.json``: enter a nation's orders for the open turn (README "Orders JSON")."""
+
+import json
+import sys
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from campaign.models import Campaign, Nation
+from campaign.orders import OrderRefused, OrdersRefused, order_describe, orders_replace
+
+#: CONTRACT.md: a refused submission exits 2.
+REFUSED = 2
+
+
+class Command(BaseCommand):
+    help = (
+        "Replace a nation's orders for the open turn with a JSON list of orders (FILE, or - for standard "
+        "input). All or nothing: if any order is refused, every refusal is printed, nothing is stored, exit 2."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("slug", help="The campaign's slug.")
+        parser.add_argument("--nation", required=True, help="The nation's code, e.g. GB.")
+        parser.add_argument("file", help="Path of the JSON list of orders, or - to read standard input.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        campaign = Campaign.objects.filter(slug=options["slug"]).first()
+        if campaign is None:
+            raise CommandError(f"No campaign with slug {options['slug']!r}.", returncode=REFUSED)
+        code = options["nation"].strip().upper()
+        nation = Nation.objects.filter(campaign=campaign, code=code).first()
+        if nation is None:
+            codes = ", ".join(Nation.objects.filter(campaign=campaign).values_list("code", flat=True))
+            raise CommandError(f"{campaign.name} has no nation {code!r}; its nations are {codes}.", returncode=REFUSED)
+        bodies = self._read(options["file"])
+        if not isinstance(bodies, list):
+            raise CommandError(
+                f'{options["file"]} must hold a JSON list of orders, e.g. [{{"kind": "sally", "fleet": 12}}].',
+                returncode=REFUSED,
+            )
+        try:
+            orders = orders_replace(nation=nation, bodies=bodies)
+        except OrdersRefused as refused:
+            summary = f"{len(refused.errors)} of {len(bodies)} orders refused; nothing was stored:"
+            raise CommandError("\n".join([summary, *refused.errors]), returncode=REFUSED) from None
+        except OrderRefused as closed:
+            raise CommandError(closed.message, returncode=REFUSED) from None
+        if not orders:
+            self.stdout.write(f"{nation.code} has no orders this turn (every order withdrawn).")
+        for order in orders:
+            self.stdout.write(order_describe(order))
+
+    def _read(self, path: str) -> Any:
+        try:
+            if path == "-":
+                return json.load(sys.stdin)
+            with open(path, encoding="utf-8") as handle:
+                return json.load(handle)
+        except OSError as exc:
+            raise CommandError(f"Cannot read {path}: {exc.strerror}.", returncode=REFUSED) from exc
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{path} is not valid JSON: {exc}.", returncode=REFUSED) from exc
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{path} is not UTF-8 text: {exc}.", returncode=REFUSED) from exc
