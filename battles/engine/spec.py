@@ -41,6 +41,8 @@ class SpecError(ValueError):
 
     def within(self, prefix: str) -> SpecError:
         """The same error with its field path under ``prefix`` (``sides[1]`` + ``navy``)."""
+        if not prefix:
+            return self
         return SpecError(f"{prefix}.{self.field}" if self.field else prefix, self.message)
 
 
