@@ -389,6 +389,12 @@ def test_a_second_first_rate_in_one_list_is_refused_on_quota(w: World) -> None:
     assert stored(w.gb) == []
 
 
+def test_a_second_four_decker_in_one_list_is_refused_on_the_four_decker_limit(w: World) -> None:
+    """§1: "at most one per nation at any time (afloat or building)", the earlier order counted."""
+    message = refusal(w, lay_down("Leviathan", "four-decker"), earlier=[lay_down("Behemoth", "four-decker")])
+    assert message.startswith("Order 2 (lay_down, four-decker 'Leviathan'): Four-decker limit (RULES.md §1)")
+
+
 def test_the_treasury_is_committed_across_lay_downs_and_raises(w: World) -> None:
     """§1: "checked against the treasury less the cost of the nation's other lay-down orders this turn";
     raising land units is paid from the same treasury (§7)."""
@@ -721,6 +727,15 @@ def test_submit_orders_stores_the_list_and_prints_one_line_per_order(w: World, t
         "Order 3 (declare_war): towards RU",
     ]
     assert stored(w.gb) == [(1, "move"), (2, "lay_down"), (3, "declare_war")]
+
+
+def test_submit_orders_with_an_empty_list_withdraws_every_order(w: World, tmp_path: Path) -> None:
+    order_add(nation=w.gb, body={"kind": "sally", "fleet": w.home.pk})
+    out = io.StringIO()
+    call_command("submit_orders", "orders-1805", "--nation", "GB", write(tmp_path, []), stdout=out)
+    assert out.getvalue() == "GB has no orders this turn (every order withdrawn).\n"
+    assert stored(w.gb) == []
+    assert NationTurn.objects.get(nation=w.gb, turn=w.turn).submitted_at is not None
 
 
 def test_submit_orders_reads_standard_input(w: World, monkeypatch: pytest.MonkeyPatch) -> None:
