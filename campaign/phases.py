@@ -11,7 +11,9 @@ from collections import defaultdict
 
 from django.db import transaction
 
+from campaign.captures import ports_taken_change_owner
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Turn, TurnPhase, TurnReport
+from campaign.phase_land import landings_and_sieges_phase, storms_supply_attrition_phase
 from campaign.pipeline import Phase, PhaseContext
 from campaign.selectors import diplomacy_for_campaign
 from campaign.services import land_unit_raise, ledger_post, ship_lay_down
@@ -124,6 +126,8 @@ def economy_phase(ctx: PhaseContext) -> None:
             + f"; treasury {result.treasury_after} EP.",
             treasury=result.treasury_after,
         )
+    # §3 phase 9: "ports taken this turn change owner" after income and upkeep (§7 Capture).
+    ports_taken_change_owner(ctx)
 
 
 # --- phase 10: the next turn opens (RULES.md §3) ---------------------------------------------------
@@ -187,6 +191,8 @@ def _reports_store(ctx: PhaseContext) -> None:
 
 PHASES: dict[int, Phase] = {
     2: construction_phase,
+    6: landings_and_sieges_phase,
+    7: storms_supply_attrition_phase,
     9: economy_phase,
     10: next_turn_phase,
 }

@@ -1,0 +1,187 @@
+"""Ports taken this turn change owner, at the end of phase 9 (RULES.md §7 "Capture", §3 phase 9).
+
+"A port taken in turn T changes owner after phase 9 of T (so T's income from it is 0). The garrison
+controls the guns until then [S]. In T+1 the port is settling [...]. On capture the besiegers
+become its garrison, the old garrison is removed, batteries pass to the captor, and every ship in
+the port of a nation at war with the captor is captured in its condition (afloat, in ordinary or
+building, keeping build turns)."
+
+Phase 6 (siege table) and phase 7 (a garrison starved by attrition) record ``Port.captor`` and
+``Port.taken_turn``; :func:`ports_taken_change_owner` completes every such capture, ports in key
+order. ``taken_turn`` stays: it is how the next turn knows the port is settling.
+
+House details (RULES.md is silent): the captor's own besiegers become the garrison; besiegers of
+other nations stay ashore (guests of an ally of the captor, or whatever their relation makes them
+next turn). The old garrison is every unit in the port's garrison and every unit there of a nation
+at war with the captor. The old garrison commander goes with his garrison. Captured ships take the
+captor's crew grade (§0 "prizes their captor's") and join a fleet of the captor in the port (the
+first by id, or a new one named after the port); a captured transport's land unit is lost (§7).
+Admirals of the nations at war with the captor who wait in the port, or command a fleet whose
+ships were all taken there, are lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from campaign.models import Nation
+from campaign.pipeline import PhaseContext
+from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from fleets.models import Admiral, Fleet, Ship
+from ports.models import LandUnit, Port
+from ports.services import land_units_lose, port_owner_change
+
+
+@dataclass
+class Capture:
+    """What one port's capture did."""
+
+    port: Port
+    old_owner: Nation
+    captor: Nation
+    ships: list[Ship] = field(default_factory=list)
+    keels: list[Ship] = field(default_factory=list)
+    admirals: list[Admiral] = field(default_factory=list)
+    garrison: int = 0
+    units_removed: int = 0
+    cargo_lost: int = 0
+    prize_fleet: Fleet | None = None
+
+
+def _free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
+    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name
+
+
+@transaction.atomic
+def port_capture_complete(*, port: Port, turn: int, diplomacy: Diplomacy) -> Capture:
+    """Hand ``port`` to its captor (RULES.md §7 "Capture"). Precondition: ``port.captor`` is set.
+
+    Idempotent in effect: the captor is cleared, so a second call refuses (``ValueError``).
+    """
+    if port.captor_id is None:
+        raise ValueError(f"{port.key} was not taken: it has no captor")
+    captor = Nation.objects.get(pk=port.captor_id)
+    capture = Capture(port=port, old_owner=Nation.objects.get(pk=port.owner_id), captor=captor)
+
+    def hostile(nation_id: int) -> bool:
+        return diplomacy.at_war(nation_id, captor.pk)
+
+    units = list(
+        LandUnit.objects.filter(port=port, state__in=[LandUnit.State.GARRISON, LandUnit.State.ASHORE]).order_by("id")
+    )
+    garrison = [u for u in units if u.nation_id == captor.pk]
+    removed = [
+        u for u in units if u.nation_id != captor.pk and (u.state == LandUnit.State.GARRISON or hostile(u.nation_id))
+    ]
+    port_owner_change(port=port, garrison=garrison, removed=removed)
+    capture.garrison, capture.units_removed = len(garrison), len(removed)
+
+    ships = [
+        s
+        for s in Ship.objects.filter(fleet__port=port, condition__in=Ship.AFLOAT)
+        .select_related("fleet")
+        .order_by("fleet_id", "line_position", "id")
+        if hostile(s.nation_id)
+    ]
+    if ships:
+        prize_fleet = Fleet.objects.filter(nation=captor, port=port).order_by("id").first()
+        if prize_fleet is None:
+            prize_fleet = Fleet.objects.create(
+                campaign_id=port.campaign_id,
+                nation=captor,
+                name=_free_fleet_name(campaign_id=port.campaign_id, nation_id=captor.pk, base=port.name),
+                sea_zone_id=port.sea_zone_id,
+                port=port,
+                crew=captor.crew,
+                created_turn=turn,
+            )
+        capture.prize_fleet = prize_fleet
+        last = prize_fleet.ships.order_by("-line_position").values_list("line_position", flat=True).first() or 0
+        emptied = {s.fleet_id for s in ships if s.fleet_id is not None}
+        cargo = [s.cargo_id for s in ships if s.cargo_id is not None]
+        for n, ship in enumerate(ships, start=1):
+            ship.nation = captor
+            ship.crew = captor.crew
+            ship.fleet = prize_fleet
+            ship.line_position = last + n
+            ship.cargo = None
+        Ship.objects.bulk_update(ships, ["nation", "crew", "fleet", "line_position", "cargo"])
+        capture.cargo_lost = land_units_lose(unit_ids=cargo)
+        capture.ships = ships
+        # The admiral of a fleet taken whole in port goes with his flagship.
+        for fleet in Fleet.objects.filter(pk__in=emptied, admiral__isnull=False).select_related("admiral"):
+            if fleet.ships.filter(condition__in=Ship.AFLOAT).exists() or fleet.admiral is None:
+                continue
+            admiral = fleet.admiral
+            fleet.admiral = None
+            fleet.save(update_fields=["admiral"])
+            admiral.status = Admiral.Status.LOST
+            admiral.port = None
+            admiral.save(update_fields=["status", "port"])
+            capture.admirals.append(admiral)
+
+    keels = [
+        s for s in Ship.objects.filter(building_port=port, condition=Ship.Condition.BUILDING) if hostile(s.nation_id)
+    ]
+    for keel in keels:
+        keel.nation = captor  # building_port and building_turns_left stay: it goes on building for the captor
+    Ship.objects.bulk_update(keels, ["nation"])
+    capture.keels = keels
+
+    waiting = [
+        a
+        for a in Admiral.objects.filter(port=port, status=Admiral.Status.ACTIVE, fleet__isnull=True).order_by("name")
+        if hostile(a.nation_id)
+    ]
+    for admiral in waiting:
+        admiral.status = Admiral.Status.LOST
+        admiral.port = None
+    Admiral.objects.bulk_update(waiting, ["status", "port"])
+    capture.admirals += waiting
+    return capture
+
+
+def ports_taken_change_owner(ctx: PhaseContext) -> list[Capture]:
+    """RULES.md §3 phase 9, after income and upkeep: "ports taken this turn change owner" (§7).
+
+    Ports in key order. Everyone sees the change of owner (§3 fog of war: "every port's owner");
+    the captor and the old owner get the list of what was taken.
+    """
+    diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
+    captures = []
+    for port in Port.objects.filter(campaign=ctx.campaign, captor__isnull=False).order_by("key"):
+        capture = port_capture_complete(port=port, turn=ctx.turn.number, diplomacy=diplomacy)
+        captures.append(capture)
+        old, new = capture.old_owner.code, capture.captor.code
+        ctx.report(None, f"{port.name} passed from {old} to {new}.", port=port.key, owner=new, previous_owner=old)
+        taken = []
+        if capture.ships:
+            taken.append("ships " + ", ".join(f"{s.name} ({s.ship_class}, {s.condition})" for s in capture.ships))
+        if capture.keels:
+            taken.append(
+                "keels " + ", ".join(f"{s.name} ({s.ship_class}, {s.building_turns_left} turns)" for s in capture.keels)
+            )
+        if capture.admirals:
+            taken.append("admirals " + ", ".join(f"{a.name} (lost)" for a in capture.admirals))
+        if capture.units_removed:
+            taken.append(f"{capture.units_removed} land unit(s) of the old garrison (lost)")
+        if capture.cargo_lost:
+            taken.append(f"{capture.cargo_lost} land unit(s) aboard captured transports (lost)")
+        summary = f"Taken with {port.name}: " + ("; ".join(taken) if taken else "nothing but the port and its guns")
+        summary += f". {new}'s garrison there: {capture.garrison} land unit(s); batteries: {port.batteries}."
+        ctx.report(
+            sorted({old, new}),
+            summary,
+            port=port.key,
+            ships=[s.pk for s in capture.ships],
+            keels=[s.pk for s in capture.keels],
+            admirals=[a.name for a in capture.admirals],
+        )
+    return captures
