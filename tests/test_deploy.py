@@ -1,0 +1,39 @@
+"""Production settings pass Django's deployment checks (DESIGN.md: `check --deploy` clean)."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_production_settings_pass_check_deploy() -> None:
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},  # set by conftest for tests
+        "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+        "DJANGO_ALLOWED_HOSTS": "admiralty.example.org",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
+    env |= {"DJANGO_SETTINGS_MODULE": "config.settings.prod", "DATABASE_URL": "postgres://x@127.0.0.1/x"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
