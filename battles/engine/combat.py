@@ -118,7 +118,7 @@ class Params:
         self.integrity_out_of_supply = ruleset["battle.integrity_out_of_supply"]
         self.board_nat = ruleset.boarding_nat
         self._charts: dict[int, Chart] = {}
-        self._ships: dict[tuple[str, str], tuple[int, int]] = {}
+        self._ships: dict[tuple[str, str], tuple[int, int, Chart]] = {}
         self.unmodified = self.chart(0)
 
     def effect(self, result: int) -> int:
@@ -150,18 +150,16 @@ class Params:
             table = self._charts[mod] = tuple(rows)
         return table
 
-    def ship_mods(self, crew: str, navy: str) -> tuple[int, int]:
-        """(d10 fire modifier, d6 boarding modifier) of a ship: its own crew morale plus its own
-        navy's combat / boarding nationality (§0, CONTRACT: "a ship's fire and boarding use its own
-        navy's modifiers")."""
+    def ship_mods(self, crew: str, navy: str) -> tuple[int, int, Chart]:
+        """(d10 fire modifier, d6 boarding modifier, fire chart) of a ship: its own crew morale
+        plus its own navy's combat / boarding nationality (§0, CONTRACT: "a ship's fire and
+        boarding use its own navy's modifiers")."""
         key = (crew, navy)
         mods = self._ships.get(key)
         if mods is None:
             morale = self.ruleset.grade_mod(crew)
-            mods = self._ships[key] = (
-                morale + self.ruleset.combat_nat(navy),
-                morale + self.ruleset.boarding_nat(navy),
-            )
+            fire = morale + self.ruleset.combat_nat(navy)
+            mods = self._ships[key] = (fire, morale + self.ruleset.boarding_nat(navy), self.chart(fire))
         return mods
 
 
@@ -211,11 +209,13 @@ class Static:
         self.names = [ship.name for ship in flat]
         self.side_of = [0] * n0 + [1] * (self.n - n0)
         self.ships = (list(range(n0)), list(range(n0, self.n)))
-        self.cond = tuple(DAMAGED if ship.condition == "damaged" else READY for ship in flat)
-        mods = [params.ship_mods(ship.crew, ship.navy) for ship in flat]
+        self.cond = tuple([DAMAGED if ship.condition == "damaged" else READY for ship in flat])
+        # Ships share a handful of (crew, navy) pairs: one memo lookup each gives all three.
+        memo, ship_mods = params._ships, params.ship_mods
+        mods = [memo.get((ship.crew, ship.navy)) or ship_mods(ship.crew, ship.navy) for ship in flat]
         self.fire_mod = [m[0] for m in mods]
         self.board_mod = [m[1] for m in mods]
-        self.charts = [params.chart(m) for m in self.fire_mod]
+        self.charts = [m[2] for m in mods]
         sides = spec.sides
         self.init_mod = [
             ruleset.grade_mod(side.admiral_grade)
@@ -307,7 +307,7 @@ class Combat:
         self.fired = [False] * n
         self.ptarget = [NO_SHIP] * n
         self.capt_by: list[int | None] = [None] * n
-        self.taken_cond = [READY] * n
+        self.taken_cond: dict[int, int] = {}  # condition of each ship when it was captured
         self.exploded = [False] * n
         self.lost = [0, 0]
         self.prizes: list[list[int]] = [[], []]
@@ -395,8 +395,9 @@ class Combat:
         roll = self.roll
         log = self.log.extend
         rnd = self.rnd
+        lost = self.lost
         # Module constants as locals: this loop runs once per ship die.
-        d10, none, damaged, ready = D10, E_NONE, E_DAMAGED, READY
+        d10, none, damaged, disabled, ready = D10, E_NONE, E_DAMAGED, E_DISABLED, READY
         for i in self.lines[s]:
             if not inline[i]:
                 continue
@@ -414,6 +415,11 @@ class Combat:
                 cond[t] = DAMAGED
                 inline[t] = False
                 log((rnd, s, d10, "fire", raw, mods[i], result, i, t, "damaged"))
+            elif eff == disabled and cond[t] < DISABLED:
+                cond[t] = DISABLED
+                inline[t] = False
+                lost[e] += 1
+                log((rnd, s, d10, "fire", raw, mods[i], result, i, t, "disabled"))
             else:
                 self.apply(s, i, t, "fire", raw, mods[i], result, eff)
         ships = self.ships[s]

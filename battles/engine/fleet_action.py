@@ -33,7 +33,6 @@ from .report import (
     EventRow,
     IntegrityCheck,
     RoundLines,
-    SideSummary,
 )
 from .spec import FLEET_ACTION, BattleSpec, SpecError
 
@@ -107,14 +106,8 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
                 if ta != tb:
                     initiative = a_side if ta > tb else b_side
                     break
-        lines.append(
-            RoundLines(
-                rnd,
-                (tuple(c.lines[0]), tuple(c.lines[1])),
-                (tuple(c.reserves[0]), tuple(c.reserves[1])),
-                initiative,
-            )
-        )
+        # pair() makes fresh lists every round and nothing changes them afterwards: no copies.
+        lines.append(RoundLines(rnd, (c.lines[0], c.lines[1]), (c.reserves[0], c.reserves[1]), initiative))
 
         # 2–4. The initiative side fires, then the other fires back with what is still in the line.
         for s in (initiative, 1 - initiative):
@@ -227,17 +220,6 @@ def build_report(
     barrage: list[int] | None = None,
     coastal_forts: int | None = None,
 ) -> BattleReport:
-    summaries = tuple(
-        SideSummary(
-            side.name,
-            side.navy,
-            None if side.admiral is None else side.admiral.name,
-            side.admiral_grade,
-            c.start[s],
-            c.lost[s],
-        )
-        for s, side in enumerate(spec.sides)
-    )
     return BattleReport(
         type=spec.type,
         seed=dice.seed if isinstance(dice, SeededDice) else None,
@@ -248,7 +230,7 @@ def build_report(
         captured_by=tuple(c.capt_by),
         exploded=tuple(c.exploded),
         dice_log=c.log,
-        sides=(summaries[0], summaries[1]),
+        lost=(c.lost[0], c.lost[1]),
         spec=spec,
         first=first,
         max_rounds=max_rounds,

@@ -58,8 +58,8 @@ class RoundLines:
     For running the guns, ``barrage`` is the round's count of barrage dice due."""
 
     round: int
-    lines: tuple[tuple[int, ...], tuple[int, ...]]
-    reserves: tuple[tuple[int, ...], tuple[int, ...]]
+    lines: tuple[Sequence[int], Sequence[int]]
+    reserves: tuple[Sequence[int], Sequence[int]]
     initiative: int | None = None
     barrage: int | None = None
 
@@ -134,8 +134,10 @@ class BattleReport:
 
     ``ships`` are in spec order (side 0's, then side 1's); ship indexes in ``dice_rows``,
     ``lines``, ``checks`` and ``events`` point into it. ``states``, ``captured_by`` and
-    ``exploded`` are the same per ship, as the engine's codes (see :data:`FATES`). ``first`` is side A of §5 (it checks
-    integrity first). ``seed`` is set when the dice were :class:`~rules.dice.SeededDice`.
+    ``exploded`` are the same per ship, as the engine's codes (see :data:`FATES`); ``lost`` is
+    each side's ships sunk, captured or disabled when L was last computed (§5 step 5).
+    ``first`` is side A of §5 (it checks integrity first). ``seed`` is set when the dice were
+    :class:`~rules.dice.SeededDice`.
     """
 
     type: str
@@ -147,7 +149,7 @@ class BattleReport:
     captured_by: tuple[int | None, ...]
     exploded: tuple[bool, ...]
     dice_log: Sequence[int | str]
-    sides: tuple[SideSummary, SideSummary]
+    lost: tuple[int, int]
     spec: BattleSpec
     first: int = 0
     max_rounds: int = 0
@@ -159,6 +161,22 @@ class BattleReport:
     _ships: tuple[ShipResult, ...] | None = field(default=None, init=False, repr=False, compare=False)
     _rows: tuple[DieRow, ...] | None = field(default=None, init=False, repr=False, compare=False)
     _events: tuple[Event, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def sides(self) -> tuple[SideSummary, SideSummary]:
+        """Each side's name, navy, admiral, ships at the start and ships lost (its L)."""
+        a, b = (
+            SideSummary(
+                side.name,
+                side.navy,
+                None if side.admiral is None else side.admiral.name,
+                side.admiral_grade,
+                len(side.ships),
+                self.lost[k],
+            )
+            for k, side in enumerate(self.spec.sides)
+        )
+        return a, b
 
     @property
     def events(self) -> tuple[Event, ...]:
