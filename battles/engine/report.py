@@ -69,6 +69,8 @@ class RoundLines:
         a, b = self.lines
         small, big = (a, b) if len(a) <= len(b) else (b, a)
         n = len(small)
+        if n == 0:
+            return []  # nobody to pair with: nobody is paired
         out: list[tuple[int, list[int]]] = [(small[k], [big[k]]) for k in range(n)]
         for e, y in enumerate(big[n:]):
             out[e % n][1].append(y)

@@ -231,7 +231,7 @@ def garrison_barrage(spec: BattleSpec, dice: Dice, ruleset: Ruleset = DEFAULT_RU
     c = Combat(spec, dice.roll, p)
     c.rnd = 1
     due = _barrage(c, p, spec, spec.port, ship_dice=False)
-    lines = [RoundLines(1, (tuple(c.lines[0]), ()), ((), ()), DEFENDER, due)]
+    lines = [RoundLines(1, ((), ()), ((), ()), DEFENDER, due)]  # a barrage pairs nobody
     cleared = c.lost[ATTACKER] >= c.start[ATTACKER]
     return build_report(
         spec,

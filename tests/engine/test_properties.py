@@ -3,6 +3,7 @@ replays, a dice log replays through ScriptedDice, and every logged die obeys RUL
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,8 @@ from battles.engine import (
     SideSpec,
     fight,
     fight_engagement,
+    render_engagement,
+    render_report,
 )
 from rules.ruleset import GRADES
 
@@ -128,6 +131,9 @@ def check_report(spec: BattleSpec, report: BattleReport) -> None:
             assert report.ships[names.index(d["ship"])].side != report.ships[names.index(d["target"])].side
     for c in report.checks:
         assert c.lost * 4 >= c.start  # a check only once L ≥ 1/4
+    text = render_report(report)  # the readable report renders every battle
+    assert all(s.name in text for s in report.ships)
+    json.dumps(report.to_json())
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -171,6 +177,7 @@ def test_an_engagement_conserves_ships_and_replays(case, seed):
     assert [s.name for s in report.ships] == [s.name for side in spec.sides for s in side.ships]
     assert all(s.fate in FATES for s in report.ships)
     assert 1 <= len(report.days) <= 3
+    assert "Engagement result" in render_engagement(report)
     dice = ScriptedDice(report.raw_dice)
     again = fight_engagement(spec, dice, context=context)
     assert dice.unused == []
