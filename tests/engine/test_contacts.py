@@ -76,7 +76,13 @@ def test_a_natural_six_always_sights():
 
 def test_a_natural_one_always_fails():
     """§4: "a natural 1 always fails" — even in the narrows at +4."""
-    kw = {"zone_type": "narrows", "light_ships": 5, "target_ships_at_sea": 40, "admiral_grade": "A", "pursuit": True}
+    kw: dict[str, Any] = {
+        "zone_type": "narrows",
+        "light_ships": 5,
+        "target_ships_at_sea": 40,
+        "admiral_grade": "A",
+        "pursuit": True,
+    }
     result = sight(1, **kw)
     assert result.dice[0].result == 5
     assert not result.sighted

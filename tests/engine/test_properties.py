@@ -92,7 +92,7 @@ def battles(draw: Any) -> BattleSpec:
     return BattleSpec(kind, (a, b), draw(st.none() | st.integers(1, 6)), port)
 
 
-def _with(side: SideSpec, **flags: bool) -> SideSpec:
+def _with(side: SideSpec, **flags: Any) -> SideSpec:
     return replace(side, **flags)
 
 

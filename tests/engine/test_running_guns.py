@@ -6,9 +6,11 @@ EG using the Ottoman list). Fortification dice are at +1, so a fort's raw 1 is s
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from battles.engine import BattleSpec, PortSpec, Ruleset, barrage_dice, coastal_forts
+from battles.engine import BattleSpec, PortSpec, Ruleset, SideSpec, barrage_dice, coastal_forts
 
 from .helpers import dice, fate, garrison, guns, purposes, rtg, ship_result, shots, side
 
@@ -16,12 +18,12 @@ ALEXANDRIA = PortSpec(3, "Alexandria")
 GIBRALTAR = PortSpec(3, "Gibraltar", gibraltar=True)
 
 
-def attackers(n: int, **kw: object) -> object:
-    return side("A", n, **kw)  # type: ignore[arg-type]
+def attackers(n: int, **kw: Any) -> SideSpec:
+    return side("A", n, **kw)
 
 
-def in_port(n: int, **kw: object) -> object:
-    return side("P", n, navy="EG", crew="F", **kw)  # type: ignore[arg-type]
+def in_port(n: int, **kw: Any) -> SideSpec:
+    return side("P", n, navy="EG", crew="F", **kw)
 
 
 def garrison_spec(n: int, port: PortSpec, holder_navy: str = "GB", holder_ships: int = 0) -> BattleSpec:
