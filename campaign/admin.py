@@ -6,20 +6,27 @@ Treasuries are read-only here: they change only through the ledger (the "Adjust 
 
 from __future__ import annotations
 
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
+from campaign.pipeline import turn_dry_run
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
+from campaign.tasks import turn_resolve
+from campaign.turns import TurnControlError, campaign_pause, campaign_resume, open_turn, turn_claim, turn_extend
 from fleets.models import ShipClass
 from fleets.selectors import navy_counts
 from fleets.services import ShipNameError
@@ -59,12 +66,60 @@ class NationInline(admin.TabularInline):
 
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "season_year", "turn_number", "status", "gm")
+    list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm")
     list_filter = ("status",)
     search_fields = ("name", "slug")
-    readonly_fields = ("rules_link", "created_at")
+    readonly_fields = ("rules_link", "turn_controls", "created_at")
     exclude = ("settings",)
     inlines = [NationInline]
+    actions = ["pause_campaigns", "resume_campaigns", "resolve_now"]
+
+    @admin.display(description="Deadline of the open turn")
+    def deadline(self, obj: Campaign) -> str:
+        turn = open_turn(obj)
+        return f"turn {turn.number}: {turn.deadline:%Y-%m-%d %H:%M} UTC" if turn and turn.deadline else "—"
+
+    @admin.display(description="Turn controls")
+    def turn_controls(self, obj: Campaign) -> str:
+        if not obj.pk:
+            return "—"
+        return format_html(
+            '<a href="{}">Dry run of the open turn</a> · <a href="{}">Extend the deadline</a>',
+            reverse("admin:campaign_campaign_dry_run", args=[obj.pk]),
+            reverse("admin:campaign_campaign_extend", args=[obj.pk]),
+        )
+
+    @admin.action(description="Pause the selected campaigns (deadlines move by the pause)")
+    def pause_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        self._control(request, queryset, campaign_pause, "paused")
+
+    @admin.action(description="Resume the selected campaigns")
+    def resume_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        self._control(request, queryset, campaign_resume, "resumed")
+
+    def _control(self, request: HttpRequest, queryset: QuerySet[Campaign], service: Any, verb: str) -> None:
+        for campaign in queryset:
+            try:
+                service(campaign=campaign)
+            except TurnControlError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+            else:
+                self.message_user(request, f"{campaign.name} {verb}.", messages.SUCCESS)
+
+    @admin.action(description="Resolve the open turn now (through the workers, as at the deadline)")
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+        for campaign in queryset:
+            turn = open_turn(campaign)
+            if turn is None or not turn_claim(turn_id=turn.pk, now=timezone.now()):
+                self.message_user(request, f"{campaign.name} has no open turn to resolve.", messages.ERROR)
+                continue
+            transaction.on_commit(partial(turn_resolve.delay, turn.pk))
+            self.message_user(
+                request,
+                f"Turn {turn.number} of {campaign.name} is resolving; it is done when its status reads resolved "
+                "(Turns list). A failure is shown there with its error.",
+                messages.SUCCESS,
+            )
 
     @admin.display(description="Season")
     def season_year(self, obj: Campaign) -> str:
@@ -80,13 +135,63 @@ class CampaignAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[URLPattern]:
         own = [
-            path(
-                "<int:pk>/rules/",
-                self.admin_site.admin_view(self.rules_view),
-                name="campaign_campaign_rules",
-            )
+            path("<int:pk>/rules/", self.admin_site.admin_view(self.rules_view), name="campaign_campaign_rules"),
+            path("<int:pk>/dry-run/", self.admin_site.admin_view(self.dry_run_view), name="campaign_campaign_dry_run"),
+            path("<int:pk>/extend/", self.admin_site.admin_view(self.extend_view), name="campaign_campaign_extend"),
         ]
         return own + super().get_urls()
+
+    def _campaign(self, request: HttpRequest, pk: int) -> Campaign:
+        campaign = get_object_or_404(Campaign, pk=pk)
+        if not self.has_change_permission(request, campaign):
+            raise PermissionDenied
+        return campaign
+
+    def dry_run_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """What the open turn would do if it resolved now; nothing is written."""
+        campaign = self._campaign(request, pk)
+        turn = open_turn(campaign)
+        result: dict[str, Any] | None = None
+        error = ""
+        if turn is None:
+            error = f"{campaign.name} has no open turn."
+        else:
+            try:
+                result = turn_dry_run(turn_id=turn.pk, now=timezone.now())
+            except ValueError as exc:
+                error = str(exc)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Dry run of {campaign}",
+            "campaign": campaign,
+            "turn": turn,
+            "result": result,
+            "error": error,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/campaign/dry_run.html", context)
+
+    def extend_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        campaign = self._campaign(request, pk)
+        form = ExtendForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            by = timedelta(days=form.cleaned_data["days"], hours=form.cleaned_data["hours"])
+            try:
+                turn = turn_extend(campaign=campaign, by=by)
+            except TurnControlError as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(request, f"Turn {turn.number} now ends {turn.deadline:%Y-%m-%d %H:%M} UTC.")
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_change", args=[pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Extend the deadline of {campaign}",
+            "nation": None,
+            "form": form,
+            "intro": "Adds time to the open turn's deadline.",
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/campaign/extend.html", context)
 
     def rules_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = get_object_or_404(Campaign, pk=pk)
@@ -111,6 +216,17 @@ class CampaignAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/campaign/ruleset.html", context)
+
+
+class ExtendForm(forms.Form):
+    days = forms.IntegerField(min_value=0, max_value=365, initial=1)
+    hours = forms.IntegerField(min_value=0, max_value=23, initial=0)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("days") and not data.get("hours"):
+            raise forms.ValidationError("Extend by at least one hour.")
+        return data
 
 
 class LayDownForm(forms.Form):
@@ -267,9 +383,9 @@ class RelationAdmin(admin.ModelAdmin):
 
 @admin.register(Turn)
 class TurnAdmin(admin.ModelAdmin):
-    list_display = ("campaign", "number", "season", "year", "deadline", "status")
+    list_display = ("campaign", "number", "season", "year", "deadline", "status", "attempts", "error")
     list_filter = ("campaign", "status")
-    readonly_fields = ("dice_log", "snapshot_size")
+    readonly_fields = ("dice_log", "snapshot_size", "lease_token", "lease_until", "attempts", "error")
     exclude = ("snapshot",)
 
     @admin.display(description="Snapshot")

@@ -1,5 +1,7 @@
 """The GM's admin: the §1 limits and the ruleset hold when tried through it."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -146,3 +148,26 @@ def test_every_admin_changelist_answers(gm_client: Client) -> None:
         "battles_battle",
     ):
         assert gm_client.get(reverse(f"admin:{name}_changelist")).status_code == 200, name
+
+
+def test_the_gm_dry_runs_pauses_resumes_and_extends_from_the_admin(gm_client: Client) -> None:
+    from tests.worlds import two_power_world
+
+    world = two_power_world()
+    page = gm_client.get(reverse("admin:campaign_campaign_dry_run", args=[world.campaign.pk])).content.decode()
+    assert "Nothing was written" in page and "Income 5 EP" in page
+    world.turn.refresh_from_db()
+    assert world.turn.status == "open"
+    changelist = reverse("admin:campaign_campaign_changelist")
+    gm_client.post(changelist, {"action": "pause_campaigns", "_selected_action": [world.campaign.pk]})
+    assert Campaign.objects.get(pk=world.campaign.pk).status == "paused"
+    gm_client.post(changelist, {"action": "resume_campaigns", "_selected_action": [world.campaign.pk]})
+    assert Campaign.objects.get(pk=world.campaign.pk).status == "active"
+    world.turn.refresh_from_db()  # resuming moved the deadline by the (short) pause
+    deadline = world.turn.deadline
+    assert deadline is not None
+    extend = reverse("admin:campaign_campaign_extend", args=[world.campaign.pk])
+    assert "at least one hour" in gm_client.post(extend, {"days": 0, "hours": 0}).content.decode()
+    assert gm_client.post(extend, {"days": 1, "hours": 6}).status_code == 302
+    world.turn.refresh_from_db()
+    assert world.turn.deadline is not None and world.turn.deadline - deadline == timedelta(days=1, hours=6)
