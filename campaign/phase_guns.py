@@ -1,0 +1,191 @@
+"""Phase 5: garrison guns, fireships, then running the guns (RULES.md §3, §4, §6, §9).
+
+Ports are taken in key order; at each port, in the order of §3: (1) the garrison guns fire at the
+hostile ships inside, (2) the fireship orders against the port run (nations in code order, then
+listed order), (3) the run-the-guns orders against it run, one action per attacking side. Actions
+at different ports touch different ships, so taking them port by port is the same as taking every
+garrison barrage first, then every fireship attack, then every running of the guns.
+
+Dice: one stream per port, ``ctx.dice(port key)`` = derive_seed(campaign seed, turn, 5, port key),
+drawn in that order, so a re-run of the phase gives the same result (see ``battles.services``).
+
+Who may attack P (§4 "Running the guns in a campaign", §9): a fleet at sea in P's zone that
+blockades P this turn (a Blockade row of this turn, written at the end of phase 4) or whose nation
+was on the winning side of a fleet action in P's zone this turn (phase 4's Battle rows) — and never
+at a port whose guns its own side holds. An order that fails any of this is skipped and reported.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from battles.selectors import (
+    battle_winners_in_zone,
+    blockading_fleets,
+    fleet_ships_in_line,
+    guns_holder,
+    ships_in_ports,
+    side_lead_order,
+)
+from battles.services import (
+    Belligerent,
+    PortActionContext,
+    fireships_send,
+    garrison_guns_fire,
+    running_the_guns_fight,
+)
+from campaign.models import Nation, Order
+from campaign.pipeline import PhaseContext
+from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from fleets.models import Fleet, Ship, ShipClass
+from ports.models import Port
+
+FIGHTING = (Ship.Condition.READY, Ship.Condition.DAMAGED)
+
+
+def guns_phase(ctx: PhaseContext) -> None:
+    """Run phase 5 for the whole campaign (see the module docstring)."""
+    # Late import: campaign.phases imports this module to register the phase.
+    from campaign.phases import _done, _orders, _skip
+
+    relations = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
+    nations = {
+        n.pk: Belligerent(n.pk, n.code, n.name, n.navy, n.crew) for n in Nation.objects.filter(campaign=ctx.campaign)
+    }
+    ports = list(Port.objects.filter(campaign=ctx.campaign).select_related("sea_zone").order_by("key"))
+    by_key = {p.key: p for p in ports}
+    orders_at: dict[str, list[Order]] = defaultdict(list)
+    for order in _orders(ctx, (Order.Kind.FIRESHIPS, Order.Kind.RUN_GUNS)):
+        key = order.body.get("port")
+        if key not in by_key:
+            _skip(ctx, order, f"there is no port {key!r}")
+            continue
+        orders_at[key].append(order)
+    occupied = ships_in_ports(campaign_id=ctx.campaign.pk, ruleset=ctx.ruleset)
+
+    for port in ports:
+        if port.pk not in occupied and port.key not in orders_at:
+            continue
+        pctx = PortActionContext(
+            campaign_id=ctx.campaign.pk,
+            turn_id=ctx.turn.pk,
+            turn=ctx.turn.number,
+            ruleset=ctx.ruleset,
+            relations=relations,
+            nations=nations,
+            dice=ctx.dice(port.key),
+            log=ctx.log,
+        )
+        holder = guns_holder(port, ctx.turn.number)
+
+        # (1) §4 "Garrison guns": the holder's guns fire at the ships inside of nations at war with it.
+        if holder is not None:
+            hostile = [
+                s
+                for s in occupied.get(port.pk, [])
+                if s.condition in FIGHTING and relations.at_war(holder, s.nation_id)
+            ]
+            fired = garrison_guns_fire(ctx=pctx, port=port, holder=nations[holder], targets=hostile)
+            if fired is not None:
+                ctx.report(fired.nations, fired.text, battle=fired.battle.pk, port=port.key)
+
+        attacks = orders_at.get(port.key, [])
+
+        # (2) §9 fireships, each fleet's order on its own, in processing order.
+        for order in (o for o in attacks if o.kind == Order.Kind.FIRESHIPS):
+            fleet, refused = _attacker(ctx, order, port, relations, holder)
+            if fleet is None:
+                _skip(ctx, order, refused)
+                continue
+            ships = fleet_ships_in_line([fleet], ctx.ruleset)[fleet.pk]
+            fireships = [s for s in ships if s.ship_class == ShipClass.FIRESHIP and s.condition in FIGHTING]
+            if not fireships:
+                _skip(ctx, order, f"{fleet.name} has no fireship able to sail")
+                continue
+            targets = _enemies_in(ctx, port, relations, {fleet.nation_id}, (*FIGHTING, Ship.Condition.DISABLED))
+            sent = fireships_send(
+                ctx=pctx, port=port, fleet=fleet, fireships=fireships, targets=targets, guns_holder_id=holder
+            )
+            if sent is None:
+                _skip(ctx, order, f"there is no enemy ship in {port.name}")
+                continue
+            _done(order, sent.text)
+            ctx.report(sent.nations, sent.text, battle=sent.battle.pk, port=port.key)
+
+        # (3) §4/§6 running the guns: the fleets of one side go together, lead fleet first.
+        sides: list[tuple[list[Order], list[Fleet]]] = []
+        for order in (o for o in attacks if o.kind == Order.Kind.RUN_GUNS):
+            fleet, refused = _attacker(ctx, order, port, relations, holder)
+            if fleet is None:
+                _skip(ctx, order, refused)
+                continue
+            for side_orders, side_fleets in sides:
+                if all(relations.allied(fleet.nation_id, f.nation_id) for f in side_fleets):
+                    side_orders.append(order)
+                    if all(f.pk != fleet.pk for f in side_fleets):
+                        side_fleets.append(fleet)
+                    break
+            else:
+                sides.append(([order], [fleet]))
+        for side_orders, side_fleets in sides:
+            in_line = side_lead_order(side_fleets, fleet_ships_in_line(side_fleets, ctx.ruleset))
+            attacking = {f.nation_id for f in side_fleets}
+            defenders = _enemies_in(ctx, port, relations, attacking, FIGHTING)
+            fought = running_the_guns_fight(
+                ctx=pctx, port=port, fleets=in_line, defenders=defenders, guns_holder_id=holder
+            )
+            if fought is None:
+                for order in side_orders:
+                    _skip(
+                        ctx,
+                        order,
+                        f"nothing to fight at {port.name}: no ship able to form a line, or no enemy ship "
+                        "in port and no hostile gun",
+                    )
+                continue
+            for order in side_orders:
+                _done(order, fought.text)
+            ctx.report(fought.nations, fought.text, battle=fought.battle.pk, port=port.key)
+
+
+def _attacker(
+    ctx: PhaseContext, order: Order, port: Port, relations: Diplomacy, holder: int | None
+) -> tuple[Fleet | None, str]:
+    """The order's fleet if it may attack ``port`` now, else None and the reason it may not.
+
+    RULES.md §4: "a fleet ordered to "run the guns at P" attacks P if it blockades P or won a battle
+    in P's zone this turn ... Nobody runs the guns of a port whose guns its own side holds"; §9: "a
+    fleet allowed to run the guns at P may send its fireship-class ships".
+    """
+    fleet_id = order.body.get("fleet")
+    fleet = None
+    if isinstance(fleet_id, int) and not isinstance(fleet_id, bool):
+        fleet = (
+            Fleet.objects.filter(pk=fleet_id, campaign=ctx.campaign, nation=order.nation)
+            .select_related("admiral")
+            .first()
+        )
+    if fleet is None:
+        return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.code}'s fleets"
+    if fleet.port_id is not None or fleet.sea_zone_id != port.sea_zone_id:
+        return None, f"{fleet.name} is not at sea in {port.sea_zone.name}, the zone of {port.name}"
+    blockades = fleet.pk in blockading_fleets(campaign_id=ctx.campaign.pk, turn=ctx.turn.number, port_id=port.pk)
+    if not blockades and order.nation.code not in battle_winners_in_zone(
+        turn_id=ctx.turn.pk, sea_zone_id=port.sea_zone_id
+    ):
+        return None, (
+            f"{fleet.name} neither blockades {port.name} nor won a battle in {port.sea_zone.name} this turn "
+            "(RULES.md §4)"
+        )
+    if holder is not None and relations.allied(holder, fleet.nation_id):
+        return None, f"the guns of {port.name} are held by its own side: nobody runs them (RULES.md §4)"
+    return fleet, ""
+
+
+def _enemies_in(
+    ctx: PhaseContext, port: Port, relations: Diplomacy, attackers: set[int], conditions: tuple[str, ...]
+) -> list[Ship]:
+    """The ships in ``port`` now of nations at war with every attacking nation (allies are never
+    dragged into each other's wars, §10), in ``conditions``, fleet id and line order."""
+    ships = ships_in_ports(campaign_id=ctx.campaign.pk, ruleset=ctx.ruleset, port_id=port.pk).get(port.pk, [])
+    return [s for s in ships if s.condition in conditions and all(relations.at_war(a, s.nation_id) for a in attackers)]
