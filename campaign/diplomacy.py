@@ -1,0 +1,308 @@
+"""Phase 1: diplomacy (RULES.md §10), and the services that change relations.
+
+"Each pair of nations is at peace (the default), at war, or allied; changes apply in phase 1 for
+the whole turn. "Declare war on X" is unilateral, from peace or alliance, and beats any other order
+between the pair that turn. "Offer peace" (from war) and "propose alliance" (from peace) take effect
+when X gives the same order towards you in the same turn, or in the next turn after reading the
+offer. "Leave alliance" is unilateral and gives peace."
+
+How it runs:
+
+* Every order is checked against the relation as the turn began (a change applies for the whole
+  turn, so one turn's orders cannot chain: leaving an alliance and proposing a new one in the same
+  turn is refused). An order whose target is unknown, is the nation itself, or does not fit the
+  relation is skipped and reported.
+* Pairs are taken in the order of their codes. A declaration of war between the pair wins: both
+  declarations (if both declared) are carried out, every other order between the pair is skipped.
+* An offer (peace or alliance) meets the same order from the other nation this turn, or the other
+  nation's offer stored last turn (:class:`~campaign.models.DiplomaticOffer`, one per direction and
+  kind): then the relation changes. Otherwise it is stored with this turn's number, and the other
+  nation can take it up next turn. Offers that could only be taken up this turn expire at the end of
+  the phase, and every offer between a pair is dropped when its relation changes.
+* Relation rows are stored once per pair, the lower nation id as ``a``; a missing row is peace.
+* Every change is reported to every nation ("all relations" are public, §3 "Fog of war").
+* A nation without a player changes nothing unless the GM entered its orders: orders exist only if
+  somebody entered them, so the phase simply carries out the orders there are.
+
+Consequences (§10, §7 "Treachery in port"):
+
+* An alliance ending in peace: "each nation's fleets in the other's ports are put in the port's
+  zone at the start of phase 3, its land units there stay as guests until they re-embark." Phase 3
+  follows at once and nothing in phase 2 looks at fleets in ports, so the fleets are moved out here,
+  in phase 1: at sea in the port's zone, with ``left_port_turn`` set to this turn (they were in an
+  allied port until the alliance ended, which counts for supply, §8 (c)). Each is reported to both
+  nations. Land units stay ashore as guests: nothing to change.
+* An alliance ending in war: "everything stays where it is (Treachery in Port), units ashore become
+  besiegers" — nothing moves; phase 4 (hostile fleets in one port), phase 5 (the garrison guns) and
+  phase 6 (sieges: land units ashore of nations at war with the owner) take it from there. The
+  nations with forces in each other's ports are told.
+* A war ending in peace: "sieges between the two end; besiegers stay ashore as guests until they
+  re-embark." A port of either whose besiegers are now all at peace with (or allied to) its owner
+  is no longer besieged: its siege count (``Port.siege_turns``) resets to 0. The units stay ashore.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q
+
+from campaign.models import Campaign, DiplomaticOffer, Nation, Order, Relation
+from campaign.orders import DIPLOMACY_FROM, DIPLOMACY_KINDS
+from campaign.pipeline import PhaseContext
+from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from fleets.models import Fleet
+from ports.models import LandUnit, Port
+
+#: The relation each order starts from (§10: "from peace or alliance", "from war", "from peace"), as
+#: checked when the order was submitted; checked again here against the relation as the turn began.
+KINDS, _FROM = DIPLOMACY_KINDS, DIPLOMACY_FROM
+_OFFER_KIND: dict[str, str] = {
+    Order.Kind.OFFER_PEACE: DiplomaticOffer.Kind.PEACE,
+    Order.Kind.PROPOSE_ALLIANCE: DiplomaticOffer.Kind.ALLIANCE,
+}
+_OFFER_GIVES: dict[str, str] = {
+    Order.Kind.OFFER_PEACE: Relation.State.PEACE,
+    Order.Kind.PROPOSE_ALLIANCE: Relation.State.ALLIANCE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    order: Order
+    target: Nation
+
+
+# --- services ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def relation_set(*, campaign: Campaign, a: Nation, b: Nation, state: str) -> Relation:
+    """Set the relation between ``a`` and ``b`` (RULES.md §10), creating the row if it is missing.
+
+    The row is stored once per pair with the lower nation id as ``a`` (a database constraint), and
+    every offer between the pair is dropped: an offer answers the relation it was made in.
+    """
+    if a.pk == b.pk:
+        raise ValueError("A nation has no relation with itself.")
+    if state not in Relation.State.values:
+        raise ValueError(f"Unknown relation {state!r}; allowed: {', '.join(Relation.State.values)}.")
+    low, high = sorted((a.pk, b.pk))
+    relation, _ = Relation.objects.update_or_create(campaign=campaign, a_id=low, b_id=high, defaults={"state": state})
+    DiplomaticOffer.objects.filter(
+        Q(from_nation=a, to_nation=b) | Q(from_nation=b, to_nation=a), campaign=campaign
+    ).delete()
+    return relation
+
+
+def offer_store(*, campaign: Campaign, from_nation: Nation, to_nation: Nation, kind: str, turn: int) -> DiplomaticOffer:
+    """Store (or renew) an offer of peace or alliance made in ``turn``; it can be taken up in the next."""
+    offer, _ = DiplomaticOffer.objects.update_or_create(
+        campaign=campaign, from_nation=from_nation, to_nation=to_nation, kind=kind, defaults={"turn": turn}
+    )
+    return offer
+
+
+def offers_expire(*, campaign: Campaign, before_turn: int) -> int:
+    """Drop the offers made before ``before_turn``: each can be taken up only in the turn after it."""
+    deleted, _ = DiplomaticOffer.objects.filter(campaign=campaign, turn__lt=before_turn).delete()
+    return deleted
+
+
+def guests_put_to_sea(*, owner: Nation, guest: Nation, turn: int) -> list[Fleet]:
+    """§10 "An alliance ending in peace": ``guest``'s fleets in ``owner``'s ports go to sea in each
+    port's zone (before phase 3). Returns the fleets moved, port loaded as it was."""
+    fleets = list(Fleet.objects.filter(nation=guest, port__owner=owner).select_related("port__sea_zone"))
+    for fleet in fleets:
+        port = fleet.port
+        assert port is not None
+        Fleet.objects.filter(pk=fleet.pk).update(port=None, sea_zone=port.sea_zone, left_port_turn=turn)
+    return fleets
+
+
+def sieges_end(*, a: Nation, b: Nation, relations: Diplomacy) -> list[Port]:
+    """§10 "A war ending in peace: sieges between the two end": a port of ``a`` or ``b`` with land
+    units of the other ashore, none of whose besiegers is still at war with its owner, is no longer
+    besieged (its consecutive-siege count resets). The units stay ashore as guests."""
+    ended: list[Port] = []
+    pairs = ((a, b), (b, a))
+    for owner, besieger in pairs:
+        ports = Port.objects.filter(
+            owner=owner, land_units__nation=besieger, land_units__state=LandUnit.State.ASHORE
+        ).distinct()
+        for port in ports:
+            ashore = set(
+                LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).values_list("nation_id", flat=True)
+            )
+            if any(relations.at_war(owner.pk, n) for n in ashore):
+                continue  # another nation still besieges it
+            if port.siege_turns:
+                Port.objects.filter(pk=port.pk).update(siege_turns=0)
+            ended.append(port)
+    return ended
+
+
+# --- the phase ----------------------------------------------------------------------------------------
+
+
+def diplomacy_phase(ctx: PhaseContext) -> None:
+    """Phase 1 (see the module docstring)."""
+    # Late import: campaign.phases imports this module to register the phase.
+    from campaign.phases import _orders, _skip
+
+    turn = ctx.turn.number
+    nations = {n.code: n for n in Nation.objects.filter(campaign=ctx.campaign)}
+    start = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
+
+    by_pair: dict[tuple[str, str], list[_Move]] = {}
+    for order in _orders(ctx, KINDS):
+        code = order.body.get("nation")
+        target = nations.get(code) if isinstance(code, str) else None
+        if target is None:
+            _skip(ctx, order, f"there is no nation {code!r} in this campaign")
+            continue
+        if target.pk == order.nation_id:
+            _skip(ctx, order, "a nation has no relation with itself")
+            continue
+        state = start.state(order.nation_id, target.pk)
+        if state not in _FROM[order.kind]:
+            allowed = " or ".join(_FROM[order.kind])
+            _skip(
+                ctx,
+                order,
+                f"{order.nation.code} and {target.code} are at {state}; {order.get_kind_display().lower()} "
+                f"is given from {allowed} (RULES.md §10)",
+            )
+            continue
+        key = (min(order.nation.code, target.code), max(order.nation.code, target.code))
+        by_pair.setdefault(key, []).append(_Move(order, target))
+
+    changed: dict[tuple[str, str], tuple[str, str]] = {}  # pair → (old, new state)
+    for key in sorted(by_pair):
+        moves = by_pair[key]
+        a, b = nations[key[0]], nations[key[1]]
+        old = start.state(a.pk, b.pk)
+        new = _pair_resolve(ctx, moves, turn)
+        if new is not None and new != old:
+            relation_set(campaign=ctx.campaign, a=a, b=b, state=new)
+            changed[key] = (old, new)
+            ctx.report(None, _change_text(moves, a, b, old, new), relation={"a": a.code, "b": b.code, "state": new})
+
+    after = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
+    for key, (old, new) in changed.items():
+        a, b = nations[key[0]], nations[key[1]]
+        _consequences(ctx, a, b, old, new, after)
+    offers_expire(campaign=ctx.campaign, before_turn=turn)
+
+
+def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | None:
+    """Settle one pair's orders; the new state, or None if it stays as it is."""
+    from campaign.phases import _done as done
+    from campaign.phases import _skip as skip
+
+    wars = [m for m in moves if m.order.kind == Order.Kind.DECLARE_WAR]
+    if wars:
+        declared = " and ".join(sorted({m.order.nation.code for m in wars}))
+        for m in moves:
+            if m.order.kind == Order.Kind.DECLARE_WAR:
+                done(m.order, f"war declared on {m.target.code}")
+            else:
+                skip(ctx, m.order, f"war declared by {declared} beats any other order between the pair (RULES.md §10)")
+        return Relation.State.WAR
+    leaves = [m for m in moves if m.order.kind == Order.Kind.LEAVE_ALLIANCE]
+    if leaves:
+        # From alliance the only other valid order is a declaration of war, handled above.
+        for m in leaves:
+            done(m.order, f"left the alliance with {m.target.code}")
+        return Relation.State.PEACE
+    new: str | None = None
+    for m in moves:  # offers of peace (at war) or of alliance (at peace): one kind per pair
+        order, target = m.order, m.target
+        kind = _OFFER_KIND[order.kind]
+        mutual = any(o.order.kind == order.kind and o.order.nation_id == target.pk for o in moves)
+        stored = DiplomaticOffer.objects.filter(
+            campaign=ctx.campaign, from_nation=target, to_nation=order.nation, kind=kind, turn=turn - 1
+        ).exists()
+        what = "peace" if kind == DiplomaticOffer.Kind.PEACE else "an alliance"
+        if mutual:
+            new = _OFFER_GIVES[order.kind]
+            done(order, f"{target.code} gave the same order this turn: {what} agreed")
+        elif stored:
+            new = _OFFER_GIVES[order.kind]
+            done(order, f"accepted {target.code}'s offer of {what} made in turn {turn - 1}")
+        else:
+            offer_store(campaign=ctx.campaign, from_nation=order.nation, to_nation=target, kind=kind, turn=turn)
+            done(order, f"offer of {what} made to {target.code}; it can be accepted next turn")
+            ctx.report(
+                [order.nation.code, target.code],
+                f"{order.nation.name} offers {what} to {target.name}. {target.name} can accept it by giving the "
+                f"same order next turn (turn {turn + 1}).",
+                offer={"from": order.nation.code, "to": target.code, "kind": kind, "turn": turn},
+            )
+    return new
+
+
+def _change_text(moves: list[_Move], a: Nation, b: Nation, old: str, new: str) -> str:
+    if new == Relation.State.WAR:
+        declared = sorted({m.order.nation.name for m in moves if m.order.kind == Order.Kind.DECLARE_WAR})
+        victims = sorted({m.target.name for m in moves if m.order.kind == Order.Kind.DECLARE_WAR})
+        broken = " The alliance between them is broken." if old == Relation.State.ALLIANCE else ""
+        return f"{' and '.join(declared)} declared war on {' and '.join(victims)}.{broken}"
+    if new == Relation.State.PEACE and old == Relation.State.ALLIANCE:
+        leavers = sorted({m.order.nation.name for m in moves if m.order.kind == Order.Kind.LEAVE_ALLIANCE})
+        return f"{' and '.join(leavers)} left the alliance between {a.name} and {b.name}: they are at peace."
+    if new == Relation.State.PEACE:
+        return f"{a.name} and {b.name} made peace."
+    return f"{a.name} and {b.name} are now allied."
+
+
+def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, after: Diplomacy) -> None:
+    turn = ctx.turn.number
+    codes = [a.code, b.code]
+    if old == Relation.State.ALLIANCE and new == Relation.State.PEACE:
+        for owner, guest in ((a, b), (b, a)):
+            for fleet in guests_put_to_sea(owner=owner, guest=guest, turn=turn):
+                port = fleet.port
+                assert port is not None
+                ctx.report(
+                    codes,
+                    f"The alliance has ended: {guest.code}'s {fleet.name} left {owner.code}'s {port.name} "
+                    f"for {port.sea_zone.name}.",
+                    fleet=fleet.pk,
+                    port=port.key,
+                )
+            units = LandUnit.objects.filter(nation=guest, port__owner=owner, state=LandUnit.State.ASHORE).count()
+            if units:
+                ctx.report(
+                    codes,
+                    f"{guest.code}'s {units} land unit(s) in {owner.code}'s ports stay ashore as guests until they "
+                    "re-embark.",
+                )
+    elif old == Relation.State.ALLIANCE and new == Relation.State.WAR:
+        for owner, guest in ((a, b), (b, a)):
+            fleets = list(Fleet.objects.filter(nation=guest, port__owner=owner).select_related("port").order_by("id"))
+            units = LandUnit.objects.filter(nation=guest, port__owner=owner, state=LandUnit.State.ASHORE).count()
+            for fleet in fleets:
+                assert fleet.port is not None
+                ctx.report(
+                    codes,
+                    f"Treachery in port: {guest.code}'s {fleet.name} is inside {owner.code}'s {fleet.port.name}, "
+                    "whose guns are now hostile to it (RULES.md §7).",
+                    fleet=fleet.pk,
+                    port=fleet.port.key,
+                )
+            if units:
+                ctx.report(
+                    codes,
+                    f"Treachery in port: {guest.code}'s {units} land unit(s) ashore in {owner.code}'s ports now "
+                    "besiege them (RULES.md §7, §10).",
+                )
+    elif old == Relation.State.WAR and new == Relation.State.PEACE:
+        for port in sieges_end(a=a, b=b, relations=after):
+            ctx.report(
+                None,
+                f"The siege of {port.name} ends with the peace; the besiegers stay ashore as guests until they "
+                "re-embark.",
+                port=port.key,
+            )
