@@ -12,9 +12,12 @@ from collections import defaultdict
 from django.db import transaction
 
 from campaign.captures import ports_taken_change_owner
+from campaign.diplomacy import diplomacy_phase
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Turn, TurnPhase, TurnReport
+from campaign.phase_guns import guns_phase
 from campaign.phase_land import landings_and_sieges_phase, storms_supply_attrition_phase
 from campaign.pipeline import Phase, PhaseContext
+from campaign.repairs import repairs_phase
 from campaign.selectors import diplomacy_for_campaign
 from campaign.services import land_unit_raise, ledger_post, ship_lay_down
 from fleets.models import Blockade, Ship
@@ -190,9 +193,12 @@ def _reports_store(ctx: PhaseContext) -> None:
 
 
 PHASES: dict[int, Phase] = {
+    1: diplomacy_phase,
     2: construction_phase,
+    5: guns_phase,
     6: landings_and_sieges_phase,
     7: storms_supply_attrition_phase,
+    8: repairs_phase,
     9: economy_phase,
     10: next_turn_phase,
 }
