@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import secrets
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -20,10 +19,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from campaign.backup import campaign_export
-from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn, slug_validator
-from fleets.models import Admiral, Fleet, Ship
-from ports.models import LandUnit, Port, SeaZone
+from campaign.backup import FORMAT_VERSION, campaign_export, campaign_import
+from campaign.models import Campaign, LedgerEntry, Relation, Turn, slug_validator
+from fleets.models import Fleet
+from ports.models import LandUnit
 from rules.calendar import deadline_after
 from rules.economy import EconomyShip, port_ep_value, scenario_balance
 from rules.ruleset import DEFAULTS, GRADES, NAVIES, SEASONS, SHIP_CLASSES, ZONE_TYPES, Ruleset
@@ -172,192 +171,242 @@ def scenario_load(
     """Create a campaign from scenario ``name``; raises :class:`ScenarioError` and writes nothing on error.
 
     ``slug`` defaults to the scenario's name. A taken slug is refused unless ``replace``, which
-    deletes the old campaign first (in the same transaction).
+    deletes the old campaign first (in the same transaction). The scenario is turned into a campaign
+    backup document (:func:`scenario_document`) and restored through the same code as
+    ``import_campaign``, so there is one way of writing a campaign's rows.
     """
     data = scenario_read(name)
     scenario_validate(data)
     slug = slug or data.get("slug") or name
     _slug_check(slug)
-    existing = Campaign.objects.filter(slug=slug).first()
-    if existing is not None:
-        if not replace:
-            raise ScenarioError(f"A campaign with slug {slug!r} already exists; use --replace to overwrite it.")
-        existing.delete()
+    if Campaign.objects.filter(slug=slug).exists() and not replace:
+        raise ScenarioError(f"A campaign with slug {slug!r} already exists; use --replace to overwrite it.")
     if seed is not None and seed < 0:
         raise ScenarioError("seed must be a whole number ≥ 0.")
-    ruleset = Ruleset.from_flat(data.get("settings") or {})
-    now = now or timezone.now()
-    campaign = Campaign.objects.create(
-        slug=slug,
-        name=display_name or data["name"],
+    document = scenario_document(
+        data,
         scenario=name,
-        gm=gm,
-        start_year=data["year"],
-        year=data["year"],
-        season=data["season"],
-        turn_number=1,
-        status=Campaign.Status.ACTIVE,
+        slug=slug,
+        display_name=display_name,
         seed=secrets.randbits(62) if seed is None else seed,
-        settings={**DEFAULTS, **ruleset.overrides()},
+        now=now or timezone.now(),
     )
-    nations = {
-        n["code"]: Nation.objects.create(
-            campaign=campaign,
-            code=n["code"],
-            name=n["name"],
-            navy=n["navy"],
-            crew=n["crew"],
-            color=n.get("color") or NAVY_COLORS.get(n["navy"], "#777777"),
-        )
-        for n in data["nations"]
-    }
-    for r in data.get("relations", []):
-        a, b = sorted((nations[r["a"]], nations[r["b"]]), key=lambda n: n.pk)
-        Relation.objects.create(campaign=campaign, a=a, b=b, state=r["state"])
-    zones = {
-        z["key"]: SeaZone(campaign=campaign, key=z["key"], name=z["name"], type=z["type"], x=z["x"], y=z["y"])
-        for z in data["sea_zones"]
-    }
-    SeaZone.objects.bulk_create(zones.values())
-    through = SeaZone.adjacent.through
-    through.objects.bulk_create(
-        [
-            through(from_seazone_id=zones[z["key"]].pk, to_seazone_id=zones[other].pk)
-            for z in data["sea_zones"]
-            for other in z.get("adjacent", [])
-        ]
-    )
-    ports = {
-        p["key"]: Port(
-            campaign=campaign,
-            key=p["key"],
-            name=p["name"],
-            sea_zone=zones[p["sea_zone"]],
-            owner=nations[p["owner"]],
-            x=p.get("x", zones[p["sea_zone"]].x),
-            y=p.get("y", zones[p["sea_zone"]].y),
-            fortification=p["fortification"],
-            capacity=p["capacity"],
-            ep_value=port_ep_value(bool(p.get("dockyard")), ruleset),
-            dockyard=bool(p.get("dockyard")),
-            gibraltar=bool(p.get("gibraltar")),
-            batteries=p.get("batteries", 0),
-            commander=p.get("commander") or "",
-        )
-        for p in data["ports"]
-    }
-    Port.objects.bulk_create(ports.values())
-    units = []
-    for p in data["ports"]:
-        trains = p.get("siege_trains", 0)
-        for i in range(p.get("garrison", 0)):
-            units.append(
-                LandUnit(campaign=campaign, nation=nations[p["owner"]], port=ports[p["key"]], siege_train=i < trains)
-            )
-    LandUnit.objects.bulk_create(units)
-
-    fleets: dict[tuple[str, str], Fleet] = {}
-    for f in data["fleets"]:
-        fleets[(f["nation"], f["name"])] = Fleet(
-            campaign=campaign,
-            nation=nations[f["nation"]],
-            name=f["name"],
-            sea_zone=zones[f["sea_zone"]],
-            port=ports[f["port"]] if f.get("port") else None,
-            crew=f.get("crew") or nations[f["nation"]].crew,
-            posture=f.get("posture", "seek"),
-            blockade_port=ports[f["blockade_port"]] if f.get("posture") == "blockade" else None,
-        )
-    Fleet.objects.bulk_create(fleets.values())
-    ships = []
-    for f in data["fleets"]:
-        fleet = fleets[(f["nation"], f["name"])]
-        for position, s in enumerate(f.get("ships", []), start=1):
-            ships.append(
-                Ship(
-                    campaign=campaign,
-                    name=s["name"],
-                    ship_class=s["class"],
-                    nation=fleet.nation,
-                    original_nation=nations[s.get("original_nation") or f["nation"]],
-                    condition=s.get("condition", Ship.Condition.READY),
-                    in_ordinary=bool(s.get("in_ordinary")),
-                    crew=s.get("crew") or fleet.nation.crew,
-                    fleet=fleet,
-                    line_position=position,
-                    source=s.get("source", "")[:200],
-                )
-            )
-    for b in data.get("building", []):
-        ships.append(
-            Ship(
-                campaign=campaign,
-                name=b["name"],
-                ship_class=b["class"],
-                nation=nations[b["nation"]],
-                original_nation=nations[b["nation"]],
-                condition=Ship.Condition.BUILDING,
-                crew=nations[b["nation"]].crew,
-                building_port=ports[b["port"]],
-                building_turns_left=b["turns_left"],
-                laid_down_turn=0,
-                source=b.get("source", "")[:200],
-            )
-        )
-    Ship.objects.bulk_create(ships)
-    for a in data.get("admirals", []):
-        admiral = Admiral.objects.create(
-            campaign=campaign,
-            nation=nations[a["nation"]],
-            name=a["name"],
-            grade=a["grade"],
-            port=ports[a["port"]] if a.get("fleet") is None else None,
-        )
-        if a.get("fleet") is not None:
-            Fleet.objects.filter(pk=fleets[(a["nation"], a["fleet"])].pk).update(admiral=admiral)
-
-    _opening_balances(campaign=campaign, ruleset=ruleset, nations=nations, ships=ships, ports=ports.values())
-    turn = Turn.objects.create(
-        campaign=campaign,
-        number=1,
-        year=campaign.year,
-        season=campaign.season,
-        deadline=deadline_after(now, ruleset),
-    )
+    campaign = campaign_import(document=document, replace=replace)
+    if gm is not None:
+        Campaign.objects.filter(pk=campaign.pk).update(gm=gm)
+        campaign.gm = gm
+    turn = Turn.objects.get(campaign=campaign, number=1)
     turn.snapshot = campaign_export(campaign=campaign)
     turn.save(update_fields=["snapshot"])
     return campaign
 
 
-def _opening_balances(
-    *,
-    campaign: Campaign,
-    ruleset: Ruleset,
-    nations: dict[str, Nation],
-    ships: list[Ship],
-    ports: Iterable[Port],
-) -> None:
-    """RULES.md §2 scenario balance: base income and the starting treasury, with an opening line."""
-    fleet_ships: dict[int, list[EconomyShip]] = {n.pk: [] for n in nations.values()}
-    for s in ships:
-        fleet_ships[s.nation_id].append(
-            EconomyShip(ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)  # type: ignore[arg-type]
+def scenario_document(
+    data: dict[str, Any], *, scenario: str, slug: str, display_name: str | None, seed: int, now: datetime
+) -> dict[str, Any]:
+    """The campaign backup document (campaign.backup's format) of a validated scenario file at turn 1.
+
+    Computes what the file leaves to the rules: port EP values, base incomes and opening treasuries
+    (RULES.md §2 "Scenario balance", each with its opening ledger line), garrisons as land units, and
+    the first turn's deadline.
+    """
+    ruleset = Ruleset.from_flat(data.get("settings") or {})
+    crews = {n["code"]: n["crew"] for n in data["nations"]}
+    land_units: list[dict[str, Any]] = []
+    ports = []
+    for p in data["ports"]:
+        ports.append(
+            {
+                "key": p["key"],
+                "name": p["name"],
+                "sea_zone": p["sea_zone"],
+                "owner": p["owner"],
+                "fortification": p["fortification"],
+                "capacity": p["capacity"],
+                "ep_value": port_ep_value(bool(p.get("dockyard")), ruleset),
+                "dockyard": bool(p.get("dockyard")),
+                "gibraltar": bool(p.get("gibraltar")),
+                "garrison": p.get("garrison", 0),
+                "batteries": p.get("batteries", 0),
+                "commander": p.get("commander") or None,
+                "x": p.get("x", 0),
+                "y": p.get("y", 0),
+                "taken_turn": None,
+                "captor": None,
+                "siege_turns": 0,
+            }
         )
-    dockyards: dict[int, list[bool]] = {n.pk: [] for n in nations.values()}
-    for p in ports:
-        dockyards[p.owner_id].append(p.dockyard)
-    for nation in nations.values():
-        balance = scenario_balance(fleet_ships[nation.pk], dockyards[nation.pk], ruleset)
-        nation.base_income = balance.base_income
-        nation.treasury = balance.starting_treasury
-        nation.save(update_fields=["base_income", "treasury"])
-        if balance.starting_treasury:
-            LedgerEntry.objects.create(
-                campaign=campaign,
-                nation=nation,
-                turn=1,
-                kind=LedgerEntry.Kind.OPENING,
-                amount=balance.starting_treasury,
-                reason=f"Opening balance ({ruleset['economy.starting_treasury_turns']} turns of income)",
-                balance=balance.starting_treasury,
+        for i in range(p.get("garrison", 0)):
+            land_units.append(
+                {
+                    "id": len(land_units) + 1,
+                    "nation": p["owner"],
+                    "siege_train": i < p.get("siege_trains", 0),
+                    "state": LandUnit.State.GARRISON,
+                    "port": p["key"],
+                    "transport": None,
+                    "out_of_supply_turns": 0,
+                    "raised_turn": 0,
+                }
             )
+    fleet_ids = {(f["nation"], f["name"]): i for i, f in enumerate(data["fleets"], start=1)}
+    commanders = {(a["nation"], a["fleet"]): a for a in data.get("admirals", []) if a.get("fleet") is not None}
+    fleets: list[dict[str, Any]] = []
+    ships: list[dict[str, Any]] = []
+    for f in data["fleets"]:
+        fid = fleet_ids[(f["nation"], f["name"])]
+        admiral = commanders.get((f["nation"], f["name"]))
+        fleets.append(
+            {
+                "id": fid,
+                "name": f["name"],
+                "nation": f["nation"],
+                "admiral": {"name": admiral["name"], "grade": admiral["grade"]} if admiral else None,
+                "sea_zone": f["sea_zone"],
+                "port": f.get("port"),
+                "crew": f.get("crew") or crews[f["nation"]],
+                "posture": f.get("posture", "seek"),
+                "blockade_port": f.get("blockade_port") if f.get("posture") == "blockade" else None,
+                "after_battle": "auto",
+                "retreat_port": None,
+                "retreat_zone": None,
+                "left_port_turn": None,
+                "in_supply": True,
+                "out_of_supply_turns": 0,
+                "created_turn": 1,
+            }
+        )
+        for position, ship in enumerate(f.get("ships", []), start=1):
+            ships.append(
+                _ship_row(
+                    ship,
+                    sid=len(ships) + 1,
+                    nation=f["nation"],
+                    crew=ship.get("crew") or crews[f["nation"]],
+                    fleet=fid,
+                    position=position,
+                )
+            )
+    for keel in data.get("building", []):
+        row = _ship_row(keel, sid=len(ships) + 1, nation=keel["nation"], crew=crews[keel["nation"]], fleet=None)
+        row |= {"condition": "building", "building_turns_left": keel["turns_left"], "building_port": keel["port"]}
+        row["laid_down_turn"] = 0
+        ships.append(row)
+
+    nations, ledger = _nations_with_opening_balances(data, ruleset, ships, ports)
+    return {
+        "format": FORMAT_VERSION,
+        "campaign": {
+            "slug": slug,
+            "name": display_name or data["name"],
+            "scenario": scenario,
+            "start_year": data["year"],
+            "year": data["year"],
+            "season": data["season"],
+            "turn": 1,
+            "status": Campaign.Status.ACTIVE,
+            "seed": seed,
+            "last_turn": None,
+            "gm": None,
+        },
+        "ruleset": {**DEFAULTS, **ruleset.overrides()},
+        "nations": nations,
+        "relations": [{"a": r["a"], "b": r["b"], "state": r["state"]} for r in data.get("relations", [])],
+        "sea_zones": [
+            {k: z[k] for k in ("key", "name", "type", "x", "y")} | {"adjacent": sorted(z.get("adjacent", []))}
+            for z in data["sea_zones"]
+        ],
+        "ports": ports,
+        "land_units": land_units,
+        "admirals": [
+            {
+                "name": a["name"],
+                "nation": a["nation"],
+                "grade": a["grade"],
+                "status": "active",
+                "port": a.get("port") if a.get("fleet") is None else None,
+                "fleet": fleet_ids[(a["nation"], a["fleet"])] if a.get("fleet") is not None else None,
+            }
+            for a in data.get("admirals", [])
+        ],
+        "fleets": fleets,
+        "ships": ships,
+        "ledger": ledger,
+        "turns": [
+            {
+                "number": 1,
+                "year": data["year"],
+                "season": data["season"],
+                "deadline": deadline_after(now, ruleset).isoformat(),
+                "status": Turn.Status.OPEN,
+                "resolved_at": None,
+                "paused_at": None,
+                "dice_log": [],
+            }
+        ],
+        "battles": [],
+        "snapshots": {},
+    }
+
+
+def _ship_row(
+    ship: dict[str, Any], *, sid: int, nation: str, crew: str, fleet: int | None, position: int = 0
+) -> dict[str, Any]:
+    original = ship.get("original_nation") or nation
+    return {
+        "id": sid,
+        "name": ship["name"],
+        "class": ship["class"],
+        "nation": nation,
+        "original_nation": original,
+        "captured": original != nation,
+        "condition": ship.get("condition", "ready"),
+        "in_ordinary": bool(ship.get("in_ordinary")),
+        "crew": crew,
+        "fleet": fleet,
+        "building_turns_left": 0,
+        "building_port": None,
+        "line_position": position,
+        "laid_down_turn": None,
+        "lost_turn": None,
+        "source": ship.get("source", "")[:200],
+    }
+
+
+def _nations_with_opening_balances(
+    data: dict[str, Any], ruleset: Ruleset, ships: list[dict[str, Any]], ports: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """RULES.md §2 scenario balance: base income and starting treasury, with the opening ledger line."""
+    nations, ledger = [], []
+    for n in data["nations"]:
+        balance = scenario_balance(
+            [EconomyShip(s["class"], s["condition"], s["in_ordinary"]) for s in ships if s["nation"] == n["code"]],
+            [p["dockyard"] for p in ports if p["owner"] == n["code"]],
+            ruleset,
+        )
+        nations.append(
+            {
+                "code": n["code"],
+                "name": n["name"],
+                "navy": n["navy"],
+                "treasury": balance.starting_treasury,
+                "player": None,
+                "base_income": balance.base_income,
+                "crew": n["crew"],
+                "color": n.get("color") or NAVY_COLORS.get(n["navy"], "#777777"),
+                "unpaid_upkeep_turn": None,
+            }
+        )
+        if balance.starting_treasury:
+            ledger.append(
+                {
+                    "nation": n["code"],
+                    "turn": 1,
+                    "kind": LedgerEntry.Kind.OPENING,
+                    "amount": balance.starting_treasury,
+                    "reason": f"Opening balance ({ruleset['economy.starting_treasury_turns']} turns of income)",
+                    "balance": balance.starting_treasury,
+                    "unpaid": 0,
+                }
+            )
+    return nations, ledger
