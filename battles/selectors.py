@@ -115,27 +115,34 @@ def blockading_fleets(*, campaign_id: int, turn: int, port_id: int) -> set[int]:
     )
 
 
-def battle_winners_in_zone(*, turn_id: int, sea_zone_id: int) -> set[str]:
-    """Codes of the nations on the winning side of a fleet action fought in the zone this turn.
+def fleet_won_battle_in_zone(*, turn_id: int, sea_zone_id: int, fleet_id: int, nation_code: str) -> bool:
+    """Whether the fleet was on the winning side of a fleet action fought in the zone this turn
+    (RULES.md §4: "won a battle in P's zone this turn").
 
-    Reads the Battle rows of phase 4 (``sides`` = ``[{"name", "nations": [codes]}, ...]``,
-    ``winner`` 0, 1 or empty); a row written in another shape is ignored rather than trusted.
+    Reads phase 4's Battle rows: ``sides`` = ``[{"name", "nations": [codes], "fleets": [ids]}, ...]``
+    and ``winner`` 0, 1 or empty. A side that lists its fleets must list this one; a side that lists
+    only nations must include the fleet's. A row written in another shape is ignored, not trusted.
     """
-    codes: set[str] = set()
     rows = Battle.objects.filter(
         turn_id=turn_id, sea_zone_id=sea_zone_id, kind=Battle.Kind.FLEET_ACTION, winner__isnull=False
     ).values_list("winner", "sides")
     for winner, sides in rows:
-        if winner is not None:
-            codes.update(_side_nations(sides, winner))
-    return codes
+        if winner is None or not isinstance(sides, list) or not 0 <= winner < len(sides):
+            continue
+        side = sides[winner]
+        if not isinstance(side, dict):
+            continue
+        fleets = side.get("fleets")
+        if isinstance(fleets, list):
+            if fleet_id in fleets:
+                return True
+        elif nation_code in _side_nations(side):
+            return True
+    return False
 
 
-def _side_nations(sides: Any, index: int) -> list[str]:
-    if not isinstance(sides, list) or not 0 <= index < len(sides):
-        return []
-    side = sides[index]
-    nations = side.get("nations") if isinstance(side, dict) else None
+def _side_nations(side: dict[str, Any]) -> list[str]:
+    nations = side.get("nations")
     if not isinstance(nations, list):
         return []
     return [code for code in nations if isinstance(code, str)]

@@ -10,8 +10,8 @@ Dice: one stream per port, ``ctx.dice(port key)`` = derive_seed(campaign seed, t
 drawn in that order, so a re-run of the phase gives the same result (see ``battles.services``).
 
 Who may attack P (§4 "Running the guns in a campaign", §9): a fleet at sea in P's zone that
-blockades P this turn (a Blockade row of this turn, written at the end of phase 4) or whose nation
-was on the winning side of a fleet action in P's zone this turn (phase 4's Battle rows) — and never
+blockades P this turn (a Blockade row of this turn, written at the end of phase 4) or that was on
+the winning side of a fleet action in P's zone this turn (phase 4's Battle rows) — and never
 at a port whose guns its own side holds. An order that fails any of this is skipped and reported.
 """
 
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from battles.selectors import (
-    battle_winners_in_zone,
     blockading_fleets,
     fleet_ships_in_line,
+    fleet_won_battle_in_zone,
     guns_holder,
     ships_in_ports,
     side_lead_order,
@@ -170,8 +170,8 @@ def _attacker(
     if fleet.port_id is not None or fleet.sea_zone_id != port.sea_zone_id:
         return None, f"{fleet.name} is not at sea in {port.sea_zone.name}, the zone of {port.name}"
     blockades = fleet.pk in blockading_fleets(campaign_id=ctx.campaign.pk, turn=ctx.turn.number, port_id=port.pk)
-    if not blockades and order.nation.code not in battle_winners_in_zone(
-        turn_id=ctx.turn.pk, sea_zone_id=port.sea_zone_id
+    if not blockades and not fleet_won_battle_in_zone(
+        turn_id=ctx.turn.pk, sea_zone_id=port.sea_zone_id, fleet_id=fleet.pk, nation_code=order.nation.code
     ):
         return None, (
             f"{fleet.name} neither blockades {port.name} nor won a battle in {port.sea_zone.name} this turn "

@@ -35,6 +35,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
+
 from campaign.models import LedgerEntry, Nation, Order, TurnPhase
 from campaign.pipeline import PhaseContext
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
@@ -131,10 +133,16 @@ def _pending_finish(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]
 
 def _standing_repairs(ctx: PhaseContext) -> list[Order]:
     """Each ship's latest repair order per nation up to this turn (§3 "standing until changed"),
-    nations in code order, then in the order they were listed over the turns."""
+    nations in code order, then in the order they were listed over the turns.
+
+    Only this turn's orders and the orders for ships that need a repair now are read, so the query
+    does not grow with the campaign's history of repaired ships.
+    """
+    needy = list(Ship.objects.filter(campaign=ctx.campaign, condition__in=REPAIRABLE).values_list("pk", flat=True))
     latest: dict[tuple[int, Any], Order] = {}
     orders = (
         Order.objects.filter(campaign=ctx.campaign, kind=Order.Kind.REPAIR, turn__number__lte=ctx.turn.number)
+        .filter(Q(turn=ctx.turn) | Q(body__ship__in=needy))
         .select_related("nation", "turn")
         .order_by("turn__number", "position")
     )
@@ -166,6 +174,8 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
             if this_turn:
                 _done(order, f"{ship.name} needs no repair; the order stands")
             continue
+        if not this_turn and (ship.fleet is None or ship.fleet.port is None):
+            continue  # at sea: the standing order waits for the ship to come into port, silently
         refused = yards.refusal(ship, nation)
         if refused is not None:
             reason = f"{ship.name} cannot be repaired: {refused} (RULES.md §2)"

@@ -245,6 +245,32 @@ def test_a_fleet_that_won_a_battle_in_the_zone_may_run_the_guns() -> None:
     assert Battle.objects.filter(kind="running_the_guns", place="alexandria").count() == 1
 
 
+def test_a_fleet_that_was_not_in_the_battle_its_nation_won_may_not_run_the_guns() -> None:
+    """§4: the fleet itself must have won a battle in P's zone; phase 4's sides name their fleets."""
+    world = levant_world()
+    late = FleetFactory.create(nation=world.fr, name="Latecomers", sea_zone=world.levant)
+    ShipFactory.create(fleet=late, nation=world.fr, name="Tardif", crew="D")
+    Battle.objects.create(
+        campaign=world.campaign,
+        turn=world.turn,
+        kind="fleet_action",
+        sea_zone=world.levant,
+        place="levant",
+        sides=[
+            {"name": "French", "nations": ["FR"], "fleets": [world.french.pk]},
+            {"name": "Egyptian", "nations": ["EG"], "fleets": [world.egyptian.pk]},
+        ],
+        winner=0,
+    )
+    winner = give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    other = give(world, world.fr, "run_guns", fleet=late.pk, port="alexandria")
+    phase_5(world)
+    winner.refresh_from_db()
+    other.refresh_from_db()
+    assert (winner.outcome, other.outcome) == ("done", "skipped")
+    assert "Latecomers neither blockades Alexandria nor won a battle" in other.outcome_note
+
+
 def test_a_battle_lost_in_the_zone_does_not_allow_running_the_guns() -> None:
     """§4: only the winner of a battle in P's zone may run the guns (without a blockade)."""
     world = levant_world()

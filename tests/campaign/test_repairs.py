@@ -278,3 +278,24 @@ def test_lay_up_and_recommission_take_effect_in_phase_8_for_ships_in_an_own_port
         order.refresh_from_db()
         assert order.outcome == outcome
     assert "not in an own port" in abroad.outcome_note
+
+
+def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port() -> None:
+    """§2: "Repair is a standing order for a ship in an own port with a dockyard"; §3 standing until changed."""
+    world = two_power_world()
+    Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None)
+    ship = set_condition(hms(), "damaged")
+    order = give(world.turn, world.gb, "repair", ship=ship.pk)
+    phase_8(world.turn)
+    order.refresh_from_db()
+    assert order.outcome == "skipped" and "not in a port" in order.outcome_note
+    turn_2 = next_turn(world)
+    phase_8(turn_2)  # still at sea: nothing, and nothing said
+    assert hms().condition == "damaged"
+    assert not [e for e in TurnPhase.objects.get(turn=turn_2, phase=8).summary["events"] if "HMS 0" in e["text"]]
+    Turn.objects.filter(pk=turn_2.pk).update(status=Turn.Status.RESOLVED)
+    turn_3 = Turn.objects.create(campaign=world.campaign, number=3, year=1805, season="high_summer")
+    Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=world.portsmouth)
+    phase_8(turn_3)
+    assert hms().condition == "ready"
+    assert [e.turn for e in repair_lines(world.gb)] == [3]
