@@ -175,6 +175,25 @@ def test_the_alexandria_raid_runs_the_guns_through_an_order() -> None:
     assert world.french.port is None and world.french.sea_zone == world.levant
 
 
+def test_ottoman_and_egyptian_ships_in_alexandria_defend_it_together() -> None:
+    """§4: "Side 1 = every ship in P of nations at war with the attacker"; §6: "+ floor(defender's ships in
+    port not sunk or captured / 4)" counts them all: 16 dice with 3 Egyptian and 2 Ottoman ships."""
+    world = levant_world()
+    ot = NationFactory.create(campaign=world.campaign, code="OT", name="Ottoman Empire", navy="OT", crew="F")
+    relation(world.campaign, ot, world.fr, "war")
+    relation(world.campaign, ot, world.eg, "alliance")
+    ottomans = FleetFactory.create(nation=ot, name="Kapudan Pasha", sea_zone=world.levant, port=world.alexandria)
+    Ship.objects.filter(name__in=["Egyptian 3", "Egyptian 4"]).update(fleet=ottomans, nation=ot, original_nation=ot)
+    blockade(world, world.french, world.alexandria)
+    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_5(world)
+    battle = Battle.objects.get(turn=world.turn, kind="running_the_guns")
+    assert battle.sides[1]["nations"] == ["EG", "OT"]
+    assert battle.report["barrage"][0] == 16
+    assert len([s for s in battle.report["ships"] if s["side"] == 1]) == 5
+    assert_ships_follow_the_report(battle)
+
+
 def test_a_rerun_of_the_phase_gives_the_same_result() -> None:
     """Issue 4 / §3: dice are seeded from (campaign seed, turn, phase, place), so a re-run gives the same
     result."""
