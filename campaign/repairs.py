@@ -18,12 +18,12 @@ How the phase keeps what the rules ask it to remember:
   from an earlier turn that cannot be carried out is reported to its nation.
   Processing order: nations in code order, then standing orders in the order they were listed
   (older turns first, then position), which is "listed order" over the turns.
-* **A disabled ship repaired last turn.** The repair of a disabled ship is noted as an event of
-  this phase with ``repair_pending: {"ship", "port", "port_name", "nation"}`` (it is also the nation's report
-  line); the phase's events are kept in its :class:`~campaign.models.TurnPhase` summary. Next turn,
-  phase 8 first reads the previous turn's phase 8 summary and makes each such ship ready if it is
-  still damaged, still owned by that nation, still in that port, and the port is not blockaded
-  against it — free, since the repair was paid in full. Then the repair orders run.
+* **A disabled ship repaired last turn.** The repair of a disabled ship records its yard and the
+  turn it completes on the ship (``Ship.repair_port``, ``Ship.repair_ready_turn`` — so a backup
+  carries it). Next turn, phase 8 first makes each such ship ready if it is still damaged, still in
+  that port, and the port is not blockaded against it — free, since the repair was paid in full;
+  a ship that was captured, sunk, hit again or moved loses the pending repair. Then the repair
+  orders run.
 
 Blockades count from this turn's Blockade rows that a storm did not lift (§4: a storm "lifts it for
 supply, repairs and income"), against every nation at war with the blockading fleet's.
@@ -37,7 +37,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from campaign.models import LedgerEntry, Nation, Order, TurnPhase
+from campaign.models import LedgerEntry, Nation, Order
 from campaign.pipeline import PhaseContext
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
@@ -45,7 +45,6 @@ from fleets.models import Blockade, Ship
 from ports.models import Port
 from rules.economy import repair_cost
 
-PENDING_KEY = "repair_pending"
 REPAIRABLE = (Ship.Condition.DAMAGED, Ship.Condition.DISABLED)
 
 
@@ -103,31 +102,24 @@ def _ships(ids: set[int]) -> dict[int, Ship]:
 def _pending_finish(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -> None:
     """§2: a disabled ship repaired last turn is "ready in phase 8 of the next turn if it is still
     there and the port is not blockaded"."""
-    previous = (
-        TurnPhase.objects.filter(turn__campaign=ctx.campaign, turn__number=ctx.turn.number - 1, phase=8)
-        .values_list("summary", flat=True)
-        .first()
+    due = (
+        Ship.objects.filter(campaign=ctx.campaign, repair_ready_turn__isnull=False)
+        .select_related("fleet__port", "repair_port", "nation")
+        .order_by("nation__code", "id")
     )
-    pending = [e[PENDING_KEY] for e in (previous or {}).get("events", []) if isinstance(e.get(PENDING_KEY), dict)]
-    ships = _ships({p["ship"] for p in pending if isinstance(p.get("ship"), int)})
-    codes = {n.code: n for n in nations.values()}
-    for entry in pending:
-        ship = ships.get(entry.get("ship"))
-        nation = codes.get(entry.get("nation"))
-        if ship is None or nation is None or ship.nation_id != nation.pk:
-            continue  # sunk, captured or gone: nothing of the repair is left to finish
-        port = ship.fleet.port if ship.fleet is not None else None
-        if ship.condition != Ship.Condition.DAMAGED:
-            continue  # hit again since (or already ready): the repair no longer applies
-        if port is None or port.key != entry.get("port"):
-            where = entry.get("port_name") or entry.get("port")
-            ctx.report([nation.code], f"{ship.name} left {where}: her repair was not completed.")
+    for ship in due:
+        port, yard = (ship.fleet.port if ship.fleet is not None else None), ship.repair_port
+        Ship.objects.filter(pk=ship.pk).update(repair_port=None, repair_ready_turn=None)
+        if ship.repair_ready_turn != ctx.turn.number or ship.condition != Ship.Condition.DAMAGED or yard is None:
+            continue  # hit again since, lost, or a stale mark: the repair no longer applies
+        nation = nations[ship.nation_id]
+        if port is None or port.pk != yard.pk:
+            ctx.report([nation.code], f"{ship.name} left {yard.name}: her repair was not completed.")
             continue
         if yards.blockaded(port, nation.pk):
             ctx.report([nation.code], f"{port.name} is blockaded: {ship.name}'s repair was not completed.")
             continue
-        ship.condition = Ship.Condition.READY
-        ship.save(update_fields=["condition"])
+        Ship.objects.filter(pk=ship.pk).update(condition=Ship.Condition.READY)
         ctx.report([nation.code], f"{ship.name} completed her repair at {port.name} and is ready.", ship=ship.pk)
 
 
@@ -211,17 +203,14 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
             ctx.report([nation.code], text, ship=ship.pk)
         else:
             ship.condition = Ship.Condition.DAMAGED
-            ship.save(update_fields=["condition"])
+            ship.repair_port = port
+            ship.repair_ready_turn = turn + 1
+            ship.save(update_fields=["condition", "repair_port", "repair_ready_turn"])
             text = (
                 f"{ship.name} was repaired from disabled to damaged at {port.name} for {cost} EP; she will be ready "
                 "in the next turn's repairs if she is still there and the port is not blockaded."
             )
-            ctx.report(
-                [nation.code],
-                text,
-                ship=ship.pk,
-                **{PENDING_KEY: {"ship": ship.pk, "port": port.key, "port_name": port.name, "nation": nation.code}},
-            )
+            ctx.report([nation.code], text, ship=ship.pk)
         if this_turn:
             _done(order, text)
 

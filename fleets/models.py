@@ -145,6 +145,12 @@ class Ship(models.Model):
     cargo = models.OneToOneField(
         "ports.LandUnit", on_delete=models.SET_NULL, null=True, blank=True, related_name="transport"
     )
+    # RULES.md §2: a disabled ship repaired in turn T is damaged, and ready in phase 8 of T+1 "if it is
+    # still there and the port is not blockaded": where and when that finishing is due.
+    repair_port = models.ForeignKey(
+        "ports.Port", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", help_text="Repair yard."
+    )
+    repair_ready_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Turn its repair completes.")
     laid_down_turn = models.PositiveIntegerField(null=True, blank=True)
     lost_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Turn it was sunk or expended.")
     source = models.CharField(max_length=200, blank=True, help_text="Historical source of the entry.")
