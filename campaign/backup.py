@@ -16,8 +16,20 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
 from battles.models import Battle
-from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn, slug_validator
-from fleets.models import Admiral, Fleet, Ship
+from campaign.models import (
+    Campaign,
+    DiplomaticOffer,
+    LedgerEntry,
+    Nation,
+    NationTurn,
+    Order,
+    Relation,
+    Turn,
+    TurnPhase,
+    TurnReport,
+    slug_validator,
+)
+from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import RulesetError, validate_flat
 
@@ -191,6 +203,8 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None) -> dict[str,
                 "building_turns_left": s.building_turns_left,
                 "building_port": port_key[s.building_port_id] if s.building_port_id else None,
                 "line_position": s.line_position,
+                "repair_port": port_key[s.repair_port_id] if s.repair_port_id else None,
+                "repair_ready_turn": s.repair_ready_turn,
                 "laid_down_turn": s.laid_down_turn,
                 "lost_turn": s.lost_turn,
                 "source": s.source,
@@ -221,6 +235,49 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None) -> dict[str,
                 "dice_log": t.dice_log,
             }
             for t in turns
+        ],
+        "orders": [
+            {
+                "turn": turn_number[o.turn_id],
+                "nation": code[o.nation_id],
+                "position": o.position,
+                "kind": o.kind,
+                "body": o.body,
+                "fleet": o.fleet_id,
+                "outcome": o.outcome,
+                "outcome_note": o.outcome_note,
+            }
+            for o in Order.objects.filter(campaign=campaign).order_by("turn__number", "nation__code", "position")
+        ],
+        "offers": [
+            {"from": code[o.from_nation_id], "to": code[o.to_nation_id], "kind": o.kind, "turn": o.turn}
+            for o in DiplomaticOffer.objects.filter(campaign=campaign).order_by("turn", "id")
+        ],
+        "nation_turns": [
+            {
+                "turn": turn_number[t.turn_id],
+                "nation": code[t.nation_id],
+                "ready": t.ready,
+                "submitted_at": _dt(t.submitted_at),
+            }
+            for t in NationTurn.objects.filter(turn__campaign=campaign).order_by("turn__number", "nation__code")
+        ],
+        "phases": [
+            {"turn": turn_number[p.turn_id], "phase": p.phase, "summary": p.summary}
+            for p in TurnPhase.objects.filter(turn__campaign=campaign).order_by("turn__number", "phase")
+        ],
+        "reports": [
+            {
+                "turn": turn_number[r.turn_id],
+                "nation": code[r.nation_id],
+                "body": r.body,
+                "emailed_at": _dt(r.emailed_at),
+            }
+            for r in TurnReport.objects.filter(turn__campaign=campaign).order_by("turn__number", "nation__code")
+        ],
+        "blockades": [
+            {"turn": b.turn, "port": port_key[b.port_id], "fleet": b.fleet_id, "lifted": b.lifted}
+            for b in Blockade.objects.filter(campaign=campaign).order_by("turn", "id")
         ],
         # The state as each turn opened, for ``export_campaign --turn N`` after a restore.
         "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None},
@@ -381,7 +438,7 @@ def _import(doc: dict[str, Any], slug: str | None, replace: bool) -> Campaign:
         for f in doc["fleets"]
     }
     Fleet.objects.bulk_create(fleets.values())
-    Ship.objects.bulk_create(
+    ship_rows = Ship.objects.bulk_create(
         [
             Ship(
                 campaign=campaign,
@@ -396,6 +453,8 @@ def _import(doc: dict[str, Any], slug: str | None, replace: bool) -> Campaign:
                 building_turns_left=s["building_turns_left"],
                 building_port=ports[s["building_port"]] if s["building_port"] else None,
                 line_position=s["line_position"],
+                repair_port=ports[s["repair_port"]] if s.get("repair_port") else None,
+                repair_ready_turn=s.get("repair_ready_turn"),
                 cargo=cargo.get(s["id"]),
                 laid_down_turn=s["laid_down_turn"],
                 lost_turn=s["lost_turn"],
@@ -463,6 +522,9 @@ def _import(doc: dict[str, Any], slug: str | None, replace: bool) -> Campaign:
             for b in doc["battles"]
         ]
     )
+    ship_ids = {s["id"]: row.pk for s, row in zip(doc["ships"], ship_rows, strict=True)}
+    fleet_ids = {doc_id: fleet.pk for doc_id, fleet in fleets.items()}
+    _import_history(doc, campaign, nations, ports, turns, fleet_ids, ship_ids)
     for nation in nations.values():
         total = sum(e["amount"] for e in doc["ledger"] if e["nation"] == nation.code)
         if total != nation.treasury:
@@ -470,3 +532,98 @@ def _import(doc: dict[str, Any], slug: str | None, replace: bool) -> Campaign:
                 f"{nation.code}: treasury {nation.treasury} EP differs from the sum of its ledger ({total} EP)."
             )
     return campaign
+
+
+# Keys of order bodies that hold database ids (README "Orders JSON"): remapped on restore.
+_FLEET_KEYS = ("fleet", "to_fleet", "into")
+_SHIP_KEYS = ("ship",)
+
+
+def _order_body(body: dict[str, Any], fleet_ids: dict[int, int], ship_ids: dict[int, int]) -> dict[str, Any]:
+    out = dict(body)
+    for key in _FLEET_KEYS:
+        if isinstance(out.get(key), int):
+            out[key] = fleet_ids.get(out[key], out[key])
+    for key in _SHIP_KEYS:
+        if isinstance(out.get(key), int):
+            out[key] = ship_ids.get(out[key], out[key])
+    if isinstance(out.get("ships"), list):
+        out["ships"] = [ship_ids.get(i, i) if isinstance(i, int) else i for i in out["ships"]]
+    return out
+
+
+def _import_history(
+    doc: dict[str, Any],
+    campaign: Campaign,
+    nations: dict[str, Nation],
+    ports: dict[str, Port],
+    turns: dict[int, Turn],
+    fleet_ids: dict[int, int],
+    ship_ids: dict[int, int],
+) -> None:
+    """Orders (their ids remapped), offers, readiness, phase records, reports and blockades."""
+    Order.objects.bulk_create(
+        [
+            Order(
+                campaign=campaign,
+                turn=turns[o["turn"]],
+                nation=nations[o["nation"]],
+                position=o["position"],
+                kind=o["kind"],
+                body=_order_body(o["body"], fleet_ids, ship_ids),
+                fleet_id=fleet_ids[o["fleet"]] if o["fleet"] is not None else None,
+                outcome=o["outcome"],
+                outcome_note=o["outcome_note"],
+            )
+            for o in doc.get("orders", [])
+        ]
+    )
+    DiplomaticOffer.objects.bulk_create(
+        [
+            DiplomaticOffer(
+                campaign=campaign,
+                from_nation=nations[o["from"]],
+                to_nation=nations[o["to"]],
+                kind=o["kind"],
+                turn=o["turn"],
+            )
+            for o in doc.get("offers", [])
+        ]
+    )
+    NationTurn.objects.bulk_create(
+        [
+            NationTurn(
+                turn=turns[t["turn"]],
+                nation=nations[t["nation"]],
+                ready=t["ready"],
+                submitted_at=parse_datetime(t["submitted_at"]) if t["submitted_at"] else None,
+            )
+            for t in doc.get("nation_turns", [])
+        ]
+    )
+    TurnPhase.objects.bulk_create(
+        [TurnPhase(turn=turns[p["turn"]], phase=p["phase"], summary=p["summary"]) for p in doc.get("phases", [])]
+    )
+    TurnReport.objects.bulk_create(
+        [
+            TurnReport(
+                turn=turns[r["turn"]],
+                nation=nations[r["nation"]],
+                body=r["body"],
+                emailed_at=parse_datetime(r["emailed_at"]) if r["emailed_at"] else None,
+            )
+            for r in doc.get("reports", [])
+        ]
+    )
+    Blockade.objects.bulk_create(
+        [
+            Blockade(
+                campaign=campaign,
+                turn=b["turn"],
+                port=ports[b["port"]],
+                fleet_id=fleet_ids[b["fleet"]],
+                lifted=b["lifted"],
+            )
+            for b in doc.get("blockades", [])
+        ]
+    )

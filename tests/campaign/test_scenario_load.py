@@ -125,6 +125,18 @@ def strip_ids(doc: dict) -> dict:
         admiral["fleet"] = fleet_ids.get(admiral["fleet"])
     for unit in doc["land_units"]:
         unit["transport"] = ship_ids.get(unit["transport"])
+    for order in doc["orders"]:
+        order["fleet"] = fleet_ids.get(order["fleet"])
+        body = order["body"]
+        for key in ("fleet", "to_fleet", "into"):
+            if key in body:
+                body[key] = fleet_ids.get(body[key])
+        if "ship" in body:
+            body["ship"] = ship_ids.get(body["ship"])
+        if "ships" in body:
+            body["ships"] = [ship_ids.get(i) for i in body["ships"]]
+    for blockade in doc["blockades"]:
+        blockade["fleet"] = fleet_ids.get(blockade["fleet"])
     doc["snapshots"] = sorted(doc["snapshots"])
     return doc
 
@@ -156,3 +168,39 @@ def test_a_malformed_export_is_refused_without_a_half_restored_campaign(europe: 
     with pytest.raises(CommandError, match="incomplete or malformed"):
         run("import_campaign", str(path), "--slug", "broken")
     assert not Campaign.objects.filter(slug="broken").exists()
+
+
+def test_a_campaign_in_play_round_trips_with_its_orders_reports_and_history(tmp_path) -> None:
+    """A backup is "a full backup that round-trips exactly": orders (ids inside bodies remapped),
+    readiness, phase records, reports, ledger, blockades and repair marks come back."""
+    from django.utils import timezone
+
+    from campaign.models import Order, Turn
+    from campaign.orders import order_add
+    from campaign.tasks import turn_resolve
+    from campaign.turns import nation_ready_set, turn_claim
+    from fleets.models import Blockade, Ship
+    from tests.worlds import two_power_world
+
+    world = two_power_world(treasury=60)
+    order_add(nation=world.gb, body={"kind": "lay_down", "class": "frigate", "name": "Amazon", "port": "portsmouth"})
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "done"
+    turn2 = Turn.objects.get(campaign=world.campaign, number=2)
+    Blockade.objects.create(campaign=world.campaign, turn=2, port=world.brest, fleet=world.channel_fleet)
+    ship = Ship.objects.filter(fleet=world.channel_fleet).first()
+    assert ship is not None
+    Ship.objects.filter(pk=ship.pk).update(repair_port=world.portsmouth, repair_ready_turn=2)
+    order_add(nation=world.gb, body={"kind": "posture", "fleet": world.channel_fleet.pk, "posture": "avoid"})
+    nation_ready_set(nation=world.gb, ready=True)
+    before = campaign_export(campaign=world.campaign)
+    assert before["orders"] and before["reports"] and before["phases"] and before["blockades"]
+
+    path = tmp_path / "in-play.json"
+    path.write_text(json.dumps(before))
+    run("import_campaign", str(path), "--slug", "in-play-copy")
+    copy = Campaign.objects.get(slug="in-play-copy")
+    after = campaign_export(campaign=copy)
+    assert strip_ids(after) == strip_ids(before)
+    posture = Order.objects.get(campaign=copy, kind="posture", turn__number=turn2.number)
+    assert posture.fleet is not None and posture.body["fleet"] == posture.fleet.pk != world.channel_fleet.pk
