@@ -16,6 +16,7 @@ from campaign.diplomacy import diplomacy_phase
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Turn, TurnPhase, TurnReport
 from campaign.phase_guns import guns_phase
 from campaign.phase_land import landings_and_sieges_phase, storms_supply_attrition_phase
+from campaign.phase_sea import battles_phase, movement_phase
 from campaign.pipeline import Phase, PhaseContext
 from campaign.repairs import repairs_phase
 from campaign.selectors import diplomacy_for_campaign
@@ -195,6 +196,8 @@ def _reports_store(ctx: PhaseContext) -> None:
 PHASES: dict[int, Phase] = {
     1: diplomacy_phase,
     2: construction_phase,
+    3: movement_phase,
+    4: battles_phase,
     5: guns_phase,
     6: landings_and_sieges_phase,
     7: storms_supply_attrition_phase,

@@ -12,13 +12,15 @@ from __future__ import annotations
 import logging
 import uuid
 
-from celery import shared_task
+from celery import chord, shared_task
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
+from battles.tasks import battle_resolve
 from campaign.models import Turn, TurnReport
 from campaign.pipeline import phase_run, phases_remaining
 from campaign.turns import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
@@ -43,8 +45,10 @@ def turns_sweep() -> dict[str, list[int]]:
 def turn_resolve(turn_id: int, handover: str | None = None) -> str:
     """Resolve a claimed turn: run every phase not yet done, in order, holding the lease.
 
-    Returns "done", "held" (another worker has the lease: a duplicate delivery), or "lost" (the lease
-    ran out mid-way and another worker took over). Safe to run any number of times.
+    Returns "done", "held" (another worker has the lease: a duplicate delivery), "lost" (the lease
+    ran out mid-way and another worker took over) or "waiting" (phase 4's battles were fanned out as
+    a chord whose callback — this task again, with ``handover`` — finishes the turn). Safe to run
+    any number of times. Called directly (not as a task) it never fans out: phase 4 fights inline.
     """
     token = lease_acquire(turn_id=turn_id, now=timezone.now(), handover=uuid.UUID(handover) if handover else None)
     if token is None:
@@ -54,6 +58,8 @@ def turn_resolve(turn_id: int, handover: str | None = None) -> str:
         for number in phases_remaining(turn_id):
             if not lease_renew(turn_id=turn_id, token=token, now=timezone.now()):
                 return "lost"
+            if number == BATTLE_PHASE and not turn_resolve.request.called_directly and _battles_fan_out(turn_id, token):
+                return "waiting"
             phase_run(turn_id=turn_id, number=number, now=timezone.now())
     except Exception as exc:
         # Visible to the GM on the turn; the lease is released so the next sweep retries from the
@@ -63,6 +69,23 @@ def turn_resolve(turn_id: int, handover: str | None = None) -> str:
         raise
     lease_release(turn_id=turn_id, token=token)
     return "done"
+
+
+def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
+    """DESIGN.md "A turn": one ``battle_resolve`` per contested zone, in parallel, as a chord whose
+    callback takes the lease over (``handover``) and runs phase 4 and the rest. The lease is stretched
+    to ``TURN_BATTLE_GRACE_SECONDS`` meanwhile; if the callback never comes, the beat sweep resumes
+    the turn after it and phase 4 fights inline whatever is still pending. Zones are dispatched once.
+    """
+    grace = int(getattr(settings, "TURN_BATTLE_GRACE_SECONDS", 300))
+    if not lease_renew(turn_id=turn_id, token=token, now=timezone.now(), seconds=grace):
+        return False
+    zones = engagement_zones_to_dispatch(turn_id=turn_id, now=timezone.now())
+    if not zones:
+        return False
+    chord([battle_resolve.si(turn_id, zone) for zone in zones])(turn_resolve.si(turn_id, handover=str(token)))
+    logger.info("turn %s: battles fanned out to %d zones", turn_id, len(zones))
+    return True
 
 
 @shared_task(name="campaign.turn_reports_email", acks_late=True)

@@ -1,0 +1,466 @@
+"""Phases 3 and 4 of RULES.md §3: the fleets' turn at sea.
+
+Phase 3, in this order (§3 "3. fleet organisation and appointments; embarkation; movement in two
+steps with sighting and interception after each"):
+
+1. Fleets in the port of a nation that is now neither own, allied nor at war (an alliance ended in
+   peace) are put in the port's zone (§10).
+2. Standing orders take effect: posture (seek, avoid, blockade P), battle orders (after a battle:
+   auto, continue or evade; retreat port; retreat zone), line order (``Ship.line_position``).
+3. Fleet organisation in processing order: transfer ships to a fleet, form a fleet, merge fleets —
+   in one place only (the same port, or at sea in the same zone). A merged fleet takes the oldest
+   ``left_port_turn``; a new fleet inherits it (and its supply) from the fleets its ships came from.
+4. Appointments (§0): an admiral takes a fleet when both are in one place — waiting in the fleet's
+   port, or commanding another fleet there; a fleet has at most one (in port the one it had goes
+   ashore to wait; at sea the appointment is skipped).
+5. Embarkation (§7): the nation's units in garrison or ashore at the port board the empty
+   transports of an own fleet in that port or at sea in its zone, one unit a transport.
+6. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.movement`).
+
+Phase 4: every pending engagement is fought (:mod:`battles.engagements`) — usually already by the
+battle tasks the turn fanned out, one per zone (``campaign.tasks``); whatever is left is fought here,
+inline. Then the engagements' strategic dice go into the turn's dice log and their events into the
+reports, zone by zone in key order, and blockades are established (§4 "Blockade").
+
+House resolutions:
+
+* A fleet left with no ship keeps its place and name; an admiral left commanding it in port goes
+  ashore to wait there, at sea he stays with it until appointed elsewhere in that zone.
+* Embarking takes units ashore (re-embarking) before the garrison, each by id; fewer transports or
+  units than ordered embark what they can, and the report says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battles.engagements import (
+    engagement_zones_pending,
+    engagements_fight_zone,
+    engagements_fought,
+    fleets_worsted,
+    ports_unblockaded_by_sally,
+    ship_line_key,
+)
+from campaign.models import Nation, Order
+from campaign.movement import (
+    engagements_record,
+    fleets_move,
+    fleets_save,
+    port_capacity_enforce,
+    port_engagements_plan,
+    positions_report,
+    sea_world_load,
+)
+from campaign.pipeline import PhaseContext
+from campaign.selectors import diplomacy_for_campaign
+from fleets.models import Admiral, Blockade, Fleet, Ship
+from ports.models import LandUnit, Port, SeaZone
+from rules.ruleset import SOL_CLASSES
+from rules.strategic_log import StrategicDie
+
+
+def _orders(ctx: PhaseContext, kinds: tuple[str, ...]) -> list[Order]:
+    # Late import: campaign.phases imports this module to register the phases.
+    from campaign import phases
+
+    return phases._orders(ctx, kinds)
+
+
+def _done(order: Order, note: str = "") -> None:
+    from campaign import phases
+
+    phases._done(order, note)
+
+
+def _skip(ctx: PhaseContext, order: Order, reason: str) -> None:
+    from campaign import phases
+
+    phases._skip(ctx, order, reason)
+
+
+class Refused(ValueError):
+    """An order that cannot be carried out now; the message is the reason reported to its nation."""
+
+
+# --- phase 3 ---------------------------------------------------------------------------------------
+
+
+def movement_phase(ctx: PhaseContext) -> None:
+    """Phase 3 (RULES.md §3, §4, §0, §7): see the module docstring."""
+    fleets_leave_neutral_ports(ctx)
+    handlers = {
+        Order.Kind.POSTURE: posture_set,
+        Order.Kind.BATTLE_ORDERS: battle_orders_set,
+        Order.Kind.LINE_ORDER: line_order_set,
+        Order.Kind.TRANSFER: ships_transfer,
+        Order.Kind.FORM_FLEET: fleet_form,
+        Order.Kind.MERGE: fleets_merge,
+        Order.Kind.APPOINT: admiral_appoint,
+        Order.Kind.EMBARK: units_embark,
+    }
+    groups: tuple[tuple[str, ...], ...] = (
+        (Order.Kind.POSTURE, Order.Kind.BATTLE_ORDERS, Order.Kind.LINE_ORDER),
+        (Order.Kind.TRANSFER, Order.Kind.FORM_FLEET, Order.Kind.MERGE),
+        (Order.Kind.APPOINT,),
+        (Order.Kind.EMBARK,),
+    )
+    for kinds in groups:
+        for order in _orders(ctx, kinds):
+            try:
+                note = handlers[Order.Kind(order.kind)](ctx, order)
+            except Refused as refused:
+                _skip(ctx, order, str(refused))
+                continue
+            _done(order, note)
+            ctx.report([order.nation.code], note[:1].upper() + note[1:] + ".", order=order.pk)
+    world = sea_world_load(ctx)
+    for outcome in fleets_move(world, _orders(ctx, (Order.Kind.MOVE,))):
+        if outcome.skipped:
+            _skip(ctx, outcome.order, outcome.note)
+        else:
+            _done(outcome.order, outcome.note)
+    port_capacity_enforce(world)
+    fleets_save(world)
+    for outcome in port_engagements_plan(world, _orders(ctx, (Order.Kind.SALLY,))):
+        if outcome.skipped:
+            _skip(ctx, outcome.order, outcome.note)
+        else:
+            _done(outcome.order, outcome.note)
+    engagements_record(world)
+    positions_report(world)
+
+
+def fleets_leave_neutral_ports(ctx: PhaseContext) -> None:
+    """§10: "An alliance ending in peace: each nation's fleets in the other's ports are put in the
+    port's zone at the start of phase 3". A fleet is only ever in a port of a nation that is not
+    own or allied after such a change; at war it stays (Treachery in Port, §7)."""
+    diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
+    fleets = Fleet.objects.filter(campaign=ctx.campaign, port__isnull=False).select_related("port", "nation")
+    for fleet in fleets.order_by("nation__code", "id"):
+        assert fleet.port is not None
+        owner = fleet.port.owner_id
+        if diplomacy.allied(fleet.nation_id, owner) or diplomacy.at_war(fleet.nation_id, owner):
+            continue
+        name = fleet.port.name
+        fleet.port = None
+        fleet.save(update_fields=["port"])
+        ctx.report([fleet.nation.code], f"{fleet.name} had to leave {name}: the port is no longer allied.")
+
+
+def _fleet(ctx: PhaseContext, order: Order, key: str = "fleet") -> Fleet:
+    try:
+        fleet = Fleet.objects.select_related("nation", "port", "sea_zone").get(
+            campaign=ctx.campaign, pk=int(order.body.get(key))
+        )
+    except (Fleet.DoesNotExist, TypeError, ValueError):
+        raise Refused(f"fleet {order.body.get(key)!r} does not exist") from None
+    if fleet.nation_id != order.nation_id:
+        raise Refused(f"{fleet.name} is not one of your fleets")
+    return fleet
+
+
+def _place(fleet: Fleet) -> tuple[str, int]:
+    return ("port", fleet.port_id) if fleet.port_id is not None else ("sea", fleet.sea_zone_id)
+
+
+def _place_name(fleet: Fleet) -> str:
+    return f"in {fleet.port.name}" if fleet.port is not None else f"at sea in {fleet.sea_zone.name}"
+
+
+def posture_set(ctx: PhaseContext, order: Order) -> str:
+    """§4 posture (standing): seek, avoid, or blockade P."""
+    fleet = _fleet(ctx, order)
+    posture = order.body.get("posture")
+    if posture not in Fleet.Posture.values:
+        raise Refused(f"unknown posture {posture!r}; allowed: {', '.join(Fleet.Posture.values)}")
+    port = None
+    if posture == Fleet.Posture.BLOCKADE:
+        port = Port.objects.filter(campaign=ctx.campaign, key=order.body.get("port")).first()
+        if port is None:
+            raise Refused(f"there is no port {order.body.get('port')!r} to blockade")
+    fleet.posture = posture
+    fleet.blockade_port = port
+    fleet.save(update_fields=["posture", "blockade_port"])
+    return f"{fleet.name} will {posture}" + (f" {port.name}" if port is not None else " battle")
+
+
+def battle_orders_set(ctx: PhaseContext, order: Order) -> str:
+    """§4/§5 battle standing orders: after a day both held (auto, continue, evade), retreat port, retreat zone."""
+    fleet = _fleet(ctx, order)
+    body = order.body
+    after = body.get("after_battle", fleet.after_battle)
+    if after not in Fleet.AfterBattle.values:
+        raise Refused(f"unknown after-battle order {after!r}; allowed: {', '.join(Fleet.AfterBattle.values)}")
+    port = zone = None
+    if body.get("retreat_port"):
+        port = Port.objects.filter(campaign=ctx.campaign, key=body["retreat_port"]).first()
+        if port is None:
+            raise Refused(f"there is no port {body['retreat_port']!r}")
+    if body.get("retreat_zone"):
+        zone = SeaZone.objects.filter(campaign=ctx.campaign, key=body["retreat_zone"]).first()
+        if zone is None:
+            raise Refused(f"there is no sea zone {body['retreat_zone']!r}")
+    fleet.after_battle = after
+    fleet.retreat_port = port
+    fleet.retreat_zone = zone
+    fleet.save(update_fields=["after_battle", "retreat_port", "retreat_zone"])
+    where = port.name if port is not None else zone.name if zone is not None else "towards the nearest own port"
+    return f"{fleet.name}'s battle orders: {after} after a day both held; retreat {where}"
+
+
+def line_order_set(ctx: PhaseContext, order: Order) -> str:
+    """§4: "each fleet in the order its player set (default: class EP descending, then ship id),
+    flagship first". Listed ships come first in the listed order, the others keep theirs after."""
+    fleet = _fleet(ctx, order)
+    listed = order.body.get("ships")
+    if not isinstance(listed, list):
+        raise Refused("the order lists no ships")
+    ships = sorted(Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT), key=ship_line_key(ctx.ruleset))
+    by_id = {s.pk: s for s in ships}
+    first = [by_id[i] for i in dict.fromkeys(listed) if isinstance(i, int) and i in by_id]
+    if not first:
+        raise Refused(f"none of the listed ships is in {fleet.name}")
+    rest = [s for s in ships if s not in first]
+    for position, ship in enumerate(first + rest, start=1):
+        ship.line_position = position
+    Ship.objects.bulk_update(ships, ["line_position"])
+    return f"{fleet.name}'s line: {', '.join(s.name for s in first)} first"
+
+
+def _ships(ctx: PhaseContext, order: Order) -> list[Ship]:
+    """The order's ships that are the nation's and afloat in a fleet (in listed order)."""
+    listed = order.body.get("ships")
+    if not isinstance(listed, list) or not listed:
+        raise Refused("the order lists no ships")
+    ids = [i for i in dict.fromkeys(listed) if isinstance(i, int)]
+    found = {
+        s.pk: s
+        for s in Ship.objects.filter(campaign=ctx.campaign, pk__in=ids, nation=order.nation_id)
+        .filter(condition__in=Ship.AFLOAT, fleet__isnull=False)
+        .select_related("fleet__port", "fleet__sea_zone")
+    }
+    return [found[i] for i in ids if i in found]
+
+
+def _append(fleet: Fleet, ships: list[Ship]) -> None:
+    top = max(Ship.objects.filter(fleet=fleet).values_list("line_position", flat=True), default=0)
+    for k, ship in enumerate(ships, start=1):
+        ship.fleet = fleet
+        ship.line_position = top + k
+    Ship.objects.bulk_update(ships, ["fleet", "line_position"])
+
+
+def _fleet_emptied(fleet: Fleet) -> None:
+    """A fleet left with no ship: an admiral commanding it in port goes ashore to wait there."""
+    if fleet.port_id is None or fleet.admiral_id is None:
+        return
+    if Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT).exists():
+        return
+    Admiral.objects.filter(pk=fleet.admiral_id).update(port=fleet.port_id)
+    fleet.admiral = None
+    fleet.save(update_fields=["admiral"])
+
+
+def _oldest(turns: list[int | None]) -> int | None:
+    """§8: "a merged fleet takes the oldest date" (of those it has)."""
+    dated = [t for t in turns if t is not None]
+    return min(dated) if dated else None
+
+
+def ships_transfer(ctx: PhaseContext, order: Order) -> str:
+    """Move ships between fleets in one place (§3 fleet organisation)."""
+    target = _fleet(ctx, order, "to_fleet")
+    ships = [s for s in _ships(ctx, order) if s.fleet_id != target.pk]
+    here = [s for s in ships if s.fleet is not None and _place(s.fleet) == _place(target)]
+    if not here:
+        raise Refused(f"none of the listed ships is {_place_name(target)} with {target.name}")
+    sources = {s.fleet_id: s.fleet for s in here if s.fleet is not None}
+    _append(target, here)
+    for source in sources.values():
+        _fleet_emptied(source)
+    away = len(ships) - len(here)
+    return f"{len(here)} ship(s) moved to {target.name}" + (f"; {away} not in the same place" if away else "")
+
+
+def fleet_form(ctx: PhaseContext, order: Order) -> str:
+    """Form a new fleet of ships in one place; it inherits its ships' fleets' supply (§8)."""
+    name = " ".join(str(order.body.get("name", "")).split())
+    if not name or len(name) > 80:
+        raise Refused("a fleet needs a name of 1–80 characters")
+    if Fleet.objects.filter(campaign=ctx.campaign, nation=order.nation_id, name=name).exists():
+        raise Refused(f"you already have a fleet named {name!r}")
+    ships = _ships(ctx, order)
+    if not ships:
+        raise Refused("none of the listed ships is yours and afloat")
+    first = ships[0].fleet
+    assert first is not None
+    here = [s for s in ships if s.fleet is not None and _place(s.fleet) == _place(first)]
+    sources = {s.fleet_id: s.fleet for s in here if s.fleet is not None}
+    nation = Nation.objects.get(pk=order.nation_id)
+    fleet = Fleet.objects.create(
+        campaign=ctx.campaign,
+        nation=nation,
+        name=name,
+        sea_zone_id=first.sea_zone_id,
+        port_id=first.port_id,
+        crew=nation.crew,
+        left_port_turn=_oldest([f.left_port_turn for f in sources.values()]),
+        in_supply=all(f.in_supply for f in sources.values()),
+        out_of_supply_turns=max(f.out_of_supply_turns for f in sources.values()),
+        created_turn=ctx.turn.number,
+    )
+    _append(fleet, here)
+    for source in sources.values():
+        _fleet_emptied(source)
+    away = len(ships) - len(here)
+    return f"{name} formed of {len(here)} ship(s)" + (f"; {away} were elsewhere" if away else "")
+
+
+def fleets_merge(ctx: PhaseContext, order: Order) -> str:
+    """Merge a fleet into another in the same place; the merged fleet takes the oldest
+    ``left_port_turn`` (§8) and the worse supply."""
+    fleet = _fleet(ctx, order)
+    into = _fleet(ctx, order, "into")
+    if fleet.pk == into.pk:
+        raise Refused("a fleet cannot merge into itself")
+    if _place(fleet) != _place(into):
+        raise Refused(f"{fleet.name} is {_place_name(fleet)} and {into.name} is {_place_name(into)}")
+    ships = sorted(Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT), key=ship_line_key(ctx.ruleset))
+    _append(into, ships)
+    into.left_port_turn = _oldest([fleet.left_port_turn, into.left_port_turn])
+    into.in_supply = fleet.in_supply and into.in_supply
+    into.out_of_supply_turns = max(fleet.out_of_supply_turns, into.out_of_supply_turns)
+    fields = ["left_port_turn", "in_supply", "out_of_supply_turns"]
+    if into.admiral_id is None and fleet.admiral_id is not None:
+        admiral_id = fleet.admiral_id
+        fleet.admiral = None
+        fleet.save(update_fields=["admiral"])
+        into.admiral_id = admiral_id
+        fields.append("admiral")
+    into.save(update_fields=fields)
+    _fleet_emptied(fleet)
+    return f"{fleet.name} merged into {into.name} ({len(ships)} ship(s))"
+
+
+def admiral_appoint(ctx: PhaseContext, order: Order) -> str:
+    """§0: "Appoint admiral X to fleet F" takes effect when both are in the same place."""
+    fleet = _fleet(ctx, order)
+    name = order.body.get("admiral")
+    admiral = Admiral.objects.filter(campaign=ctx.campaign, nation=order.nation_id, name=name).first()
+    if admiral is None:
+        raise Refused(f"you have no admiral named {name!r}")
+    if admiral.status != Admiral.Status.ACTIVE:
+        raise Refused(f"Admiral {admiral.name} is lost")
+    if fleet.admiral_id == admiral.pk:
+        return f"Admiral {admiral.name} already commands {fleet.name}"
+    commanding = Fleet.objects.filter(admiral=admiral).select_related("port", "sea_zone").first()
+    if commanding is not None:
+        if _place(commanding) != _place(fleet):
+            raise Refused(f"Admiral {admiral.name} is {_place_name(commanding)}, {fleet.name} {_place_name(fleet)}")
+    elif fleet.port_id is None or admiral.port_id != fleet.port_id:
+        waiting = f"waits in {admiral.port.name}" if admiral.port is not None else "has no post"
+        raise Refused(f"Admiral {admiral.name} {waiting}; {fleet.name} is {_place_name(fleet)}")
+    if fleet.admiral_id is not None:
+        if fleet.port_id is None:
+            raise Refused(f"{fleet.name} already has an admiral, and at sea he has nowhere to go")
+        Admiral.objects.filter(pk=fleet.admiral_id).update(port=fleet.port_id)
+    if commanding is not None:
+        commanding.admiral = None
+        commanding.save(update_fields=["admiral"])
+    fleet.admiral = admiral
+    fleet.save(update_fields=["admiral"])
+    admiral.port = None
+    admiral.save(update_fields=["port"])
+    return f"Admiral {admiral.name} takes command of {fleet.name}"
+
+
+def units_embark(ctx: PhaseContext, order: Order) -> str:
+    """§7: embarking "onto empty transports of an own fleet in that port or at sea in its zone"."""
+    fleet = _fleet(ctx, order)
+    port = Port.objects.filter(campaign=ctx.campaign, key=order.body.get("port")).first()
+    if port is None:
+        raise Refused(f"there is no port {order.body.get('port')!r}")
+    if not (fleet.port_id == port.pk or (fleet.port_id is None and fleet.sea_zone_id == port.sea_zone_id)):
+        raise Refused(f"{fleet.name} is neither in {port.name} nor at sea in its zone")
+    wanted = order.body.get("units")
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or wanted < 1:
+        raise Refused("the order must name how many units embark (1 or more)")
+    units = sorted(
+        LandUnit.objects.filter(
+            nation=order.nation_id, port=port, state__in=[LandUnit.State.ASHORE, LandUnit.State.GARRISON]
+        ),
+        key=lambda u: (u.state == LandUnit.State.GARRISON, u.pk),
+    )
+    transports = sorted(
+        Ship.objects.filter(
+            fleet=fleet, ship_class="transport", cargo__isnull=True, condition__in=Ship.AFLOAT, in_ordinary=False
+        ),
+        key=ship_line_key(ctx.ruleset),
+    )
+    count = min(wanted, len(units), len(transports))
+    if count == 0:
+        missing = "no unit of yours is there" if not units else f"{fleet.name} has no empty transport"
+        raise Refused(f"nothing can embark at {port.name}: {missing}")
+    for unit, ship in zip(units[:count], transports[:count], strict=True):
+        unit.state = LandUnit.State.EMBARKED
+        unit.port = None
+        unit.save(update_fields=["state", "port"])
+        ship.cargo = unit
+        ship.save(update_fields=["cargo"])
+    short = f" (of {wanted} ordered)" if count < wanted else ""
+    return f"{count} unit(s){short} embarked at {port.name} on {fleet.name}"
+
+
+# --- phase 4 ---------------------------------------------------------------------------------------
+
+
+def battles_phase(ctx: PhaseContext) -> None:
+    """Phase 4 (RULES.md §3, §4, §5): fight what the battle tasks left, report, establish blockades."""
+    turn_id = ctx.turn.pk
+    for zone_id in engagement_zones_pending(turn_id=turn_id):
+        engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline")
+    for engagement in engagements_fought(turn_id=turn_id):
+        for die in engagement.result.get("strategic_dice", []):
+            ctx.log.append(StrategicDie.from_dict(die))
+        for event in engagement.result.get("events", []):
+            data: dict[str, Any] = {k: v for k, v in event.items() if k not in ("nations", "text")}
+            ctx.report(event["nations"], event["text"], engagement=engagement.pk, **data)
+    blockades_establish(ctx)
+
+
+def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
+    """§4: "a fleet with posture "blockade P" blockades P if, at the end of phase 4, it is at sea in
+    P's zone, has at least 1 SOL, and did not retire, break, evade or get beaten there this turn";
+    not a port whose blockaders a sally drove off this turn. Everyone sees the blockade; the
+    blockader sees the ships in the port (§3 fog of war)."""
+    turn = ctx.turn
+    worsted = fleets_worsted(turn_id=turn.pk)
+    lifted = ports_unblockaded_by_sally(turn_id=turn.pk)
+    fleets = (
+        Fleet.objects.filter(campaign=ctx.campaign, posture=Fleet.Posture.BLOCKADE, port__isnull=True)
+        .select_related("nation", "blockade_port")
+        .order_by("nation__code", "id")
+    )
+    made = []
+    for fleet in fleets:
+        port = fleet.blockade_port
+        if port is None or fleet.sea_zone_id != port.sea_zone_id or fleet.pk in worsted or port.pk in lifted:
+            continue
+        if not Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT, ship_class__in=SOL_CLASSES).exists():
+            continue
+        blockade, _ = Blockade.objects.get_or_create(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
+        made.append(blockade)
+        ctx.report(None, f"{fleet.name} ({fleet.nation.code}) blockades {port.name}.", port=port.key)
+        inside = Ship.objects.filter(fleet__port=port, condition__in=Ship.AFLOAT).select_related("nation")
+        seen = [
+            {"nation": s.nation.code, "class": s.ship_class, "condition": s.condition, "in_ordinary": s.in_ordinary}
+            for s in inside.order_by("nation__code", "id")
+        ]
+        ctx.report(
+            [fleet.nation.code],
+            f"Blockading {port.name}, {fleet.name} sees {len(seen)} ship(s) in the port.",
+            port=port.key,
+            ships=seen,
+        )
+    return made
