@@ -1,0 +1,105 @@
+"""Battle report pages and the battle simulator.
+
+Thin views: permissions and fog of war are in :mod:`battles.web_selectors`; the simulator's form and
+chunked runs in :mod:`battles.simulator`. The simulator fights at most ``MAX_RUNS_AT_ONCE`` runs in a
+plain request; with HTMX it fights ``CHUNK`` runs a request and shows its progress, carrying the spec
+and the tally between requests in a signed token (so nothing is stored and nothing can be forged).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from battles.engine import SpecError, parse_spec, render_odds, simulate_odds
+from battles.simulator import CHUNK, MAX_RUNS, MAX_RUNS_AT_ONCE, SimulatorForm, Tally, odds_chunk, odds_rows
+from battles.web_selectors import battle_for_player, battle_view, battles_for_player
+
+_SALT = "battles.simulator"
+
+
+@login_required
+def battle_detail(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
+    """One battle's report: sides, rounds, each ship's fate and the full dice log."""
+    battle = battle_for_player(user=request.user, campaign=slug, battle_id=battle_id)
+    return render(request, "battles/detail.html", {"view": battle_view(battle), "campaign": battle.campaign})
+
+
+@login_required
+def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The battles of a campaign the player may see, newest first."""
+    listing = battles_for_player(user=request.user, campaign=slug, page=request.GET.get("page"))
+    return render(request, "battles/list.html", {"listing": listing, "campaign": listing.campaign})
+
+
+def _result_context(spec_json: dict[str, Any], tally: Tally, seed: int) -> dict[str, Any]:
+    spec = parse_spec(spec_json)
+    odds = tally.odds(seed)
+    return {"odds": odds, "rows": odds_rows(odds, spec), "text": render_odds(odds, spec), "draw": f"{odds.draw:.1%}"}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def simulator(request: HttpRequest) -> HttpResponse:
+    """Two fleets in, odds out (the engine's Monte-Carlo mode)."""
+    htmx = bool(getattr(request, "htmx", False))
+    if request.method == "POST" and "state" in request.POST:
+        return _simulator_chunk(request)
+    form = SimulatorForm(request.POST or None)
+    context: dict[str, Any] = {"form": form, "max_at_once": MAX_RUNS_AT_ONCE}
+    if request.method == "POST" and form.is_valid():
+        spec = form.spec()
+        if spec is not None:
+            seed = form.chosen_seed()
+            runs = form.cleaned_data["runs"]
+            spec_json = form.spec_json()
+            if htmx:
+                tally = odds_chunk(spec, seed=seed, stop=min(CHUNK, runs), tally=Tally())
+                return _progress(request, spec_json, seed, runs, tally)
+            if runs > MAX_RUNS_AT_ONCE:
+                form.add_error(
+                    "runs",
+                    f"Without JavaScript the simulator fights at most {MAX_RUNS_AT_ONCE:,} runs at once "
+                    f"(with it, up to {MAX_RUNS:,} with a progress bar).",
+                )
+            else:
+                odds = simulate_odds(spec, runs, seed)
+                context.update(
+                    {
+                        "odds": odds,
+                        "rows": odds_rows(odds, spec),
+                        "text": render_odds(odds, spec),
+                        "draw": f"{odds.draw:.1%}",
+                    }
+                )
+    template = "battles/simulator_result.html" if htmx else "battles/simulator.html"
+    return render(request, template, context)
+
+
+def _progress(request: HttpRequest, spec_json: dict[str, Any], seed: int, runs: int, tally: Tally) -> HttpResponse:
+    context: dict[str, Any] = {"runs": runs, "done": tally.done, "percent": 100 * tally.done // runs, "seed": seed}
+    if tally.done >= runs:
+        context.update(_result_context(spec_json, tally, seed))
+    else:
+        context["state"] = signing.dumps(
+            {"spec": spec_json, "seed": seed, "runs": runs, "tally": tally.to_json()}, salt=_SALT, compress=True
+        )
+    return render(request, "battles/simulator_result.html", context)
+
+
+def _simulator_chunk(request: HttpRequest) -> HttpResponse:
+    """The next chunk of a batch started by an HTMX request."""
+    try:
+        state = signing.loads(request.POST["state"], salt=_SALT, max_age=3600)
+        spec = parse_spec(state["spec"])
+        tally = Tally.from_json(state["tally"])
+        seed, runs = int(state["seed"]), int(state["runs"])
+    except (signing.BadSignature, SpecError, KeyError, TypeError, ValueError):
+        return HttpResponseBadRequest("This simulation has expired or is invalid; start it again.")
+    odds_chunk(spec, seed=seed, stop=min(tally.done + CHUNK, runs), tally=tally)
+    return _progress(request, state["spec"], seed, runs, tally)

@@ -1,0 +1,392 @@
+"""Read side of the order pages: who may enter orders for which nation, and what is legal to choose.
+
+The order forms (``campaign.order_forms``) narrow their choices to what the rules allow now (RULES.md
+§1–§10): reachable zones and enterable ports for a move, dockyard ports and affordable classes within
+quota for a lay-down, the nation's own fleets, ships and admirals, nations for each diplomatic order by
+the current relation. The server still decides: every submission goes through ``campaign.orders``.
+
+Permissions live here, not in templates: a player enters orders only for the nation they command; a
+GM (staff, or the campaign's ``gm``) for any nation of the campaign. Everything is loaded lazily, in a
+fixed number of queries whatever the number of ships.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import Http404
+
+from campaign.models import Campaign, Nation, Order, Relation, Turn
+from campaign.orders import DIPLOMACY_FROM, RAISE_COST_KEY, Board, max_steps, orders_committed_ep, orders_for_turn
+from fleets.models import Admiral, Fleet, Ship
+from fleets.selectors import navy_counts
+from ports.models import LandUnit, Port, SeaZone
+from rules.construction import ConstructionRefused, NavyCounts, check_limits, period_label
+from rules.ruleset import SHIP_CLASSES, Ruleset
+
+User = AbstractBaseUser | AnonymousUser
+
+
+@dataclass(frozen=True)
+class OrderDesk:
+    """The nation whose orders are shown, and the GM's choice of nations (one for a player)."""
+
+    campaign: Campaign
+    nation: Nation
+    turn: Turn | None
+    is_gm: bool
+    nations: Sequence[Nation]
+
+    @property
+    def open(self) -> bool:
+        return self.turn is not None and self.campaign.status != Campaign.Status.ENDED
+
+
+def user_is_gm(*, user: User, campaign: Campaign) -> bool:
+    """Staff, or the campaign's game master."""
+    if not user.is_authenticated:
+        return False
+    return bool(getattr(user, "is_staff", False)) or campaign.gm_id == user.pk
+
+
+def order_desk_for_player(*, user: User, slug: str, nation_code: str | None = None) -> OrderDesk:
+    """The order desk ``user`` may use in campaign ``slug``.
+
+    A player gets their own nation; asking for another nation's code is refused (403). A GM gets the
+    nation named by ``nation_code`` (default: the first by code). Anyone else: 404, as for a campaign
+    that does not exist (its existence is the group's business).
+    """
+    campaign = Campaign.objects.filter(slug=slug).first()
+    if campaign is None or not user.is_authenticated:
+        raise Http404("No such campaign.")
+    turn = Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    if user_is_gm(user=user, campaign=campaign):
+        nations = list(Nation.objects.filter(campaign=campaign).order_by("code"))
+        if not nations:
+            raise Http404("This campaign has no nations yet.")
+        if nation_code:
+            chosen = next((n for n in nations if n.code == nation_code), None)
+            if chosen is None:
+                raise Http404(f"No nation {nation_code!r} in this campaign.")
+        else:
+            chosen = next((n for n in nations if n.player_id == user.pk), nations[0])
+        return OrderDesk(campaign, chosen, turn, True, nations)
+    own = Nation.objects.filter(campaign=campaign, player_id=user.pk).first()
+    if own is None:
+        raise Http404("No such campaign.")
+    if nation_code and nation_code != own.code:
+        raise PermissionDenied("You give orders only to the nation you command.")
+    return OrderDesk(campaign, own, turn, False, [own])
+
+
+def order_for_player(*, desk: OrderDesk, order_id: int) -> Order:
+    """An order of the desk's nation in the open turn; 404 for anything else (another nation's order
+    is refused exactly like one that does not exist)."""
+    if desk.turn is None:
+        raise Http404("No open turn.")
+    order = Order.objects.filter(pk=order_id, turn=desk.turn, nation=desk.nation).select_related("fleet").first()
+    if order is None:
+        raise Http404("No such order.")
+    return order
+
+
+# --- what may be chosen -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PathChoice:
+    """A legal move path from a fleet's place: ``value`` is the steps joined by "|"."""
+
+    steps: tuple[str, ...]
+    label: str
+
+    @property
+    def value(self) -> str:
+        return "|".join(self.steps)
+
+
+@dataclass
+class FleetPlace:
+    fleet: Fleet
+    zone: SeaZone
+    port: Port | None
+    ships: list[Ship]
+
+    @property
+    def where(self) -> str:
+        return f"in {self.port.name}" if self.port is not None else f"at sea in {self.zone.name}"
+
+    @property
+    def label(self) -> str:
+        n = len(self.ships)
+        admiral = f", {self.fleet.admiral.name}" if self.fleet.admiral is not None else ""
+        return f"{self.fleet.name} ({n} ship{'s' if n != 1 else ''}{admiral}) — {self.where}"
+
+
+@dataclass(frozen=True)
+class ClassStatus:
+    """A ship class for a lay-down: its cost and whether it may be laid down now, and why not."""
+
+    cls: str
+    label: str
+    cost: int
+    build_turns: int
+    allowed: bool
+    reason: str
+
+
+class OrderChoices:
+    """Everything the order forms offer for one nation in one turn (lazy; read-only)."""
+
+    def __init__(self, *, desk: OrderDesk) -> None:
+        if desk.turn is None:
+            raise ValueError("order choices need an open turn")
+        self.desk = desk
+        self.campaign = desk.campaign
+        self.nation = desk.nation
+        self.turn: Turn = desk.turn
+        self.board = Board(self.campaign.pk)
+
+    # -- basics ---------------------------------------------------------------------------------------
+    @cached_property
+    def ruleset(self) -> Ruleset:
+        return self.campaign.ruleset
+
+    @cached_property
+    def orders(self) -> list[Order]:
+        return list(orders_for_turn(nation=self.nation, turn=self.turn))
+
+    @cached_property
+    def committed_ep(self) -> int:
+        return orders_committed_ep(nation=self.nation, turn=self.turn)
+
+    @property
+    def available_ep(self) -> int:
+        return self.nation.treasury - self.committed_ep
+
+    def relation(self, other: Nation | int) -> str:
+        other_id = other if isinstance(other, int) else other.pk
+        return self.board.relation(self.nation, other_id)
+
+    @cached_property
+    def other_nations(self) -> list[Nation]:
+        return sorted((n for n in self.board.nations.values() if n.pk != self.nation.pk), key=lambda n: n.code)
+
+    # -- fleets and ships -------------------------------------------------------------------------------
+    @cached_property
+    def fleets(self) -> list[FleetPlace]:
+        """The nation's fleets with their ships afloat in line order (two queries)."""
+        fleets = list(Fleet.objects.filter(nation=self.nation).select_related("admiral").order_by("name", "pk"))
+        ships: dict[int, list[Ship]] = defaultdict(list)
+        for ship in Ship.objects.filter(nation=self.nation, condition__in=Ship.AFLOAT).order_by("line_position", "pk"):
+            if ship.fleet_id is not None:
+                ships[ship.fleet_id].append(ship)
+        cost = self.ruleset.ship_cost
+        places = []
+        for fleet in fleets:
+            zone, port = self.board.place(fleet)
+            listed = sorted(ships.get(fleet.pk, []), key=lambda s: (s.line_position, -cost[s.ship_class], s.pk))
+            places.append(FleetPlace(fleet, zone, port, listed))
+        return places
+
+    @cached_property
+    def fleets_by_id(self) -> dict[int, FleetPlace]:
+        return {p.fleet.pk: p for p in self.fleets}
+
+    @cached_property
+    def fleets_afloat(self) -> list[FleetPlace]:
+        return [p for p in self.fleets if p.ships]
+
+    @cached_property
+    def ships(self) -> dict[int, tuple[Ship, FleetPlace]]:
+        return {s.pk: (s, place) for place in self.fleets for s in place.ships}
+
+    def ship_label(self, ship: Ship, place: FleetPlace) -> str:
+        bits = [ship.get_ship_class_display(), ship.condition]
+        if ship.in_ordinary:
+            bits.append("in ordinary")
+        return f"{ship.name} ({', '.join(bits)}) — {place.fleet.name}, {place.where}"
+
+    # -- movement -----------------------------------------------------------------------------------------
+    def _zone_name(self, zone_id: int) -> str:
+        return self.board.zones_by_id[zone_id].name
+
+    def _enterable(self, zone: SeaZone, exclude: Port | None = None) -> list[Port]:
+        ports = [
+            p
+            for p in self.board.ports.values()
+            if p.sea_zone_id == zone.pk
+            and (exclude is None or p.pk != exclude.pk)
+            and self.board.friendly(self.nation, p)
+        ]
+        return sorted(ports, key=lambda p: p.name)
+
+    def _neighbours(self, zone: SeaZone) -> list[SeaZone]:
+        ids = self.board.adjacency.get(zone.pk, frozenset())
+        return sorted((self.board.zones_by_id[i] for i in ids), key=lambda z: z.name)
+
+    def move_paths(self, place: FleetPlace) -> list[PathChoice]:
+        """Every legal path of RULES.md §4 from the fleet's place (1 or 2 steps; 1 with a disabled
+        ship): adjacent zones, two-step paths, own or allied ports to enter, "sea" from a port. A fleet
+        in port with ships in ordinary cannot leave (§2), so it has no path."""
+        limit = max_steps(self.ruleset, place.ships)
+        out: list[PathChoice] = []
+
+        def follow(steps: tuple[str, ...], labels: tuple[str, ...], zone: SeaZone, port: Port | None) -> None:
+            if steps:
+                out.append(PathChoice(steps, " → ".join(labels)))
+            if len(steps) >= limit:
+                return
+            if port is not None:
+                if steps or any(s.in_ordinary for s in place.ships):
+                    return  # a port entered ends the move; ships in ordinary do not leave (§2)
+                follow((*steps, "sea"), (*labels, f"leave {port.name} for {zone.name}"), zone, None)
+                return
+            for target in self._enterable(zone, exclude=place.port if steps else None):
+                follow((*steps, f"port:{target.key}"), (*labels, f"enter {target.name}"), zone, target)
+            for other in self._neighbours(zone):
+                if other.pk == place.zone.pk and place.port is None:
+                    continue  # back where it started: no move at all
+                follow((*steps, other.key), (*labels, other.name), other, None)
+
+        follow((), (), place.zone, place.port)
+        return out
+
+    def zones_in_reach(self, place: FleetPlace) -> set[int]:
+        """Zones the fleet could be at sea in after a move (its own zone included)."""
+        reach = {place.zone.pk}
+        for path in self.move_paths(place):
+            zone = place.zone
+            for step in path.steps:
+                if step in self.board.zones:
+                    zone = self.board.zones[step]
+            reach.add(zone.pk)
+        return reach
+
+    # -- ports --------------------------------------------------------------------------------------------
+    @cached_property
+    def ports(self) -> list[Port]:
+        return sorted(self.board.ports.values(), key=lambda p: p.name)
+
+    def port_label(self, port: Port) -> str:
+        owner = self.board.owner_code(port)
+        return f"{port.name} ({owner}, {self._zone_name(port.sea_zone_id)})"
+
+    @cached_property
+    def own_ports(self) -> list[Port]:
+        return [p for p in self.ports if p.owner_id == self.nation.pk]
+
+    @cached_property
+    def friendly_ports(self) -> list[Port]:
+        return [p for p in self.ports if self.board.friendly(self.nation, p)]
+
+    @cached_property
+    def enemy_ports(self) -> list[Port]:
+        return [p for p in self.ports if self.relation(p.owner_id) == Relation.State.WAR]
+
+    @cached_property
+    def foreign_ports(self) -> list[Port]:
+        """Ports neither own nor allied: what a fleet might blockade."""
+        return [p for p in self.ports if not self.board.friendly(self.nation, p)]
+
+    @cached_property
+    def dockyards(self) -> list[Port]:
+        """RULES.md §1: own ports with a dockyard, not besieged, not taken this turn or last."""
+        n = self.turn.number
+        return [
+            p
+            for p in self.own_ports
+            if p.dockyard and p.siege_turns == 0 and not (p.taken_turn is not None and p.taken_turn >= n - 1)
+        ]
+
+    @cached_property
+    def raise_ports(self) -> list[Port]:
+        """RULES.md §7: own ports not besieged."""
+        return [p for p in self.own_ports if p.siege_turns == 0]
+
+    @cached_property
+    def land_units_at(self) -> Counter[int]:
+        """The nation's land units in garrison or ashore, by port id (one query)."""
+        rows = (
+            LandUnit.objects.filter(
+                nation=self.nation, state__in=(LandUnit.State.GARRISON, LandUnit.State.ASHORE), port__isnull=False
+            )
+            .values("port_id")
+            .annotate(n=Count("id"))
+        )
+        return Counter({row["port_id"]: row["n"] for row in rows})
+
+    # -- building -----------------------------------------------------------------------------------------
+    @cached_property
+    def navy_counts(self) -> NavyCounts:
+        """§1 counts with the keels of the lay-downs already listed this turn."""
+        counts = navy_counts(nation_id=self.nation.pk)
+        for order in self.orders:
+            cls = order.body.get("class")
+            if order.kind == Order.Kind.LAY_DOWN and isinstance(cls, str) and cls in SHIP_CLASSES:
+                counts = counts.plus(cls)
+        return counts
+
+    @cached_property
+    def period(self) -> str:
+        return period_label(self.ruleset, self.turn.year)
+
+    @cached_property
+    def quota_percent(self) -> int:
+        return self.ruleset.quota_percent(self.nation.navy, self.turn.year)
+
+    @cached_property
+    def class_statuses(self) -> list[ClassStatus]:
+        """Each class with its cost and whether it is allowed now (quota, four-deckers, treasury less
+        the lay-downs and raises listed before)."""
+        labels = dict(Ship._meta.get_field("ship_class").choices or [])
+        out = []
+        for cls in SHIP_CLASSES:
+            cost = self.ruleset.ship_cost[cls]
+            reason = ""
+            try:
+                check_limits(
+                    self.ruleset,
+                    navy=self.nation.navy,
+                    nation_code=self.nation.code,
+                    year=self.turn.year,
+                    ship_class=cls,
+                    counts=self.navy_counts,
+                )
+            except ConstructionRefused as refused:
+                reason = "four-decker limit" if refused.rule == "four_decker_limit" else "over quota"
+            if not reason and cost > self.available_ep:
+                reason = f"needs {cost} EP, {max(self.available_ep, 0)} available"
+            out.append(
+                ClassStatus(
+                    cls, str(labels.get(cls, cls)), cost, self.ruleset.ship_build_turns[cls], not reason, reason
+                )
+            )
+        return out
+
+    def raise_cost(self, unit: str) -> int:
+        return int(self.ruleset[RAISE_COST_KEY[unit]])
+
+    # -- admirals, diplomacy -----------------------------------------------------------------------------
+    @cached_property
+    def admirals(self) -> list[Admiral]:
+        return list(
+            Admiral.objects.filter(nation=self.nation, status=Admiral.Status.ACTIVE)
+            .select_related("fleet", "port")
+            .order_by("grade", "name")
+        )
+
+    def diplomacy_targets(self, kind: str) -> list[tuple[Nation, str]]:
+        """Nations towards which ``kind`` may be given from the current relation (RULES.md §10)."""
+        allowed = DIPLOMACY_FROM[kind]
+        return [(n, self.relation(n)) for n in self.other_nations if self.relation(n) in allowed]
+
+    def summary(self) -> dict[str, Any]:
+        return {"treasury": self.nation.treasury, "committed": self.committed_ep, "available": self.available_ep}

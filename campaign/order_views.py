@@ -1,0 +1,178 @@
+"""The order pages: the turn's order list with edit and withdraw, and a form for every order kind.
+
+Thin views: the desk (whose orders, with what permission) comes from
+:func:`~campaign.order_selectors.order_desk_for_player`, the choices from
+:class:`~campaign.order_selectors.OrderChoices`, the forms build the body, and
+``campaign.orders`` (order_add / order_update / order_withdraw) decides. Everything works as plain
+forms; with HTMX the desk is swapped in place (``request.htmx``) instead of reloading the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign.models import Order
+from campaign.order_forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
+from campaign.order_selectors import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
+from campaign.orders import OrderRefused, order_add, order_describe, order_update, order_withdraw
+
+#: Query parameters that are not form values.
+_NOT_VALUES = frozenset({"kind", "nation", "csrfmiddlewaretoken", "refresh"})
+DEFAULT_KIND = Order.Kind.MOVE
+
+
+def _desk(request: HttpRequest, slug: str) -> OrderDesk:
+    code = request.POST.get("nation") or request.GET.get("nation") or None
+    return order_desk_for_player(user=request.user, slug=slug, nation_code=code)
+
+
+def _page_url(desk: OrderDesk, **params: str) -> str:
+    query = {"nation": desk.nation.code} if desk.is_gm else {}
+    query.update({k: v for k, v in params.items() if v})
+    url = reverse("campaign:orders", args=[desk.campaign.slug])
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def _query_initial(request: HttpRequest) -> dict[str, Any]:
+    """Form values given in the query string (the "show choices" refresh of a fleet's form)."""
+    initial: dict[str, Any] = {}
+    for key in request.GET:
+        if key in _NOT_VALUES:
+            continue
+        values = request.GET.getlist(key)
+        initial[key] = values if len(values) > 1 or key == "ships" else values[0]
+    return initial
+
+
+def _kind(raw: str | None) -> str:
+    return raw if raw in ORDER_FORMS else DEFAULT_KIND
+
+
+def _render(
+    request: HttpRequest,
+    desk: OrderDesk,
+    *,
+    choices: OrderChoices | None,
+    form: OrderForm | None,
+    editing: Order | None = None,
+) -> HttpResponse:
+    orders = choices.orders if choices is not None else []
+    context = {
+        "desk": desk,
+        "campaign": desk.campaign,
+        "nation": desk.nation,
+        "turn": desk.turn,
+        "choices": choices,
+        "orders": [(order, order_describe(order)) for order in orders],
+        "menu": order_menu(),
+        "form": form,
+        "kind": form.kind if form is not None else None,
+        "editing": editing,
+        "form_action": (
+            reverse("campaign:order_edit", args=[desk.campaign.slug, editing.pk])
+            if editing is not None
+            else reverse("campaign:orders", args=[desk.campaign.slug])
+        ),
+        "page_url": _page_url(desk),
+    }
+    if form is not None and form.fleet_dependent and "fleet" in form.fields:
+        # HTMX: choosing another fleet reloads the form with that fleet's choices (without JS the
+        # form's "Show the choices" button does the same with a GET).
+        form.fields["fleet"].widget.attrs.update(
+            {
+                "hx-get": context["form_action"],
+                "hx-trigger": "change",
+                "hx-target": "#orders-desk",
+                "hx-swap": "outerHTML",
+                "hx-include": "closest form",
+            }
+        )
+    partial = bool(getattr(request, "htmx", False))
+    context["partial"] = partial  # a swapped-in desk shows its own messages; a full page shows base's
+    template = "campaign/orders_desk.html" if partial else "campaign/orders.html"
+    return render(request, template, context)
+
+
+def _done(request: HttpRequest, desk: OrderDesk, text: str, *, kind: str | None = None) -> HttpResponse:
+    """After a change: the desk again (HTMX) or a redirect to the page (post/redirect/get)."""
+    messages.success(request, text)
+    if getattr(request, "htmx", False):
+        choices = OrderChoices(desk=desk) if desk.open else None
+        form = order_form_for(_kind(kind), choices=choices) if choices is not None else None
+        return _render(request, desk, choices=choices, form=form)
+    return HttpResponseRedirect(_page_url(desk, kind=kind or ""))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the order list and the form of ``?kind=`` (default: move). POST: add the order."""
+    desk = _desk(request, slug)
+    if not desk.open:
+        if request.method == "POST":
+            messages.error(request, "Orders are closed: there is no open turn.")
+        return _render(request, desk, choices=None, form=None)
+    choices = OrderChoices(desk=desk)
+    if request.method == "POST":
+        kind = _kind(request.POST.get("kind"))
+        form = order_form_for(kind, choices=choices, data=request.POST)
+        if form.is_valid():
+            try:
+                order = order_add(nation=desk.nation, body=form.body())
+            except OrderRefused as refused:
+                form.refuse(refused.message)
+            else:
+                return _done(request, desk, f"Added: {order_describe(order)}", kind=kind)
+        return _render(request, desk, choices=choices, form=form)
+    form = order_form_for(_kind(request.GET.get("kind")), choices=choices, initial=_query_initial(request))
+    return _render(request, desk, choices=choices, form=form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
+    """GET: the order's form filled in from its body. POST: replace its body (it keeps its place)."""
+    desk = _desk(request, slug)
+    order = order_for_player(desk=desk, order_id=order_id)
+    choices = OrderChoices(desk=desk)
+    form_class = ORDER_FORMS[order.kind]
+    if request.method == "POST":
+        form = form_class(request.POST, choices=choices)
+        if form.is_valid():
+            try:
+                stored = order_update(order=order, body=form.body())
+            except OrderRefused as refused:
+                form.refuse(refused.message)
+            else:
+                return _done(request, desk, f"Changed: {order_describe(stored)}", kind=order.kind)
+        return _render(request, desk, choices=choices, form=form, editing=order)
+    initial = {**form_class.initial_from_body(order.body), **_query_initial(request)}
+    form = form_class(choices=choices, initial=initial)
+    return _render(request, desk, choices=choices, form=form, editing=order)
+
+
+@login_required
+@require_POST
+def order_withdraw_view(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
+    """Withdraw an order; the orders after it move up one place."""
+    desk = _desk(request, slug)
+    order = order_for_player(desk=desk, order_id=order_id)
+    label = order_describe(order)
+    try:
+        order_withdraw(order=order)
+    except OrderRefused as refused:
+        messages.error(request, refused.message)
+        if getattr(request, "htmx", False):
+            choices = OrderChoices(desk=desk) if desk.open else None
+            form = order_form_for(DEFAULT_KIND, choices=choices) if choices is not None else None
+            return _render(request, desk, choices=choices, form=form)
+        return HttpResponseRedirect(_page_url(desk))
+    return _done(request, desk, f"Withdrawn: {label}")

@@ -1,0 +1,247 @@
+"""Battle report pages: sides, rounds, fates and the dice log; who may see which battle (fog of war)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from battles.engine import (
+    AdmiralSpec,
+    BattleSpec,
+    EngagementContext,
+    PortSpec,
+    SeededDice,
+    ShipSpec,
+    SideSpec,
+    fight_engagement,
+    run_the_guns,
+)
+from battles.models import Battle
+from battles.web_selectors import battle_view
+from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
+from fleets.models import Ship
+from tests.factories import NationFactory
+from tests.worlds import World, two_power_world
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-test-password"
+
+
+def _user(name: str, *, staff: bool = False) -> Any:
+    users = get_user_model()
+    if staff:
+        return users.objects.create_superuser(name, f"{name}@example.org", PASSWORD)
+    return users.objects.create_user(name, f"{name}@example.org", PASSWORD)
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def fleet_action_battle(campaign: Campaign, turn: Turn, a: list[Ship], b: list[Ship], *, seed: int = 7) -> Battle:
+    """A fleet action fought by the engine between the ships ``a`` and ``b``, stored as phase 4 does
+    (an engagement report; ships carry their ids as ``ref``)."""
+    nation_a, nation_b = a[0].nation, b[0].nation
+    taken = {s.name for s in a}
+
+    def side(name: str, ships: list[Ship], grade: str) -> SideSpec:
+        # Names are unique within a battle (as battles/engagements.py makes them).
+        specs = tuple(
+            ShipSpec(
+                s.name if s in a or s.name not in taken else f"{s.name} #{s.pk}",
+                s.ship_class,
+                s.nation.navy,
+                s.crew,
+                "ready",
+                s.pk,
+            )
+            for s in ships
+        )
+        return SideSpec(name, ships[0].nation.navy, specs, AdmiralSpec(grade, f"Admiral {name}"), ships[0].crew)
+
+    spec = BattleSpec("fleet_action", (side(nation_a.name, a, "B"), side(nation_b.name, b, "D")))
+    report = fight_engagement(spec, SeededDice(seed), context=EngagementContext(zone_type="open"))
+    assert a[0].fleet is not None
+    zone = a[0].fleet.sea_zone
+    return Battle.objects.create(
+        campaign=campaign,
+        turn=turn,
+        kind=Battle.Kind.FLEET_ACTION,
+        sea_zone=zone,
+        place=zone.key,
+        sequence=Battle.objects.filter(turn=turn).count() + 1,
+        seed=seed,
+        sides=[
+            {"name": nation_a.name, "nations": [nation_a.code], "admiral": {"name": "Admiral A", "grade": "B"}},
+            {"name": nation_b.name, "nations": [nation_b.code], "admiral": {"name": "Admiral B", "grade": "D"}},
+        ],
+        winner=report.winner,
+        report={**report.to_json(), "engagement": "at_sea", "contact": None},
+    )
+
+
+def running_the_guns_battle(w: World, ships: list[Ship], *, seed: int = 3) -> Battle:
+    specs = tuple(ShipSpec(s.name, s.ship_class, s.nation.navy, s.crew, "ready", s.pk) for s in ships)
+    spec = BattleSpec(
+        "running_the_guns",
+        (SideSpec("Channel Fleet", "GB", specs, None, "B"), SideSpec("Brest", "FR", (), None, "D")),
+        port=PortSpec(3, "Brest"),
+    )
+    report = run_the_guns(spec, SeededDice(seed))
+    return Battle.objects.create(
+        campaign=w.campaign,
+        turn=w.turn,
+        kind=Battle.Kind.RUNNING_THE_GUNS,
+        sea_zone=w.biscay,
+        port=w.brest,
+        place="brest",
+        seed=seed,
+        sides=[{"name": "Channel Fleet", "nations": ["GB"]}, {"name": "Brest", "nations": ["FR"]}],
+        winner=report.winner,
+        report={**report.to_json(), "dice_offset": 0},
+    )
+
+
+@pytest.fixture
+def world() -> World:
+    w = two_power_world()
+    w.gb.player = _user("nelson")
+    w.gb.save(update_fields=["player"])
+    w.fr.player = _user("villeneuve")
+    w.fr.save(update_fields=["player"])
+    return w
+
+
+def _ships(nation: Nation) -> list[Ship]:
+    return list(Ship.objects.filter(nation=nation).select_related("nation", "fleet__sea_zone").order_by("pk"))
+
+
+def _url(battle: Battle) -> str:
+    return reverse("battles:detail", args=[battle.campaign.slug, battle.pk])
+
+
+def test_the_report_shows_sides_rounds_fates_and_every_die_in_order(world: World) -> None:
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    response = _client(world.gb.player).get(_url(battle))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Fleet action at Bay of Biscay" in page or "Fleet action at The Channel" in page
+    assert "Great Britain" in page and "France" in page
+    assert "Admiral A (B)" in page
+    assert "Round 1" in page and "Weather gauge" in page
+    dice = battle.report["dice"]
+    assert f"Dice log — {len(dice)} dice in canonical order" in page
+    assert "<details" in page
+    # Every die is a row, numbered 1…n in the stored (canonical) order.
+    rows = page.split('<table class="list dice">', 1)[1].split("</table>", 1)[0]
+    numbers = [int(cell.split("</td>", 1)[0]) for cell in rows.split("<tr><td>")[1:]]
+    assert numbers == list(range(1, len(dice) + 1))
+    for ship in battle.report["ships"]:
+        assert ship["name"] in page
+    assert page.count('<tr class="fate-') == len(battle.report["ships"])
+
+
+def test_crews_come_from_the_campaigns_ships(world: World) -> None:
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    view = battle_view(battle)
+    assert view.sides[0].crew == "B" and view.sides[1].crew == "D"
+    assert {s.crew for s in view.sides[0].ship_list} == {"B"}
+    assert [len(side.ship_list) for side in view.sides] == [10, 10]
+
+
+def test_running_the_guns_shows_the_barrage_and_the_forts(world: World) -> None:
+    battle = running_the_guns_battle(world, _ships(world.gb)[:4])
+    page = _client(world.gb.player).get(_url(battle)).content.decode()
+    assert "Running the guns at Brest" in page
+    assert "barrage" in page and "Coastal forts: 3." in page
+    assert f"{len(battle.report['dice'])} dice in canonical order" in page
+
+
+def test_a_player_whose_nation_did_not_fight_gets_404(world: World) -> None:
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    assert _client(spain.player).get(_url(battle)).status_code == 404
+    outsider = _user("nobody")
+    assert _client(outsider).get(_url(battle)).status_code == 404
+
+
+def test_an_ally_of_a_fighting_nation_sees_the_battle(world: World) -> None:
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    a, b = sorted((spain, world.fr), key=lambda n: n.pk)
+    Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
+    assert _client(spain.player).get(_url(battle)).status_code == 200
+
+
+def test_a_battle_noted_in_the_players_turn_report_is_shown(world: World) -> None:
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    TurnReport.objects.create(
+        turn=world.turn, nation=spain, body={"events": [{"phase": 4, "text": "Seen", "battle": battle.pk}]}
+    )
+    assert _client(spain.player).get(_url(battle)).status_code == 200
+
+
+def test_a_battle_of_another_campaign_is_404_under_this_slug(world: World) -> None:
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    other = NationFactory.create(code="GB", name="Elsewhere").campaign
+    url = reverse("battles:detail", args=[other.slug, battle.pk])
+    assert _client(world.gb.player).get(url).status_code == 404
+    assert Client().get(_url(battle)).status_code == 302  # anonymous: to the login page
+
+
+def test_the_gm_sees_every_battle_and_the_list(world: World) -> None:
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    gm = _user("gm")
+    world.campaign.gm = gm
+    world.campaign.save(update_fields=["gm"])
+    assert _client(gm).get(_url(battle)).status_code == 200
+    listing = _client(gm).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert _url(battle) in listing
+
+
+def test_the_list_shows_only_the_battles_a_player_may_see(world: World) -> None:
+    fought = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    url = reverse("battles:list", args=[world.campaign.slug])
+    assert _url(fought) in _client(world.fr.player).get(url).content.decode()
+    page = _client(spain.player).get(url).content.decode()
+    assert _url(fought) not in page and "No battles to show yet" in page
+
+
+def _battles(w: World, n: int) -> list[Battle]:
+    gb, fr = _ships(w.gb), _ships(w.fr)
+    return [fleet_action_battle(w.campaign, w.turn, gb, fr, seed=k) for k in range(n)]
+
+
+@pytest.mark.parametrize("size", ["small", "demo"])
+def test_the_battle_page_needs_at_most_20_queries(world: World, size: str, django_assert_max_num_queries: Any) -> None:
+    if size == "demo":
+        call_command("load_scenario", "europe-1805", "--slug", "big")
+        campaign = Campaign.objects.get(slug="big")
+        turn = Turn.objects.get(campaign=campaign, status=Turn.Status.OPEN)
+        gb, fr = Nation.objects.get(campaign=campaign, code="GB"), Nation.objects.get(campaign=campaign, code="FR")
+        gb.player = world.gb.player
+        world.gb.player = None
+        world.gb.save(update_fields=["player"])
+        gb.save(update_fields=["player"])
+        ships_a = list(Ship.objects.filter(nation=gb, condition="ready").select_related("nation", "fleet__sea_zone"))
+        ships_b = list(Ship.objects.filter(nation=fr, condition="ready").select_related("nation", "fleet__sea_zone"))
+        battle = fleet_action_battle(campaign, turn, ships_a[:60], ships_b[:60])
+        client = _client(gb.player)
+    else:
+        battle = _battles(world, 1)[0]
+        client = _client(world.gb.player)
+    with django_assert_max_num_queries(20):
+        response = client.get(_url(battle))
+    assert response.status_code == 200
+    with django_assert_max_num_queries(20):
+        assert client.get(reverse("battles:list", args=[battle.campaign.slug])).status_code == 200

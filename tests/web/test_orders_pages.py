@@ -1,0 +1,322 @@
+"""The order pages: the list with edit and withdraw, a form for every kind, refusals next to the field."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import Campaign, Nation, Order, Turn
+from campaign.order_forms import ORDER_FORMS
+from campaign.orders import order_add
+from fleets.models import Fleet
+from tests.factories import AdmiralFactory, ShipFactory
+from tests.worlds import World, two_power_world
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-test-password"
+
+
+def _user(name: str, *, staff: bool = False) -> Any:
+    users = get_user_model()
+    if staff:
+        return users.objects.create_superuser(name, f"{name}@example.org", PASSWORD)
+    return users.objects.create_user(name, f"{name}@example.org", PASSWORD)
+
+
+@pytest.fixture
+def world() -> World:
+    w = two_power_world(treasury=120)
+    w.gb.player = _user("nelson")
+    w.gb.save(update_fields=["player"])
+    w.fr.player = _user("villeneuve")
+    w.fr.save(update_fields=["player"])
+    return w
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _url(w: World, **query: str) -> str:
+    url = reverse("campaign:orders", args=[w.campaign.slug])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def _field_block(page: str, name: str) -> str:
+    """The HTML of one field's block (label, input, its errors)."""
+    start = page.index(f'id="field-{name}"')
+    end = min(i for i in (page.find('id="field-', start + 10), page.find("</form>", start)) if i != -1)
+    return page[start:end]
+
+
+def _first_rates(w: World, n: int) -> None:
+    for k in range(n):
+        ShipFactory.create(fleet=w.channel_fleet, nation=w.gb, name=f"Old Royal {k}", ship_class="1st", crew="B")
+
+
+# --- the page ------------------------------------------------------------------------------------------------
+
+
+def test_the_orders_page_shows_the_treasury_and_only_the_nations_own_fleets(world: World) -> None:
+    page = _client(world.gb.player).get(_url(world)).content.decode()
+    assert "Orders of Great Britain" in page
+    assert 'id="treasury">120 EP' in page
+    assert "Channel Fleet" in page
+    assert "Brest Fleet" not in page
+
+
+@pytest.mark.parametrize("kind", sorted(ORDER_FORMS))
+def test_every_order_kind_has_a_form(world: World, kind: str) -> None:
+    response = _client(world.gb.player).get(_url(world, kind=kind))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'name="kind" value="{kind}"' in page
+    assert "csrfmiddlewaretoken" in page
+
+
+def test_a_move_offers_only_reachable_paths_from_the_fleets_place(world: World) -> None:
+    page = _client(world.gb.player).get(_url(world, kind="move")).content.decode()
+    values = set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path")))
+    # In Portsmouth: leave for The Channel, then on to the adjacent Bay of Biscay; Brest is French.
+    assert values == {"sea", "sea|biscay"}
+
+
+def test_a_fleet_at_sea_may_enter_an_own_port_or_go_two_zones(world: World) -> None:
+    Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None)
+    page = _client(world.gb.player).get(_url(world, kind="move")).content.decode()
+    values = set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path")))
+    assert values == {"port:portsmouth", "biscay"}  # Brest is an enemy port: never entered
+
+
+def test_a_move_is_added_to_the_list_in_listed_order(world: World) -> None:
+    client = _client(world.gb.player)
+    fleet = world.channel_fleet
+    response = client.post(_url(world), {"kind": "move", "fleet": fleet.pk, "path": "sea|biscay"})
+    assert response.status_code == 302
+    order = Order.objects.get(nation=world.gb)
+    assert order.body == {"kind": "move", "fleet": fleet.pk, "path": ["sea", "biscay"]}
+    page = client.get(_url(world)).content.decode()
+    assert "sea → biscay" in page and f'id="order-{order.pk}"' in page
+
+
+def test_laying_down_a_first_rate_commits_its_cost(world: World) -> None:
+    client = _client(world.gb.player)
+    response = client.post(
+        _url(world), {"kind": "lay_down", "class": "1st", "name": "Caledonia", "port": "portsmouth"}, follow=True
+    )
+    page = response.content.decode()
+    assert Order.objects.filter(nation=world.gb, kind="lay_down").count() == 1
+    assert 'id="treasury">120 EP' in page and 'id="committed">20 EP' in page and 'id="available">100 EP' in page
+
+
+def test_a_first_rate_over_quota_is_refused_next_to_the_class_and_nothing_is_stored(world: World) -> None:
+    _first_rates(world, 2)  # 12 SOL, 2 big: a third would be 300 > 20 × 13 = 260
+    client = _client(world.gb.player)
+    form = client.get(_url(world, kind="lay_down")).content.decode()
+    row = re.search(r'<tr class="not-allowed">(?:(?!</tr>).)*value="1st"(?:(?!</tr>).)*</tr>', form, re.S)
+    assert row is not None and "over quota" in row.group(0)  # greyed out, still selectable
+    response = client.post(_url(world), {"kind": "lay_down", "class": "1st", "name": "Caledonia", "port": "portsmouth"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    block = page[page.index('id="field-class"') : page.index("</fieldset>", page.index('id="field-class"'))]
+    assert "1st/2nd-rate quota" in block and "300 &gt; 20×13=260" in block
+    assert "1st/2nd-rate quota" not in _field_block(page, "name")
+    assert not Order.objects.filter(nation=world.gb).exists()
+
+
+def test_a_ship_name_in_use_is_refused_next_to_the_name(world: World) -> None:
+    response = _client(world.gb.player).post(
+        _url(world), {"kind": "lay_down", "class": "3rd-74", "name": "HMS 3", "port": "portsmouth"}
+    )
+    page = response.content.decode()
+    assert "already has a ship named" in _field_block(page, "name")
+    assert not Order.objects.exists()
+
+
+def test_a_second_move_for_a_fleet_is_refused_next_to_the_fleet(world: World) -> None:
+    order_add(nation=world.gb, body={"kind": "move", "fleet": world.channel_fleet.pk, "path": ["sea"]})
+    response = _client(world.gb.player).post(
+        _url(world), {"kind": "move", "fleet": world.channel_fleet.pk, "path": "sea|biscay"}
+    )
+    page = response.content.decode()
+    assert "already has a move order" in _field_block(page, "fleet")
+    assert Order.objects.count() == 1
+
+
+def test_a_path_that_is_not_offered_is_refused_and_changes_nothing(world: World) -> None:
+    response = _client(world.gb.player).post(
+        _url(world), {"kind": "move", "fleet": world.channel_fleet.pk, "path": "sea|brest"}
+    )
+    assert "Choose a path from the list" in _field_block(response.content.decode(), "path")
+    assert not Order.objects.exists()
+
+
+def test_another_nations_fleet_cannot_be_ordered(world: World) -> None:
+    response = _client(world.gb.player).post(
+        _url(world), {"kind": "posture", "fleet": world.brest_fleet.pk, "posture": "avoid", "port": ""}
+    )
+    assert "Choose one of your fleets" in response.content.decode()
+    assert not Order.objects.exists()
+
+
+def test_diplomacy_offers_only_what_the_relation_allows(world: World) -> None:
+    client = _client(world.gb.player)
+    war = _field_block(client.get(_url(world, kind="declare_war")).content.decode(), "nation")
+    peace = _field_block(client.get(_url(world, kind="offer_peace")).content.decode(), "nation")
+    assert 'value="FR"' not in war  # already at war
+    assert 'value="FR"' in peace
+
+
+def test_the_choices_follow_the_fleet_chosen_without_javascript(world: World) -> None:
+    second = Fleet.objects.create(
+        campaign=world.campaign, nation=world.gb, name="Western Squadron", sea_zone=world.biscay, crew="B"
+    )
+    ShipFactory.create(fleet=second, nation=world.gb, name="Ajax", crew="B")
+    page = _client(world.gb.player).get(_url(world, kind="move", fleet=str(second.pk), refresh="1")).content.decode()
+    values = set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path")))
+    assert values == {"channel", "channel|port:portsmouth"}
+
+
+# --- edit and withdraw -----------------------------------------------------------------------------------------
+
+
+def test_an_order_is_edited_in_place(world: World) -> None:
+    first = order_add(nation=world.gb, body={"kind": "raise", "unit": "land_unit", "port": "portsmouth"})
+    order = order_add(nation=world.gb, body={"kind": "posture", "fleet": world.channel_fleet.pk, "posture": "avoid"})
+    client = _client(world.gb.player)
+    edit = reverse("campaign:order_edit", args=[world.campaign.slug, order.pk])
+    form = client.get(edit).content.decode()
+    assert "Change order 2" in form and '<option value="avoid" selected>' in form
+    response = client.post(edit, {"kind": "posture", "fleet": world.channel_fleet.pk, "posture": "seek", "port": ""})
+    assert response.status_code == 302
+    order.refresh_from_db()
+    assert order.body["posture"] == "seek" and order.position == 2
+    first.refresh_from_db()
+    assert first.position == 1
+
+
+def test_a_refused_edit_changes_nothing(world: World) -> None:
+    order = order_add(
+        nation=world.gb, body={"kind": "lay_down", "class": "3rd-74", "name": "Ajax", "port": "portsmouth"}
+    )
+    _first_rates(world, 2)
+    edit = reverse("campaign:order_edit", args=[world.campaign.slug, order.pk])
+    response = _client(world.gb.player).post(
+        edit, {"kind": "lay_down", "class": "1st", "name": "Ajax", "port": "portsmouth"}
+    )
+    assert response.status_code == 200 and "1st/2nd-rate quota" in response.content.decode()
+    order.refresh_from_db()
+    assert order.body["class"] == "3rd-74"
+
+
+def test_withdrawing_an_order_moves_the_later_ones_up(world: World) -> None:
+    first = order_add(nation=world.gb, body={"kind": "raise", "unit": "land_unit", "port": "portsmouth"})
+    second = order_add(nation=world.gb, body={"kind": "raise", "unit": "siege_train", "port": "portsmouth"})
+    client = _client(world.gb.player)
+    url = reverse("campaign:order_withdraw", args=[world.campaign.slug, first.pk])
+    assert client.get(url).status_code == 405
+    assert client.post(url).status_code == 302
+    assert not Order.objects.filter(pk=first.pk).exists()
+    second.refresh_from_db()
+    assert second.position == 1
+
+
+def test_htmx_gets_the_desk_swapped_in_place(world: World) -> None:
+    response = _client(world.gb.player).post(
+        _url(world), {"kind": "raise", "unit": "land_unit", "port": "portsmouth"}, HTTP_HX_REQUEST="true"
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.lstrip().startswith('<div id="orders-desk"') and "<html" not in page
+    assert "Added: Order 1 (raise" in page and 'id="committed">3 EP' in page
+
+
+# --- permissions -----------------------------------------------------------------------------------------------
+
+
+def test_a_player_cannot_open_or_change_another_nations_orders(world: World) -> None:
+    french = order_add(nation=world.fr, body={"kind": "raise", "unit": "land_unit", "port": "brest"})
+    client = _client(world.gb.player)
+    assert client.get(_url(world, nation="FR")).status_code == 403
+    assert (
+        client.post(_url(world), {"nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"}).status_code
+        == 403
+    )
+    assert client.get(reverse("campaign:order_edit", args=[world.campaign.slug, french.pk])).status_code == 404
+    assert client.post(reverse("campaign:order_withdraw", args=[world.campaign.slug, french.pk])).status_code == 404
+    assert Order.objects.filter(pk=french.pk).exists()
+    assert "villeneuve" not in client.get(_url(world)).content.decode()
+
+
+def test_strangers_and_visitors_get_no_order_page(world: World) -> None:
+    assert _client(_user("stranger")).get(_url(world)).status_code == 404
+    response = Client().get(_url(world))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_gm_enters_orders_for_any_nation(world: World) -> None:
+    gm = _user("gm")
+    world.campaign.gm = gm
+    world.campaign.save(update_fields=["gm"])
+    client = _client(gm)
+    page = client.get(_url(world, nation="FR")).content.decode()
+    assert "Orders of France" in page and 'name="nation" id="id_pick_nation"' in page
+    response = client.post(_url(world), {"nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"})
+    assert response.status_code == 302 and "nation=FR" in response["Location"]
+    assert Order.objects.get().nation == world.fr
+
+
+def test_orders_are_closed_while_the_turn_resolves(world: World) -> None:
+    Turn.objects.filter(pk=world.turn.pk).update(status=Turn.Status.RESOLVING)
+    client = _client(world.gb.player)
+    page = client.get(_url(world)).content.decode()
+    assert "Orders are closed" in page and "Add the order" not in page
+    response = client.post(_url(world), {"kind": "raise", "unit": "land_unit", "port": "portsmouth"}, follow=True)
+    assert "Orders are closed" in response.content.decode()
+    assert not Order.objects.exists()
+
+
+# --- speed -----------------------------------------------------------------------------------------------------
+
+
+def _demo_player() -> tuple[Campaign, Any]:
+    call_command("load_scenario", "europe-1805", "--slug", "big")
+    campaign = Campaign.objects.get(slug="big")
+    gb = Nation.objects.get(campaign=campaign, code="GB")
+    gb.player = _user("collingwood")
+    gb.save(update_fields=["player"])
+    fleet = Fleet.objects.filter(nation=gb).first()
+    assert fleet is not None
+    order_add(nation=gb, body={"kind": "posture", "fleet": fleet.pk, "posture": "avoid"})
+    AdmiralFactory.create(nation=gb, campaign=campaign, name="Extra Admiral")
+    return campaign, gb.player
+
+
+@pytest.mark.parametrize("size", ["small", "demo"])
+@pytest.mark.parametrize("kind", ["move", "lay_down", "transfer", "land", "appoint", "declare_war"])
+def test_the_orders_page_needs_at_most_20_queries(
+    world: World, size: str, kind: str, django_assert_max_num_queries: Any
+) -> None:
+    if size == "demo":
+        campaign, user = _demo_player()
+    else:
+        order_add(nation=world.gb, body={"kind": "posture", "fleet": world.channel_fleet.pk, "posture": "avoid"})
+        campaign, user = world.campaign, world.gb.player
+    client = _client(user)
+    url = reverse("campaign:orders", args=[campaign.slug]) + f"?kind={kind}"
+    with django_assert_max_num_queries(20):
+        response = client.get(url)
+    assert response.status_code == 200
+    order = Order.objects.filter(nation__player=user).first()
+    assert order is not None
+    with django_assert_max_num_queries(20):
+        assert client.get(reverse("campaign:order_edit", args=[campaign.slug, order.pk])).status_code == 200
