@@ -1,0 +1,94 @@
+"""Campaign-wide invariants over played turns (issue 4 "How it will be checked"): nothing resolved twice,
+treasuries equal to their ledgers, ships conserved, quota never exceeded by building, and a re-run of a
+turn from the same state giving the same result."""
+
+import json
+import re
+
+import pytest
+from django.utils import timezone
+
+from campaign.backup import campaign_export, campaign_import
+from campaign.models import Campaign, LedgerEntry, Nation, Turn, TurnPhase
+from campaign.phases import PHASES
+from campaign.scenario import scenario_load
+from campaign.tasks import turn_resolve
+from campaign.turns import turn_claim
+from fleets.models import Fleet, Ship
+from tests.campaign.test_scenario_load import strip_ids
+
+pytestmark = pytest.mark.django_db
+
+
+def resolve_open_turn(campaign: Campaign) -> Turn:
+    turn = Turn.objects.get(campaign=campaign, status=Turn.Status.OPEN)
+    assert turn_claim(turn_id=turn.pk, now=timezone.now())
+    assert turn_resolve(turn.pk) == "done"
+    return turn
+
+
+def everyone_at_sea(campaign: Campaign) -> None:
+    """Every commissioned fleet out of port and seeking battle: many contacts, battles and storms."""
+    Ship.objects.filter(campaign=campaign).update(in_ordinary=False)
+    Fleet.objects.filter(campaign=campaign).update(port=None, posture="seek", blockade_port=None)
+
+
+def check_invariants(campaign: Campaign, ships_at_start: int) -> None:
+    for nation in Nation.objects.filter(campaign=campaign):
+        amounts = LedgerEntry.objects.filter(nation=nation).values_list("amount", flat=True)
+        assert nation.treasury == sum(amounts) >= 0, nation.code
+    # Ships are conserved: none vanishes; sunk ships stay in history, keels only add.
+    assert Ship.objects.filter(campaign=campaign).count() >= ships_at_start
+    for turn in Turn.objects.filter(campaign=campaign, status=Turn.Status.RESOLVED):
+        phases = list(TurnPhase.objects.filter(turn=turn).order_by("phase").values_list("phase", flat=True))
+        assert phases == sorted(PHASES), "every phase ran exactly once"
+
+
+def test_three_turns_of_europe_keep_every_invariant() -> None:
+    campaign = scenario_load(name="europe-1805", slug="invariants", seed=11)
+    everyone_at_sea(campaign)
+    ships = Ship.objects.filter(campaign=campaign).count()
+    for _ in range(3):
+        resolve_open_turn(campaign)
+        check_invariants(campaign, ships)
+    assert Turn.objects.filter(campaign=campaign, status=Turn.Status.RESOLVED).count() == 3
+
+
+def test_a_turn_re_run_from_the_same_state_gives_the_same_result() -> None:
+    """Dice are seeded from (campaign seed, turn, phase, place): the same state resolves the same way."""
+    campaign = scenario_load(name="europe-1805", slug="original", seed=5)
+    everyone_at_sea(campaign)
+    document = json.loads(json.dumps(campaign_export(campaign=campaign)))
+    first = campaign_import(document=document, slug="run-a")
+    second = campaign_import(document=document, slug="run-b")
+    resolve_open_turn(first)
+    resolve_open_turn(second)
+    assert comparable(campaign_export(campaign=first)) == comparable(campaign_export(campaign=second))
+
+
+def comparable(document: dict) -> dict:
+    """The export with database ids out of the way: history blobs reduced to what a player reads
+    (texts, fates, outcomes, dice), wall-clock times dropped."""
+    doc = strip_ids(document)
+    doc.pop("snapshots")
+    for turn in doc["turns"]:
+        turn.pop("deadline"), turn.pop("resolved_at")  # wall-clock times of the two runs
+        turn["dice_log"] = [
+            (d["purpose"], d["place"], d["die"], d["raw"], d["mod"], d["result"]) for d in turn["dice_log"]
+        ]
+
+    def texts(events: list[dict]) -> list[str]:
+        return [re.sub(r"#\d+", "#", e["text"]) for e in events]
+
+    doc["phases"] = [(p["turn"], p["phase"], texts(p["summary"].get("events", []))) for p in doc["phases"]]
+    doc["reports"] = [(r["turn"], r["nation"], texts(r["body"].get("events", []))) for r in doc["reports"]]
+    doc["battles"] = [
+        (
+            b["turn"], b["type"], b["place"], b["sequence"], b["seed"], b["winner"], b["report"].get("outcome"),
+            [(re.sub(r"#\d+", "#", s["name"]), s["fate"]) for s in b["report"].get("ships", [])],
+            [re.sub(r"#\d+", "#", str(r)) for r in b["report"].get("round_lines", [])],
+            [(d["purpose"], d["raw"], d["result"]) for d in b["report"].get("dice", [])],
+        )
+        for b in doc["battles"]
+    ]  # fmt: skip
+    return doc
