@@ -5,6 +5,12 @@ from campaign import order_views, views
 app_name = "campaign"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("settings/", views.settings_view, name="settings"),
+    path("campaigns/<slug:slug>/", views.dashboard, name="dashboard"),
+    path("campaigns/<slug:slug>/ready/", views.ready, name="ready"),
+    path("campaigns/<slug:slug>/map/", views.map_view, name="map"),
+    path("campaigns/<slug:slug>/turns/", views.turn_list, name="turns"),
+    path("campaigns/<slug:slug>/turns/<int:number>/", views.turn_detail, name="turn"),
     path("campaigns/<slug:slug>/orders/", order_views.orders_page, name="orders"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/", order_views.order_edit, name="order_edit"),
     path(
