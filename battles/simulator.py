@@ -33,6 +33,7 @@ from battles.engine import (
     run_seed,
 )
 from battles.engine.combat import FATES
+from battles.widgets import use_fast_selects
 from rules.ruleset import GRADES, NAVIES, NAVY_NAMES, SHIP_CLASSES
 
 MAX_RUNS = 10_000
@@ -125,6 +126,7 @@ class SimulatorForm(forms.Form):
                 required=k == 0,
                 help_text="One line each: class × count, then optional crew grade and 'damaged', e.g. 1st × 2 B",
             )
+        use_fast_selects(self)
 
     def side(self, k: int) -> list[forms.BoundField]:
         return [self[f"s{k}_{name}"] for name in self.SIDE_FIELDS]

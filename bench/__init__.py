@@ -3,4 +3,4 @@
 Each module in ``BENCHMARKS`` exposes ``main() -> None`` and prints its own figures.
 """
 
-BENCHMARKS: tuple[str, ...] = ("bench.battles", "bench.turns")
+BENCHMARKS: tuple[str, ...] = ("bench.battles", "bench.turns", "bench.web")

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from django import forms
 
+from battles.widgets import use_fast_selects
 from campaign.models import Order
 from campaign.order_selectors import FleetPlace, OrderChoices
 from campaign.orders import DIPLOMACY_KINDS, RAISE_UNITS
@@ -58,6 +59,7 @@ class OrderForm(forms.Form):
         super().__init__(data, initial=dict(initial or {}))
         self.choices = choices
         self.setup()
+        use_fast_selects(self)
 
     # -- building ---------------------------------------------------------------------------------------
     def setup(self) -> None:

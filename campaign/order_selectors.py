@@ -66,7 +66,8 @@ def order_desk_for_player(*, user: User, slug: str, nation_code: str | None = No
     campaign = Campaign.objects.filter(slug=slug).first()
     if campaign is None or not user.is_authenticated:
         raise Http404("No such campaign.")
-    turn = Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    # The snapshot is the campaign's whole export: never read it for a page.
+    turn = Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).defer("snapshot", "dice_log").first()
     if user_is_gm(user=user, campaign=campaign):
         nations = list(Nation.objects.filter(campaign=campaign).order_by("code"))
         if not nations:
@@ -183,9 +184,17 @@ class OrderChoices:
     @cached_property
     def fleets(self) -> list[FleetPlace]:
         """The nation's fleets with their ships afloat in line order (two queries)."""
-        fleets = list(Fleet.objects.filter(nation=self.nation).select_related("admiral").order_by("name", "pk"))
+        fleets = list(
+            Fleet.objects.filter(nation=self.nation)
+            .select_related("admiral")
+            .only("name", "nation_id", "sea_zone_id", "port_id", "admiral__name", "admiral__grade")
+            .order_by("name", "pk")
+        )
         ships: dict[int, list[Ship]] = defaultdict(list)
-        for ship in Ship.objects.filter(nation=self.nation, condition__in=Ship.AFLOAT).order_by("line_position", "pk"):
+        rows = Ship.objects.filter(nation=self.nation, condition__in=Ship.AFLOAT).only(
+            "name", "ship_class", "condition", "in_ordinary", "fleet_id", "line_position", "crew"
+        )
+        for ship in rows:
             if ship.fleet_id is not None:
                 ships[ship.fleet_id].append(ship)
         cost = self.ruleset.ship_cost

@@ -1,0 +1,188 @@
+"""Web latency under load: 50 players browsing and entering orders against gunicorn and PostgreSQL.
+
+``python -m bench web`` prepares a PostgreSQL database of its own (migrate, five europe-1805 campaigns
+loaded with ``load_scenario``, one player account per nation: 55 accounts for 50 simulated players),
+starts gunicorn on a free port against it, runs ``bench/locust_players.py`` headless for
+``BENCH_WEB_SECONDS`` (default 60) with 50 users, and prints each request's median and 95th
+percentile and the totals. Goal (issue 5): p95 ≤ 150 ms on this machine. The database is dropped
+afterwards. Latencies are measured by locust on the same machine, so they include its own CPU share.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE = "admiralty_bench_web"
+SERVER = "postgres://postgres@127.0.0.1:5432"
+USERS = 50
+CAMPAIGNS = 5
+GOAL_P95_MS = 150
+
+_PLAYERS = """
+import sys
+from django.contrib.auth import get_user_model
+from campaign.models import Nation
+users = get_user_model()
+out = []
+for nation in Nation.objects.select_related("campaign").order_by("campaign__slug", "code"):
+    name = f"{nation.campaign.slug}-{nation.code.lower()}"
+    user = users.objects.create_user(name, f"{name}@example.org", PASSWORD)
+    nation.player = user
+    nation.save(update_fields=["player"])
+    out.append(f"{name}\\t{PASSWORD}\\t{nation.campaign.slug}")
+open(TARGET, "w").write("\\n".join(out) + "\\n")
+"""
+
+
+def _env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",  # DEBUG off, fast password hashing
+        "DATABASE_URL": f"{SERVER}/{DATABASE}",
+    }
+
+
+def _manage(*args: str, code: str | None = None) -> None:
+    command = [sys.executable, "manage.py", *args]
+    if code is not None:
+        command += ["-c", code]
+    subprocess.run(command, cwd=ROOT, env=_env(), check=True, stdout=subprocess.DEVNULL)
+
+
+def _psql(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(sql.encode())
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _prepare(users_file: Path) -> None:
+    _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+    _psql(f"CREATE DATABASE {DATABASE}")
+    _manage("migrate", "--noinput", "-v", "0")
+    for k in range(CAMPAIGNS):
+        _manage("load_scenario", "europe-1805", "--slug", f"bench-{k + 1}", "--seed", str(k + 1))
+    password = secrets.token_urlsafe(12)
+    code = _PLAYERS.replace("PASSWORD", repr(password)).replace("TARGET", repr(str(users_file)))
+    _manage("shell", code=code)
+
+
+def _wait_for(url: str, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"gunicorn did not answer at {url}")
+
+
+def _report(stats: Path) -> None:
+    rows = list(csv.DictReader(stats.open()))
+    print(f"{'request':<28} {'count':>7} {'fail':>5} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}")
+    total = None
+    for row in rows:
+        if row["Name"] == "Aggregated":
+            total = row
+            continue
+        print(
+            f"{row['Name'][:28]:<28} {row['Request Count']:>7} {row['Failure Count']:>5} "
+            f"{row['50%']:>7} {row['95%']:>7} {float(row['Max Response Time']):>7.0f}"
+        )
+    if total is not None:
+        p95 = float(total["95%"])
+        print(
+            f"{'all requests':<28} {total['Request Count']:>7} {total['Failure Count']:>5} "
+            f"{total['50%']:>7} {total['95%']:>7} {float(total['Max Response Time']):>7.0f}"
+        )
+        verdict = "meets" if p95 <= GOAL_P95_MS else "misses"
+        print(f"p95 {p95:.0f} ms {verdict} the goal of {GOAL_P95_MS} ms; {float(total['Requests/s']):.1f} requests/s")
+
+
+def main() -> None:
+    seconds = int(os.environ.get("BENCH_WEB_SECONDS", "60"))
+    workers = int(os.environ.get("BENCH_WEB_WORKERS", str(2 * (os.cpu_count() or 2) + 1)))
+    var = ROOT / "var"
+    var.mkdir(exist_ok=True)
+    users_file = var / "bench-web-users.txt"
+    prefix = var / "bench-web"
+    t0 = time.perf_counter()
+    _prepare(users_file)
+    print(f"prepared {CAMPAIGNS} europe-1805 campaigns and their players in {time.perf_counter() - t0:.1f} s")
+    port = _free_port()
+    env = _env()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/accounts/login/")
+        print(f"gunicorn: {workers} workers; locust: {USERS} players for {seconds} s")
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "locust",
+                "-f",
+                str(ROOT / "bench" / "locust_players.py"),
+                "--headless",
+                "--users",
+                str(USERS),
+                "--spawn-rate",
+                "10",
+                "--run-time",
+                f"{seconds}s",
+                "--host",
+                f"http://127.0.0.1:{port}",
+                "--csv",
+                str(prefix),
+                "--only-summary",
+                "--loglevel",
+                "WARNING",
+            ],
+            cwd=ROOT,
+            env={**env, "BENCH_WEB_USERS": str(users_file)},
+            check=False,
+            stdout=subprocess.DEVNULL,
+        )
+        _report(Path(f"{prefix}_stats.csv"))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        _psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()
