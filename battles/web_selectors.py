@@ -17,6 +17,7 @@ template-friendly structure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ from django.db.models import Q
 from django.http import Http404
 
 from battles.models import Battle
-from fleets.models import Ship
+from fleets.models import Fleet, Ship
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -164,6 +165,7 @@ class SideView:
     outcome: str = ""
     winner: bool = False
     ship_list: list[ShipView] = field(default_factory=list)
+    fleets: str = ""
 
 
 @dataclass
@@ -283,10 +285,10 @@ def _fire_summary(dice: Iterable[Mapping[str, Any]], names: Sequence[str]) -> li
     return out
 
 
-def _day_view(day: int, report: Mapping[str, Any], dice: Sequence[Mapping[str, Any]], gauge: str) -> DayView:
-    names = [s.get("name", f"Side {k}") for k, s in enumerate(report.get("sides") or [{}, {}])]
-    while len(names) < 2:
-        names.append(f"Side {len(names)}")
+def _day_view(
+    day: int, report: Mapping[str, Any], dice: Sequence[Mapping[str, Any]], gauge: str, names: Sequence[str]
+) -> DayView:
+    """One day (or the only round series) of a report; ``names``: the sides' display names."""
     checks: dict[int, list[str]] = {}
     for c in report.get("checks") or []:
         word = _CHECK_WORDS.get(c.get("result"), c.get("result"))
@@ -350,16 +352,25 @@ def battle_view(battle: Battle) -> BattleView:
     days_raw: list[dict[str, Any]] = report.get("days") or []
     first_report: Mapping[str, Any] = days_raw[0].get("report", {}) if days_raw else report
     engine_sides = first_report.get("sides") or []
+    # Nation names for sides named by their codes ("GB", "FR/ES"), and the fleets' names.
+    nation_names = dict(battle.campaign.nations.values_list("code", "name"))
+    fleet_ids = [int(f) for s in stored_sides for f in s.get("fleets") or [] if isinstance(f, int)]
+    fleet_names = dict(Fleet.objects.filter(pk__in=fleet_ids).values_list("pk", "name")) if fleet_ids else {}
     sides: list[SideView] = []
     for k in (0, 1):
         stored = stored_sides[k] if k < len(stored_sides) else {}
         engine = engine_sides[k] if k < len(engine_sides) else {}
         admiral = stored.get("admiral") or engine.get("admiral")
         outcome = (report.get("outcome") or ["", ""])[k] if len(report.get("outcome") or []) > k else ""
+        name = str(stored.get("name") or engine.get("name") or f"Side {k}")
+        codes = [c.strip() for c in re.split(r"[/,&]", name)]
+        if codes and all(c in nation_names for c in codes):
+            name = " & ".join(nation_names[c] for c in codes)
         sides.append(
             SideView(
                 index=k,
-                name=str(stored.get("name") or engine.get("name") or f"Side {k}"),
+                name=name,
+                fleets=", ".join(fleet_names[f] for f in stored.get("fleets") or [] if f in fleet_names),
                 nations=list(stored.get("nations") or []),
                 navy=str(engine.get("navy", "")),
                 admiral=f"{admiral.get('name') or 'unnamed'} ({admiral.get('grade')})" if admiral else "",
@@ -381,7 +392,8 @@ def battle_view(battle: Battle) -> BattleView:
         side = row.get("side", 0) if row.get("side") in (0, 1) else 0
         ref = row.get("ref")
         ship = known.get(ref) if isinstance(ref, int) else None
-        crew = ship.crew if ship is not None else ""
+        # A prize now carries its captor's crew (RULES.md §4): its crew in the battle is not on record.
+        crew = ship.crew if ship is not None and row.get("fate") != "captured" else ""
         if crew:
             crews[side].add(crew)
         by = row.get("captured_by")
@@ -418,7 +430,7 @@ def battle_view(battle: Battle) -> BattleView:
             winner = g.get("winner")
             gauge = f"Weather gauge: {rolls + ' → ' if rolls else ''}{names[winner] if winner in (0, 1) else '—'}"
             day_dice = [x for x in dice_raw if x.get("day") == number]
-            view = _day_view(number, d.get("report") or {}, day_dice, gauge)
+            view = _day_view(number, d.get("report") or {}, day_dice, gauge, names)
             p = pursuits.get(number)
             if p:
                 decisions = p.get("decisions") or []
@@ -432,7 +444,7 @@ def battle_view(battle: Battle) -> BattleView:
         if report.get("engagement"):
             notes.append(f"Engagement: {str(report['engagement']).replace('_', ' ')}.")
     elif kind in ("fleet_action", "running_the_guns", "garrison_guns"):
-        days.append(_day_view(1, report, dice_raw, ""))
+        days.append(_day_view(1, report, dice_raw, "", names))
         if report.get("coastal_forts") is not None:
             notes.append(f"Coastal forts: {report['coastal_forts']}.")
         if report.get("barrage"):
