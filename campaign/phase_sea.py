@@ -3,19 +3,19 @@
 Phase 3, in this order (§3 "3. fleet organisation and appointments; embarkation; movement in two
 steps with sighting and interception after each"):
 
-1. Fleets in the port of a nation that is now neither own, allied nor at war (an alliance ended in
-   peace) are put in the port's zone (§10).
-2. Standing orders take effect: posture (seek, avoid, blockade P), battle orders (after a battle:
+(Fleets in the port of a former ally now at peace were put to sea by phase 1, §10.)
+
+1. Standing orders take effect: posture (seek, avoid, blockade P), battle orders (after a battle:
    auto, continue or evade; retreat port; retreat zone), line order (``Ship.line_position``).
-3. Fleet organisation in processing order: transfer ships to a fleet, form a fleet, merge fleets —
+2. Fleet organisation in processing order: transfer ships to a fleet, form a fleet, merge fleets —
    in one place only (the same port, or at sea in the same zone). A merged fleet takes the oldest
    ``left_port_turn``; a new fleet inherits it (and its supply) from the fleets its ships came from.
-4. Appointments (§0): an admiral takes a fleet when both are in one place — waiting in the fleet's
+3. Appointments (§0): an admiral takes a fleet when both are in one place — waiting in the fleet's
    port, or commanding another fleet there; a fleet has at most one (in port the one it had goes
    ashore to wait; at sea the appointment is skipped).
-5. Embarkation (§7): the nation's units in garrison or ashore at the port board the empty
+4. Embarkation (§7): the nation's units in garrison or ashore at the port board the empty
    transports of an own fleet in that port or at sea in its zone, one unit a transport.
-6. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.movement`).
+5. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.movement`).
 
 Phase 4: every pending engagement is fought (:mod:`battles.engagements`) — usually already by the
 battle tasks the turn fanned out, one per zone (``campaign.tasks``); whatever is left is fought here,
@@ -53,7 +53,6 @@ from campaign.movement import (
     sea_world_load,
 )
 from campaign.pipeline import PhaseContext
-from campaign.selectors import diplomacy_for_campaign
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import SOL_CLASSES
@@ -88,7 +87,6 @@ class Refused(ValueError):
 
 def movement_phase(ctx: PhaseContext) -> None:
     """Phase 3 (RULES.md §3, §4, §0, §7): see the module docstring."""
-    fleets_leave_neutral_ports(ctx)
     handlers = {
         Order.Kind.POSTURE: posture_set,
         Order.Kind.BATTLE_ORDERS: battle_orders_set,
@@ -129,23 +127,6 @@ def movement_phase(ctx: PhaseContext) -> None:
             _done(outcome.order, outcome.note)
     engagements_record(world)
     positions_report(world)
-
-
-def fleets_leave_neutral_ports(ctx: PhaseContext) -> None:
-    """§10: "An alliance ending in peace: each nation's fleets in the other's ports are put in the
-    port's zone at the start of phase 3". A fleet is only ever in a port of a nation that is not
-    own or allied after such a change; at war it stays (Treachery in Port, §7)."""
-    diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
-    fleets = Fleet.objects.filter(campaign=ctx.campaign, port__isnull=False).select_related("port", "nation")
-    for fleet in fleets.order_by("nation__code", "id"):
-        assert fleet.port is not None
-        owner = fleet.port.owner_id
-        if diplomacy.allied(fleet.nation_id, owner) or diplomacy.at_war(fleet.nation_id, owner):
-            continue
-        name = fleet.port.name
-        fleet.port = None
-        fleet.save(update_fields=["port"])
-        ctx.report([fleet.nation.code], f"{fleet.name} had to leave {name}: the port is no longer allied.")
 
 
 def _fleet(ctx: PhaseContext, order: Order, key: str = "fleet") -> Fleet:

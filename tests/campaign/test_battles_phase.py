@@ -183,6 +183,45 @@ def test_a_side_with_no_line_is_captured_whole_without_a_battle() -> None:
     assert any("without a battle" in t for t in seen(world, "FR"))
 
 
+def running_fight(seed: int) -> tuple[World, Fleet, Fleet]:
+    """Equal lines in the Channel, one round a day so that both sides hold: GB's standing order is to
+    continue, FR's to evade."""
+    world = sea_world(seed=seed)
+    world.campaign.settings = {**world.campaign.settings, "battle.max_rounds": 1}
+    world.campaign.save()
+    gb = fleet(world, world.gb, "Squadron", "channel", [("3rd-74", 8), ("frigate", 3)], after_battle="continue")
+    fr = fleet(world, world.fr, "Escadre", "channel", [("3rd-74", 8), ("frigate", 3)], after_battle="evade")
+    return world, gb, fr
+
+
+def test_after_a_day_both_held_standing_orders_decide_and_a_pursuer_re_sights() -> None:
+    """§5: "after a day in which both held, each side continues or evades by its standing order ...; a
+    pursuer re-sights at +1 and intercepts"; §4 gauge: "the side that intercepted (the pursuer, on a
+    pursuit day) +1"."""
+    world, _, _ = running_fight(1)  # checked: FR evades after day 1, GB catches it, a second day
+    run(world, 3, 4)
+    report = Battle.objects.get().report
+    assert len(report["days"]) == 2
+    (pursuit,) = report["pursuits"]
+    assert pursuit["decisions"] == ["evade", "continue"] and pursuit["pursuer"] == 1
+    assert pursuit["sighted"] is True and pursuit["intercepted"] is True
+    log = Turn.objects.get(pk=world.turn.pk).dice_log
+    (resighting,) = [d for d in log if d["purpose"] == "sighting" and "pursuit" in d["detail"]]
+    assert resighting["subject"] == "GB" and resighting["mod"] == 1 + 1  # light ships, pursuit
+    day_two = report["days"][1]["gauge"]["dice"]
+    assert [d["mod"] for d in day_two[:2]] == [0, 1 + 1]  # GB: British +1, pursuer +1
+
+
+def test_a_side_that_evades_unseen_withdraws_and_the_pursuer_stays() -> None:
+    """§5 evade; §4: "A side that retired, broke or evaded goes ... (default: the first step towards
+    its nearest own port)"; "The winner stays"."""
+    world, gb, fr = running_fight(3)  # checked: FR evades after day 1 and is not caught
+    run(world, 3, 4)
+    assert Battle.objects.get().report["outcome"] == ["evaded", "held"]
+    assert where(fr) == ("biscay", None) and where(gb) == ("channel", None)
+    assert any("Escadre withdrew to Bay of Biscay" in t for t in seen(world, "FR"))
+
+
 def blockade_of_brest(seed: int) -> tuple[World, Fleet]:
     """A British squadron (two 74s) blockades Brest from Biscay; the Brest fleet is at home."""
     world = sea_world(seed=seed)

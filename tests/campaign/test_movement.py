@@ -398,3 +398,18 @@ def test_nations_not_at_war_do_not_meet() -> None:
     fleet(world, es, "Armada", "channel")
     run(world, 3)
     assert dice_log(world) == [] and not Engagement.objects.exists()
+
+
+def test_contacts_after_step_2_are_resolved_in_the_zones_entered_in_step_2() -> None:
+    """§4: "after step 2, in the zones a fleet entered in step 2"."""
+    world = sea_world(seed=2)  # checked: a battle follows in the Downs
+    gb = fleet(world, world.gb, "Squadron", "approaches", [("3rd-74", 3), ("frigate", 3)])
+    fr = fleet(world, world.fr, "Escadre", "downs", [("3rd-74", 3), ("frigate", 3)])
+    order(world, world.gb, "move", fleet=gb.pk, path=["channel", "downs"])
+    run(world, 3)
+    rolls = dice_log(world)
+    assert rolls and all(d["place"] == "downs" and d["detail"].startswith("step 2") for d in rolls)
+    assert {d["subject"] for d in rolls if d["purpose"] == "sighting"} <= {"FR>GB", "GB>FR"}
+    engagement = Engagement.objects.get()
+    assert (engagement.step, engagement.place, engagement.interceptor) == (2, "downs", None)  # both sought battle
+    assert where(gb) == ("downs", None) and where(fr) == ("downs", None)
