@@ -19,12 +19,12 @@ from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404
 
 from campaign.models import Campaign, Nation, Order, Relation, Turn
 from campaign.orders import DIPLOMACY_FROM, RAISE_COST_KEY, Board, max_steps, orders_committed_ep, orders_for_turn
+from campaign.web_selectors import Viewer, viewer_for_player
 from fleets.models import Admiral, Fleet, Ship
 from fleets.selectors import navy_counts
 from ports.models import LandUnit, Port, SeaZone
@@ -36,55 +36,47 @@ User = AbstractBaseUser | AnonymousUser
 
 @dataclass(frozen=True)
 class OrderDesk:
-    """The nation whose orders are shown, and the GM's choice of nations (one for a player)."""
+    """The nation whose orders are shown, the open turn if any, and the viewer behind it (the same
+    permission check and page header as the players' other campaign pages)."""
 
-    campaign: Campaign
-    nation: Nation
+    viewer: Viewer
     turn: Turn | None
-    is_gm: bool
-    nations: Sequence[Nation]
+
+    @property
+    def campaign(self) -> Campaign:
+        return self.viewer.campaign
+
+    @property
+    def nation(self) -> Nation:
+        return self.viewer.nation
+
+    @property
+    def is_gm(self) -> bool:
+        return self.viewer.is_gm
+
+    @property
+    def nations(self) -> Sequence[Nation]:
+        return self.viewer.pickable
 
     @property
     def open(self) -> bool:
         return self.turn is not None and self.campaign.status != Campaign.Status.ENDED
 
 
-def user_is_gm(*, user: User, campaign: Campaign) -> bool:
-    """Staff, or the campaign's game master."""
-    if not user.is_authenticated:
-        return False
-    return bool(getattr(user, "is_staff", False)) or campaign.gm_id == user.pk
-
-
 def order_desk_for_player(*, user: User, slug: str, nation_code: str | None = None) -> OrderDesk:
-    """The order desk ``user`` may use in campaign ``slug``.
+    """The order desk ``user`` may use in campaign ``slug``
+    (:func:`campaign.web_selectors.viewer_for_player` decides who looks through which nation).
 
     A player gets their own nation; asking for another nation's code is refused (403). A GM gets the
-    nation named by ``nation_code`` (default: the first by code). Anyone else: 404, as for a campaign
-    that does not exist (its existence is the group's business).
+    nation named by ``nation_code`` (default: their own, else the first by code). Anyone else: 404,
+    as for a campaign that does not exist (its existence is the group's business).
     """
-    campaign = Campaign.objects.filter(slug=slug).first()
-    if campaign is None or not user.is_authenticated:
-        raise Http404("No such campaign.")
-    # The snapshot is the campaign's whole export: never read it for a page.
-    turn = Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).defer("snapshot", "dice_log").first()
-    if user_is_gm(user=user, campaign=campaign):
-        nations = list(Nation.objects.filter(campaign=campaign).order_by("code"))
-        if not nations:
-            raise Http404("This campaign has no nations yet.")
-        if nation_code:
-            chosen = next((n for n in nations if n.code == nation_code), None)
-            if chosen is None:
-                raise Http404(f"No nation {nation_code!r} in this campaign.")
-        else:
-            chosen = next((n for n in nations if n.player_id == user.pk), nations[0])
-        return OrderDesk(campaign, chosen, turn, True, nations)
-    own = Nation.objects.filter(campaign=campaign, player_id=user.pk).first()
-    if own is None:
-        raise Http404("No such campaign.")
-    if nation_code and nation_code != own.code:
-        raise PermissionDenied("You give orders only to the nation you command.")
-    return OrderDesk(campaign, own, turn, False, [own])
+    viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
+    turn = None
+    if viewer.turn is not None and viewer.turn.is_open:
+        # The snapshot is the campaign's whole export: never read it for a page.
+        turn = Turn.objects.defer("snapshot", "dice_log").filter(pk=viewer.turn.id, status=Turn.Status.OPEN).first()
+    return OrderDesk(viewer, turn)
 
 
 def order_for_player(*, desk: OrderDesk, order_id: int) -> Order:
@@ -154,6 +146,9 @@ class OrderChoices:
         self.nation = desk.nation
         self.turn: Turn = desk.turn
         self.board = Board(self.campaign.pk)
+        # The viewer has read the nations and relations already: the board reuses them.
+        self.board.__dict__["nations"] = {n.code: n for n in desk.viewer.nations}
+        self.board.__dict__["diplomacy"] = desk.viewer.diplomacy
 
     # -- basics ---------------------------------------------------------------------------------------
     @cached_property

@@ -41,6 +41,30 @@ def _page_url(desk: OrderDesk, **params: str) -> str:
     return f"{url}?{urlencode(query)}" if query else url
 
 
+def _header(request: HttpRequest, desk: OrderDesk) -> dict[str, Any]:
+    """The context of the campaign pages' header (``campaign/_campaign_header.html``): the viewer,
+    the tabs' URLs (with a GM's ``?nation=``), the ready toggle's return path."""
+    viewer = desk.viewer
+    slug = viewer.campaign.slug
+    paths = {
+        "dashboard": reverse("campaign:dashboard", args=[slug]),
+        "map": reverse("campaign:map", args=[slug]),
+        "orders": reverse("campaign:orders", args=[slug]),
+        "battles": reverse("battles:list", args=[slug]),
+        "turns": reverse("campaign:turns", args=[slug]),
+        "ready": reverse("campaign:ready", args=[slug]),
+    }
+    nation = f"nation={viewer.nation.code}" if viewer.is_gm else ""
+    return {
+        "v": viewer,
+        "paths": paths,
+        "links": {name: f"{url}?{nation}" if nation else url for name, url in paths.items()},
+        "nq": f"{nation}&" if nation else "",
+        "tab": "orders",
+        "here": request.get_full_path(),
+    }
+
+
 def _query_initial(request: HttpRequest) -> dict[str, Any]:
     """Form values given in the query string (the "show choices" refresh of a fleet's form)."""
     initial: dict[str, Any] = {}
@@ -82,6 +106,7 @@ def _render(
             else reverse("campaign:orders", args=[desk.campaign.slug])
         ),
         "page_url": _page_url(desk),
+        **_header(request, desk),
     }
     if form is not None and form.fleet_dependent and "fleet" in form.fields:
         # HTMX: choosing another fleet reloads the form with that fleet's choices (without JS the
