@@ -168,10 +168,13 @@ def engagement_zones_to_dispatch(*, turn_id: int, now: datetime, minimum: int = 
     zone is fought inline as fast). A zone is dispatched at most once: whatever a lost task leaves
     is fought by phase 4 itself, never re-dispatched."""
     with transaction.atomic():
-        fresh = Engagement.objects.select_for_update().filter(
-            turn_id=turn_id, status=Engagement.Status.PENDING, dispatched_at__isnull=True
+        fresh = list(
+            Engagement.objects.select_for_update(of=("self",))
+            .filter(turn_id=turn_id, status=Engagement.Status.PENDING, dispatched_at__isnull=True)
+            .select_related("sea_zone")
+            .order_by("sea_zone__key", "sequence")
         )
-        zones = list(dict.fromkeys(fresh.order_by("sea_zone__key", "sequence").values_list("sea_zone_id", flat=True)))
+        zones = list(dict.fromkeys(e.sea_zone_id for e in fresh))
         if len(zones) < minimum:
             return []
         Engagement.objects.filter(pk__in=[e.pk for e in fresh]).update(dispatched_at=now)

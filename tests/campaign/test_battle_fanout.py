@@ -11,7 +11,7 @@ from battles.models import Battle, Engagement
 from campaign.models import Turn, TurnPhase
 from campaign.tasks import turn_resolve
 from campaign.turns import turn_claim
-from tests.campaign.test_movement import fleet, order, port, sea_world
+from tests.campaign.test_battles_phase import two_sallies
 from tests.campaign.test_turn_worker import assert_resolved_exactly_once, resolved, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
@@ -20,13 +20,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 def test_battles_in_two_zones_run_as_separate_tasks_and_the_turn_resolves_once(start_worker) -> None:
     """Two sallies, from Brest into Biscay and from Calais into the Channel, need no sighting: two
     contested zones whatever the dice, so the turn fans out two ``battle_resolve`` tasks."""
-    world = sea_world()
-    calais = port(world, "calais")
-    fleet(world, world.gb, "Biscay Squadron", "biscay", [("3rd-74", 2)], posture="blockade", blockade_port=world.brest)
-    fleet(world, world.gb, "Downs Squadron", "channel", [("3rd-74", 2)], posture="blockade", blockade_port=calais)
-    flotilla = fleet(world, world.fr, "Flotilla", "calais", [("3rd-74", 3)])
-    order(world, world.fr, "sally", fleet=world.brest_fleet.pk)
-    order(world, world.fr, "sally", fleet=flotilla.pk)
+    world = two_sallies()
     start_worker("one")
     start_worker("two")
     assert turn_claim(turn_id=world.turn.pk, now=timezone.now())

@@ -10,10 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
-from battles.engagements import engagements_fight_zone, fleets_worsted
+from battles.engagements import (
+    engagement_zones_pending,
+    engagement_zones_to_dispatch,
+    engagements_fight_zone,
+    fleets_worsted,
+)
 from battles.models import Battle, Engagement
 from campaign.models import Nation, Relation, Turn
+from campaign.tasks import turn_resolve
+from campaign.turns import turn_claim
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit
 from rules.dice import derive_seed
@@ -350,3 +358,39 @@ def test_nothing_is_fought_twice_when_phase_4_finds_the_zone_already_fought() ->
 
 def nation(world: World, code: str) -> Nation:
     return Nation.objects.get(campaign=world.campaign, code=code)
+
+
+def two_sallies() -> World:
+    """Sallies from Brest into Biscay and from Calais into the Channel: two contested zones, no dice
+    needed to find them."""
+    world = sea_world()
+    calais = port(world, "calais")
+    fleet(world, world.gb, "Biscay Squadron", "biscay", [("3rd-74", 2)], posture="blockade", blockade_port=world.brest)
+    fleet(world, world.gb, "Downs Squadron", "channel", [("3rd-74", 2)], posture="blockade", blockade_port=calais)
+    flotilla = fleet(world, world.fr, "Flotilla", "calais", [("3rd-74", 3)])
+    order(world, world.fr, "sally", fleet=world.brest_fleet.pk)
+    order(world, world.fr, "sally", fleet=flotilla.pk)
+    return world
+
+
+def test_zones_are_handed_to_battle_tasks_once_and_only_when_two_or_more_are_contested() -> None:
+    """DESIGN.md "A turn": one battle task per contested zone; a zone handed out once is never handed
+    out again (phase 4 fights what a lost task left)."""
+    world = two_sallies()
+    run(world, 3)
+    assert engagement_zones_to_dispatch(turn_id=world.turn.pk, now=timezone.now(), minimum=3) == []
+    zones = engagement_zones_to_dispatch(turn_id=world.turn.pk, now=timezone.now())
+    assert zones == [zone(world, "biscay").pk, zone(world, "channel").pk]
+    assert engagement_zones_to_dispatch(turn_id=world.turn.pk, now=timezone.now(), minimum=1) == []
+    assert engagement_zones_pending(turn_id=world.turn.pk) == zones
+
+
+def test_a_turn_resolved_in_process_fights_its_battles_inline() -> None:
+    """``turn_resolve`` called directly (not by a worker) runs phase 4 inline: no fan-out."""
+    world = two_sallies()
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "done"
+    engagements = Engagement.objects.filter(turn=world.turn)
+    assert engagements.count() == 2
+    assert {(e.status, e.fought_by, e.dispatched_at) for e in engagements} == {("fought", "inline", None)}
+    assert Battle.objects.filter(turn=world.turn).count() == 2
