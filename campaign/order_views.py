@@ -25,12 +25,14 @@ from campaign.order_selectors import OrderChoices, OrderDesk, order_desk_for_pla
 from campaign.orders import OrderRefused, order_add, order_describe, order_update, order_withdraw
 
 #: Query parameters that are not form values.
-_NOT_VALUES = frozenset({"kind", "nation", "csrfmiddlewaretoken", "refresh"})
+_NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh"})
 DEFAULT_KIND = Order.Kind.MOVE
 
 
 def _desk(request: HttpRequest, slug: str) -> OrderDesk:
-    code = request.POST.get("nation") or request.GET.get("nation") or None
+    # Forms carry the desk's nation as "as_nation": "nation" is a field of the diplomatic orders.
+    # Links use "?nation=", like the other campaign pages.
+    code = request.POST.get("as_nation") or request.GET.get("as_nation") or request.GET.get("nation") or None
     return order_desk_for_player(user=request.user, slug=slug, nation_code=code)
 
 

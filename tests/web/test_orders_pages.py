@@ -248,7 +248,7 @@ def test_a_player_cannot_open_or_change_another_nations_orders(world: World) -> 
     client = _client(world.gb.player)
     assert client.get(_url(world, nation="FR")).status_code == 403
     assert (
-        client.post(_url(world), {"nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"}).status_code
+        client.post(_url(world), {"as_nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"}).status_code
         == 403
     )
     assert client.get(reverse("campaign:order_edit", args=[world.campaign.slug, french.pk])).status_code == 404
@@ -270,9 +270,12 @@ def test_the_gm_enters_orders_for_any_nation(world: World) -> None:
     client = _client(gm)
     page = client.get(_url(world, nation="FR")).content.decode()
     assert "France</h1>" in page and 'id="nation-pick" name="nation"' in page
-    response = client.post(_url(world), {"nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"})
+    response = client.post(_url(world), {"as_nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"})
     assert response.status_code == 302 and "nation=FR" in response["Location"]
     assert Order.objects.get().nation == world.fr
+    # A diplomatic order names a nation too: the desk's own is "as_nation".
+    client.post(_url(world), {"as_nation": "FR", "kind": "offer_peace", "nation": "GB"})
+    assert Order.objects.get(kind="offer_peace").nation == world.fr
 
 
 def test_orders_are_closed_while_the_turn_resolves(world: World) -> None:
@@ -320,3 +323,109 @@ def test_the_orders_page_needs_at_most_20_queries(
     assert order is not None
     with django_assert_max_num_queries(20):
         assert client.get(reverse("campaign:order_edit", args=[campaign.slug, order.pk])).status_code == 200
+
+
+# --- every form produces the body the server takes ----------------------------------------------------------
+
+
+def _more_of_britain(w: World) -> dict[str, Any]:
+    """A second fleet in Portsmouth, an admiral, a damaged ship, a transport and a land unit there."""
+    from ports.models import LandUnit
+
+    reserve = Fleet.objects.create(
+        campaign=w.campaign, nation=w.gb, name="Reserve", sea_zone=w.channel, port=w.portsmouth, crew="B"
+    )
+    spare = ShipFactory.create(fleet=reserve, nation=w.gb, name="Spare", crew="B", condition="damaged")
+    transport = ShipFactory.create(fleet=w.channel_fleet, nation=w.gb, name="Trooper", ship_class="transport")
+    LandUnit.objects.create(campaign=w.campaign, nation=w.gb, port=w.portsmouth)
+    admiral = AdmiralFactory.create(nation=w.gb, campaign=w.campaign, name="Cuthbert Collingwood", grade="B")
+    ships = list(w.channel_fleet.ships.filter(ship_class="3rd-74").order_by("pk"))
+    return {"reserve": reserve, "spare": spare, "transport": transport, "admiral": admiral, "ships": ships}
+
+
+def _cases(w: World, x: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """kind → (form data, the stored body)."""
+    cf, reserve, ships = w.channel_fleet.pk, x["reserve"].pk, x["ships"]
+    line = [x["transport"].pk, *reversed([s.pk for s in ships])]
+    return {
+        "posture": (
+            {"fleet": cf, "posture": "blockade", "port": "brest"},
+            {"fleet": cf, "posture": "blockade", "port": "brest"},
+        ),
+        "battle_orders": (
+            {"fleet": cf, "after_battle": "evade", "retreat_port": "portsmouth", "retreat_zone": ""},
+            {"fleet": cf, "after_battle": "evade", "retreat_port": "portsmouth", "retreat_zone": None},
+        ),
+        "line_order": (
+            {"fleet": cf, **{f"pos_{sid}": str(k) for k, sid in enumerate(line, 1)}},
+            {"fleet": cf, "ships": line},
+        ),
+        "sally": ({"fleet": cf}, {"fleet": cf}),
+        "raise": ({"unit": "siege_train", "port": "portsmouth"}, {"unit": "siege_train", "port": "portsmouth"}),
+        "repair": ({"ship": x["spare"].pk, "on": "on"}, {"ship": x["spare"].pk, "on": True}),
+        "lay_up": ({"ship": ships[0].pk}, {"ship": ships[0].pk}),
+        "transfer": (
+            {"ships": [ships[0].pk, ships[1].pk], "to_fleet": reserve},
+            {"ships": [ships[0].pk, ships[1].pk], "to_fleet": reserve},
+        ),
+        "form_fleet": (
+            {"ships": [ships[2].pk], "name": "Inshore  Squadron"},
+            {"ships": [ships[2].pk], "name": "Inshore Squadron"},
+        ),
+        "merge": ({"fleet": reserve, "into": cf}, {"fleet": reserve, "into": cf}),
+        "appoint": (
+            {"admiral": "Cuthbert Collingwood", "fleet": cf},
+            {"admiral": "Cuthbert Collingwood", "fleet": cf},
+        ),
+        "embark": (
+            {"fleet": cf, "port": "portsmouth", "units": "1"},
+            {"fleet": cf, "port": "portsmouth", "units": 1},
+        ),
+        "offer_peace": ({"nation": "FR"}, {"nation": "FR"}),
+        "propose_alliance": ({"nation": "FR"}, None),  # at war: not offered, refused by the form
+    }
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "posture",
+        "battle_orders",
+        "line_order",
+        "sally",
+        "raise",
+        "repair",
+        "lay_up",
+        "transfer",
+        "form_fleet",
+        "merge",
+        "appoint",
+        "embark",
+        "offer_peace",
+        "propose_alliance",
+    ],
+)
+def test_each_form_stores_the_body_the_readme_documents(world: World, kind: str) -> None:
+    data, body = _cases(world, _more_of_britain(world))[kind]
+    response = _client(world.gb.player).post(_url(world), {"kind": kind, **data})
+    if body is None:
+        assert response.status_code == 200 and "Choose a nation from the list" in response.content.decode()
+        assert not Order.objects.exists()
+        return
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    assert Order.objects.get(nation=world.gb).body == {"kind": kind, **body}
+
+
+def test_running_the_guns_needs_the_fleet_at_sea_by_the_port_first(world: World) -> None:
+    client = _client(world.gb.player)
+    cf = world.channel_fleet.pk
+    page = client.get(_url(world, kind="run_guns")).content.decode()
+    assert 'value="brest"' in _field_block(page, "port")  # Brest is within the fleet's reach
+    refused = client.post(_url(world), {"kind": "run_guns", "fleet": cf, "port": "brest"}).content.decode()
+    assert "Brest lies in Bay of Biscay, but the fleet will be in port at" in _field_block(refused, "port") or (
+        "the fleet will be in port" in _field_block(refused, "port")
+    )
+    assert not Order.objects.exists()
+    client.post(_url(world), {"kind": "move", "fleet": cf, "path": "sea|biscay"})
+    assert client.post(_url(world), {"kind": "run_guns", "fleet": cf, "port": "brest"}).status_code == 302
+    assert [o.kind for o in Order.objects.order_by("position")] == ["move", "run_guns"]
