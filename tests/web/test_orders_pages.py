@@ -343,7 +343,7 @@ def _more_of_britain(w: World) -> dict[str, Any]:
     return {"reserve": reserve, "spare": spare, "transport": transport, "admiral": admiral, "ships": ships}
 
 
-def _cases(w: World, x: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+def _cases(w: World, x: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
     """kind → (form data, the stored body)."""
     cf, reserve, ships = w.channel_fleet.pk, x["reserve"].pk, x["ships"]
     line = [x["transport"].pk, *reversed([s.pk for s in ships])]
