@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.engine import (
+    DEFAULT_RULESET,
     AdmiralSpec,
     BattleSpec,
     EngagementContext,
@@ -19,13 +20,16 @@ from battles.engine import (
     ShipSpec,
     SideSpec,
     fight_engagement,
+    garrison_barrage,
     run_the_guns,
 )
 from battles.models import Battle
 from battles.web_selectors import battle_view
 from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
 from fleets.models import Ship
-from tests.factories import NationFactory
+from rules.fireships import FireshipTarget, fireships_attack
+from rules.strategic_log import StrategicLog
+from tests.factories import NationFactory, ShipFactory
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -245,3 +249,86 @@ def test_the_battle_page_needs_at_most_20_queries(world: World, size: str, djang
     assert response.status_code == 200
     with django_assert_max_num_queries(20):
         assert client.get(reverse("battles:list", args=[battle.campaign.slug])).status_code == 200
+
+
+def test_garrison_guns_show_the_barrage_at_the_ships_inside(world: World) -> None:
+    ships = _ships(world.gb)[:3]
+    specs = tuple(ShipSpec(s.name, s.ship_class, "GB", s.crew, "ready", s.pk) for s in ships)
+    spec = BattleSpec(
+        "garrison_guns",
+        (SideSpec("Ships in Brest", "GB", specs, None, "B"), SideSpec("Brest", "FR", (), None, "D")),
+        port=PortSpec(4, "Brest"),
+    )
+    report = garrison_barrage(spec, SeededDice(9))
+    battle = Battle.objects.create(
+        campaign=world.campaign,
+        turn=world.turn,
+        kind=Battle.Kind.GARRISON_GUNS,
+        sea_zone=world.biscay,
+        port=world.brest,
+        place="brest",
+        seed=9,
+        sides=[{"name": "Ships in Brest", "nations": ["GB"]}, {"name": "Brest", "nations": ["FR"]}],
+        winner=report.winner,
+        report={**report.to_json(), "dice_offset": 0},
+    )
+    page = _client(world.gb.player).get(_url(battle)).content.decode()
+    assert "Garrison guns at Brest" in page and "barrage" in page
+    assert f"{len(battle.report['dice'])} dice in canonical order" in page
+    assert page.count('<tr class="fate-') == 3
+
+
+def test_a_fireship_attack_lists_each_attack_and_its_dice(world: World) -> None:
+    targets = _ships(world.fr)[:2]
+    fireships = [
+        ShipFactory.create(fleet=world.channel_fleet, nation=world.gb, name=f"Fire {k}", ship_class="fireship")
+        for k in range(2)
+    ]
+    result = fireships_attack(
+        "brest",
+        [f.pk for f in fireships],
+        [FireshipTarget(t.pk, "ready", True) for t in targets],
+        3,
+        DEFAULT_RULESET,
+        SeededDice(4),
+        StrategicLog(),
+    )
+    names = {s.pk: s.name for s in [*targets, *fireships]}
+    battle = Battle.objects.create(
+        campaign=world.campaign,
+        turn=world.turn,
+        kind=Battle.Kind.FIRESHIPS,
+        sea_zone=world.biscay,
+        port=world.brest,
+        place="brest",
+        seed=4,
+        sides=[{"name": "Channel Fleet", "nations": ["GB"]}, {"name": "Ships in Brest", "nations": ["FR"]}],
+        report={
+            "type": "fireships",
+            "seed": 4,
+            "dice_offset": 0,
+            "attacks": [
+                {
+                    "fireship": names[a.fireship_id],
+                    "fireship_ref": a.fireship_id,
+                    "target": names[a.target_id],
+                    "target_ref": a.target_id,
+                    "fort_die": None if a.fort_die is None else a.fort_die.to_dict(),
+                    "attack_die": None if a.attack_die is None else a.attack_die.to_dict(),
+                    "effect": a.effect.value,
+                    "before": a.condition_before,
+                    "after": a.condition_after,
+                }
+                for a in result.attacks
+            ],
+            "expended": [names[i] for i in result.expended],
+            "unused": [names[i] for i in result.unused],
+        },
+    )
+    view = battle_view(battle)
+    dice = sum((a.fort_die is not None) + (a.attack_die is not None) for a in result.attacks)
+    assert dice > 0 and len(view.dice) == dice and [d.n for d in view.dice] == list(range(1, dice + 1))
+    page = _client(world.fr.player).get(_url(battle)).content.decode()
+    assert "Fireship attack at Brest" in page and "Fireship attacks" in page
+    for attack in result.attacks:
+        assert names[attack.fireship_id] in page
