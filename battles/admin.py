@@ -3,7 +3,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from battles.models import Battle
+from battles.models import Battle, Engagement
 
 
 @admin.register(Battle)
@@ -16,4 +16,20 @@ class BattleAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in Battle._meta.fields]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Engagement)
+class EngagementAdmin(admin.ModelAdmin):
+    """Who meets whom in a turn (phase 3) and who fought it (phase 4): read-only, for the GM's "why?"."""
+
+    list_display = ("id", "campaign", "turn", "kind", "place", "sequence", "status", "fought_by")
+    list_filter = ("campaign", "kind", "status")
+    list_select_related = ("campaign", "turn")
+    readonly_fields = [f.name for f in Engagement._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

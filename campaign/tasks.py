@@ -77,7 +77,7 @@ def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
     to ``TURN_BATTLE_GRACE_SECONDS`` meanwhile; if the callback never comes, the beat sweep resumes
     the turn after it and phase 4 fights inline whatever is still pending. Zones are dispatched once.
     """
-    grace = int(getattr(settings, "TURN_BATTLE_GRACE_SECONDS", 300))
+    grace = settings.TURN_BATTLE_GRACE_SECONDS
     if not lease_renew(turn_id=turn_id, token=token, now=timezone.now(), seconds=grace):
         return False
     zones = engagement_zones_to_dispatch(turn_id=turn_id, now=timezone.now())

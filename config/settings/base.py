@@ -121,6 +121,9 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Deadlines live in the database; beat only sweeps for due turns (DESIGN.md "A turn").
 TURN_SWEEP_SECONDS = env.float("TURN_SWEEP_SECONDS", default=15.0)
 TURN_LEASE_SECONDS = env.int("TURN_LEASE_SECONDS", default=120)
+# How long the battle tasks of a turn may take before the sweep resumes the turn without them (the
+# phase then fights whatever is left inline).
+TURN_BATTLE_GRACE_SECONDS = env.int("TURN_BATTLE_GRACE_SECONDS", default=300)
 CELERY_BEAT_SCHEDULE = {
     "turns-sweep": {"task": "campaign.turns_sweep", "schedule": TURN_SWEEP_SECONDS},
 }

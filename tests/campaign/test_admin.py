@@ -146,6 +146,7 @@ def test_every_admin_changelist_answers(gm_client: Client) -> None:
         "ports_seazone",
         "ports_landunit",
         "battles_battle",
+        "battles_engagement",
     ):
         assert gm_client.get(reverse(f"admin:{name}_changelist")).status_code == 200, name
 
