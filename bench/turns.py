@@ -18,6 +18,7 @@ from collections import Counter
 from typing import Any
 
 BENCH_DATABASE = "admiralty_bench"
+CONTESTED_ZONES = 32
 
 
 def _prepare_database() -> None:
@@ -80,22 +81,27 @@ def _everyone_at_sea(slug: str, copies: int) -> Any:
 
 
 def _bring_enemies_together(campaign: Any) -> None:
-    """Send each fleet of Britain's enemies to the zone of a British fleet, in turn, so that many zones
-    hold both sides (about 20 battles once sighting has done its work)."""
+    """A general war (every pair of nations at war) with the fleets dealt round some zones, so that many
+    zones hold hostile sides: about 20 battles once sighting has done its work."""
     from campaign.models import Nation, Relation
     from fleets.models import Fleet
+    from ports.models import SeaZone
 
-    britain = Nation.objects.get(campaign=campaign, code="GB")
-    enemies = [
-        r.a_id if r.b_id == britain.pk else r.b_id
-        for r in Relation.objects.filter(campaign=campaign, state=Relation.State.WAR)
-        if britain.pk in (r.a_id, r.b_id)
-    ]
-    british_zones = list(
-        Fleet.objects.filter(campaign=campaign, nation=britain).order_by("id").values_list("sea_zone_id", flat=True)
+    nations = list(Nation.objects.filter(campaign=campaign).order_by("pk"))
+    Relation.objects.filter(campaign=campaign).delete()
+    Relation.objects.bulk_create(
+        [
+            Relation(campaign=campaign, a=a, b=b, state=Relation.State.WAR)
+            for i, a in enumerate(nations)
+            for b in nations[i + 1 :]
+        ]
     )
-    for i, fleet in enumerate(Fleet.objects.filter(campaign=campaign, nation_id__in=enemies).order_by("id")):
-        fleet.sea_zone_id = british_zones[i % len(british_zones)]
+    # Fleets (grouped by nation, in id order) dealt round the first CONTESTED_ZONES zones: every such
+    # zone receives fleets of two or three nations.
+    zones = list(SeaZone.objects.filter(campaign=campaign).order_by("key").values_list("pk", flat=True))
+    zones = zones[:CONTESTED_ZONES]
+    for i, fleet in enumerate(Fleet.objects.filter(campaign=campaign).order_by("nation__code", "id")):
+        fleet.sea_zone_id = zones[i % len(zones)]
         fleet.save(update_fields=["sea_zone"])
 
 
