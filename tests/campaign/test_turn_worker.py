@@ -88,3 +88,24 @@ def test_a_worker_killed_mid_turn_is_resumed_by_another_exactly_once(start_worke
     wait_for(lambda: resolved(world.turn.pk))
     assert_resolved_exactly_once(world.turn)
     assert Turn.objects.get(pk=world.turn.pk).attempts == 2
+
+
+def test_resolve_turn_goes_through_the_workers_and_prints_the_summary(start_worker, capsys) -> None:
+    from django.core.management import call_command
+
+    world = two_power_world()
+    start_worker("command")
+    call_command("resolve_turn", "channel-1805", "--timeout", "60")
+    out = capsys.readouterr().out
+    assert "Turn 1 (Spring 1805) resolved" in out and "phase 9 economy" in out
+    assert_resolved_exactly_once(world.turn)
+
+
+def test_resolve_turn_without_a_worker_says_so_and_changes_nothing() -> None:
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    world = two_power_world()
+    with pytest.raises(CommandError, match="No Celery worker answered"):
+        call_command("resolve_turn", "channel-1805", "--timeout", "2")
+    assert Turn.objects.get(pk=world.turn.pk).status == Turn.Status.OPEN

@@ -33,8 +33,7 @@ class Command(BaseCommand):
             self._print_summary(turn, turn_dry_run(turn_id=turn.pk, now=timezone.now()), dry_run=True)
             return
         timeout = options["timeout"]
-        answered = turn_resolve.app.control.ping(timeout=min(5.0, timeout))
-        if not answered:
+        if not self._worker_listening(min(5.0, timeout)):
             raise CommandError(
                 "No Celery worker answered: start one (celery -A config worker) and try again; nothing was changed."
             )
@@ -54,6 +53,14 @@ class Command(BaseCommand):
             f"Turn {turn.number} is still resolving after {timeout:g} s (phases done: {done or 'none'}"
             f"{'; last error: ' + turn.error if turn.error else ''}). It will finish when a worker picks it up."
         )
+
+    @staticmethod
+    def _worker_listening(timeout: float) -> bool:
+        """Whether a worker consumes the queue turn tasks go to (a worker on another queue would not help)."""
+        app = turn_resolve.app
+        queue = app.conf.task_default_queue
+        replies = app.control.inspect(timeout=timeout).active_queues() or {}
+        return any(q.get("name") == queue for queues in replies.values() for q in queues or [])
 
     def _print_summary(self, turn: Turn, result: dict[str, Any], *, dry_run: bool) -> None:
         verb = "would resolve" if dry_run else "resolved"
