@@ -69,7 +69,8 @@ class Command(BaseCommand):
             events = phase.get("events", [])
             self.stdout.write(f"  phase {phase['phase']} {phase.get('name', '')}: {len(events)} event(s)")
             for event in events:
-                self.stdout.write(f"    - {event['text']}")
+                seen_by = ", ".join(event.get("nations") or []) or "all"
+                self.stdout.write(f"    - [{seen_by}] {event['text']}")
         for code, (before, after) in result.get("treasuries", {}).items():
             if before != after:
                 self.stdout.write(f"  {code}: treasury {before} → {after} EP")
