@@ -94,6 +94,27 @@ def _wait_for(url: str, timeout: float = 30.0) -> None:
     raise RuntimeError(f"gunicorn did not answer at {url}")
 
 
+def _warm_up(base: str, users_file: Path, rounds: int) -> None:
+    """Load every worker's templates and code once (a worker's first pages are slow), as one player."""
+    import http.cookiejar
+    import re
+    import urllib.parse
+
+    name, password, slug = users_file.read_text().splitlines()[0].split("\t")
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    page = opener.open(f"{base}/accounts/login/").read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    data = {"username": name, "password": password, "csrfmiddlewaretoken": token.group(1) if token else ""}
+    opener.open(f"{base}/accounts/login/", urllib.parse.urlencode(data).encode())
+    campaign = f"/campaigns/{slug}"
+    pages = ["/", "/simulator/", f"{campaign}/", f"{campaign}/map/", f"{campaign}/orders/", f"{campaign}/battles/"]
+    pages += [f"{campaign}/orders/?kind=lay_down", f"{campaign}/orders/?kind=posture"]
+    for _ in range(rounds):
+        for path in pages:
+            with opener.open(f"{base}{path}"):
+                pass
+
+
 def _report(stats: Path) -> None:
     rows = list(csv.DictReader(stats.open()))
     print(f"{'request':<28} {'count':>7} {'fail':>5} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}")
@@ -146,6 +167,7 @@ def main() -> None:
     )
     try:
         _wait_for(f"http://127.0.0.1:{port}/accounts/login/")
+        _warm_up(f"http://127.0.0.1:{port}", users_file, rounds=3 * workers)
         print(f"gunicorn: {workers} workers; locust: {USERS} players for {seconds} s")
         subprocess.run(
             [
