@@ -11,7 +11,7 @@ about the whole order).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from django import forms
@@ -715,3 +715,88 @@ def order_form_for(
 ) -> OrderForm:
     """The form of ``kind`` (a KeyError for an unknown kind)."""
     return ORDER_FORMS[kind](data, choices=choices, initial=initial)
+
+
+# --- the order list, in words ----------------------------------------------------------------------------
+
+
+def order_summary(order: Order, choices: OrderChoices) -> str:
+    """One order in a player's words, with names instead of ids and keys ("Channel Fleet: leave
+    Portsmouth → Bay of Biscay"); ``campaign.orders.order_describe`` is the canonical line."""
+    body = order.body
+    board = choices.board
+    fleets = choices.fleets_by_id
+    ships = choices.ships
+
+    def fleet(key: str = "fleet") -> str:
+        place = fleets.get(body.get(key))
+        return place.fleet.name if place is not None else f"fleet {body.get(key)}"
+
+    def ship(value: Any) -> str:
+        found = ships.get(value)
+        return found[0].name if found is not None else f"ship {value}"
+
+    def port(key: Any) -> str:
+        found = board.ports.get(key) if isinstance(key, str) else None
+        return found.name if found is not None else str(key)
+
+    def zone(key: Any) -> str:
+        found = board.zones.get(key) if isinstance(key, str) else None
+        return found.name if found is not None else str(key)
+
+    def step(value: str) -> str:
+        if value == "sea":
+            return "to sea"
+        if value.startswith("port:"):
+            return f"into {port(value.removeprefix('port:'))}"
+        return zone(value)
+
+    def names(values: Any, limit: int = 6) -> str:
+        listed = [ship(v) for v in values or []]
+        more = f" and {len(listed) - limit} more" if len(listed) > limit else ""
+        return ", ".join(listed[:limit]) + more
+
+    kind = order.kind
+    nation = board.nations.get(body.get("nation", ""))
+    cost = choices.ruleset.ship_cost.get(body.get("class", ""), 0)
+    texts: dict[str, Callable[[], str]] = {
+        Order.Kind.MOVE: lambda: f"{fleet()}: " + " → ".join(step(s) for s in body.get("path") or []),
+        Order.Kind.POSTURE: lambda: (
+            f"{fleet()}: "
+            + (
+                f"blockade {port(body.get('port'))}"
+                if body.get("posture") == "blockade"
+                else f"{body.get('posture')} battle"
+            )
+        ),
+        Order.Kind.BATTLE_ORDERS: lambda: (
+            f"{fleet()}: after a drawn day {body.get('after_battle')}"
+            + (f"; retreat into {port(body['retreat_port'])}" if body.get("retreat_port") else "")
+            + (f"; else to {zone(body['retreat_zone'])}" if body.get("retreat_zone") else "")
+        ),
+        Order.Kind.LINE_ORDER: lambda: f"{fleet()}: line {names(body.get('ships'))}",
+        Order.Kind.RUN_GUNS: lambda: f"{fleet()}: run the guns of {port(body.get('port'))}",
+        Order.Kind.SALLY: lambda: f"{fleet()}: sally against the blockaders",
+        Order.Kind.FIRESHIPS: lambda: f"{fleet()}: fireships into {port(body.get('port'))}",
+        Order.Kind.LAY_DOWN: lambda: f"{body.get('class')} {body.get('name')} at {port(body.get('port'))} ({cost} EP)",
+        Order.Kind.RAISE: lambda: f"{str(body.get('unit')).replace('_', ' ')} at {port(body.get('port'))}",
+        Order.Kind.REPAIR: lambda: ("repair " if body.get("on", True) else "stop repairing ") + ship(body.get("ship")),
+        Order.Kind.LAY_UP: lambda: f"{ship(body.get('ship'))} into ordinary",
+        Order.Kind.RECOMMISSION: lambda: f"{ship(body.get('ship'))} back into commission",
+        Order.Kind.TRANSFER: lambda: f"{names(body.get('ships'))} → {fleet('to_fleet')}",
+        Order.Kind.FORM_FLEET: lambda: f"{names(body.get('ships'))} → new fleet {body.get('name')}",
+        Order.Kind.MERGE: lambda: f"{fleet()} into {fleet('into')}",
+        Order.Kind.APPOINT: lambda: f"{body.get('admiral')} to command {fleet()}",
+        Order.Kind.EMBARK: lambda: f"{fleet()}: embark {body.get('units')} unit(s) at {port(body.get('port'))}",
+        Order.Kind.LAND: lambda: f"{fleet()}: land {body.get('units')} unit(s) at {port(body.get('port'))}",
+    }
+    if kind in texts:
+        return texts[kind]()
+    target = nation.name if nation is not None else body.get("nation")
+    diplomacy: dict[str, str] = {
+        Order.Kind.DECLARE_WAR: f"declare war on {target}",
+        Order.Kind.OFFER_PEACE: f"offer peace to {target}",
+        Order.Kind.PROPOSE_ALLIANCE: f"propose an alliance to {target}",
+        Order.Kind.LEAVE_ALLIANCE: f"leave the alliance with {target}",
+    }
+    return diplomacy.get(kind, str(body))

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Order
-from campaign.order_forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
+from campaign.order_forms import ORDER_FORMS, OrderForm, order_form_for, order_menu, order_summary
 from campaign.order_selectors import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
 from campaign.orders import OrderRefused, order_add, order_describe, order_update, order_withdraw
 
@@ -97,7 +97,7 @@ def _render(
         "nation": desk.nation,
         "turn": desk.turn,
         "choices": choices,
-        "orders": [(order, order_describe(order)) for order in orders],
+        "orders": [(order, order_summary(order, choices)) for order in orders] if choices is not None else [],
         "menu": order_menu(),
         "form": form,
         "kind": form.kind if form is not None else None,

@@ -105,7 +105,7 @@ def test_a_move_is_added_to_the_list_in_listed_order(world: World) -> None:
     order = Order.objects.get(nation=world.gb)
     assert order.body == {"kind": "move", "fleet": fleet.pk, "path": ["sea", "biscay"]}
     page = client.get(_url(world)).content.decode()
-    assert "sea → biscay" in page and f'id="order-{order.pk}"' in page
+    assert "Channel Fleet: to sea → Bay of Biscay" in page and f'id="order-{order.pk}"' in page
 
 
 def test_laying_down_a_first_rate_commits_its_cost(world: World) -> None:
@@ -429,3 +429,19 @@ def test_running_the_guns_needs_the_fleet_at_sea_by_the_port_first(world: World)
     client.post(_url(world), {"kind": "move", "fleet": cf, "path": "sea|biscay"})
     assert client.post(_url(world), {"kind": "run_guns", "fleet": cf, "port": "brest"}).status_code == 302
     assert [o.kind for o in Order.objects.order_by("position")] == ["move", "run_guns"]
+
+
+def test_the_list_names_ships_fleets_ports_and_nations(world: World) -> None:
+    x = _more_of_britain(world)
+    cases = _cases(world, x)
+    for kind in ("transfer", "appoint", "repair", "offer_peace", "posture"):
+        body = cases[kind][1]
+        assert body is not None
+        order_add(nation=world.gb, body={"kind": kind, **body})
+    page = _client(world.gb.player).get(_url(world)).content.decode()
+    first, second = x["ships"][0].name, x["ships"][1].name
+    assert f"{first}, {second} → Reserve" in page
+    assert "Cuthbert Collingwood to command Channel Fleet" in page
+    assert "repair Spare" in page
+    assert "offer peace to France" in page
+    assert "Channel Fleet: blockade Brest" in page
