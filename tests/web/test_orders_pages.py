@@ -445,3 +445,16 @@ def test_the_list_names_ships_fleets_ports_and_nations(world: World) -> None:
     assert "repair Spare" in page
     assert "offer peace to France" in page
     assert "Channel Fleet: blockade Brest" in page
+
+
+def test_htmx_reloads_the_form_for_the_fleet_chosen(world: World) -> None:
+    Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None)
+    page = (
+        _client(world.gb.player)
+        .get(_url(world, kind="move", fleet=str(world.channel_fleet.pk)), HTTP_HX_REQUEST="true")
+        .content.decode()
+    )
+    assert page.lstrip().startswith('<div id="orders-desk"')
+    select = _field_block(page, "fleet")
+    assert 'hx-get="/campaigns/channel-1805/orders/"' in select and 'hx-trigger="change"' in select
+    assert set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path"))) == {"port:portsmouth", "biscay"}
