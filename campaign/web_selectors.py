@@ -230,6 +230,7 @@ class Contact:
     text: str = ""
     step: int | None = None
     port_name: str = ""
+    port_key: str = ""
     battle_id: int | None = None
 
     @property
@@ -391,19 +392,19 @@ def contacts_from_events(
         if listed is not None or event.get("kind") == "sighting":
             zone_key = _zone_of(event.get("zone") or event.get("sea_zone") or event.get("place"), zones, port_zones)
             listed = listed if listed is not None else event.get("forces") or event.get("ships") or []
-            port_name = ""
+            port_key = port_name = ""
         else:  # a blockader sees the ships in the port it blockades (RULES.md §4)
-            port_key = event.get("port")
+            port_key = str(event.get("port"))
             zone_key = _zone_of(port_key, zones, port_zones)
             how, listed = "in port", event.get("ships")
-            port_name = (port_names or {}).get(str(port_key), str(port_key))
+            port_name = (port_names or {}).get(port_key, port_key)
         if zone_key is None or not isinstance(listed, list):
             continue
         default = event.get("nation") if isinstance(event.get("nation"), str) else None
         for item in listed:
             if isinstance(item, Mapping):
                 for code, ship in _ship_rows(item, default):
-                    add(zone_key, code, how, ship, text, step=step, port_name=port_name)
+                    add(zone_key, code, how, ship, text, step=step, port_name=port_name, port_key=port_key)
     keep()
     met = {(c.zone_key, c.nation_code, c.step) for c in contacts.values() if c.how == "met"}
     return [c for c in contacts.values() if not (c.how == "sighted" and (c.zone_key, c.nation_code, c.step) in met)]
@@ -964,6 +965,7 @@ class Marker:
     zone_key: str
     fleet_id: int | None  # the one own fleet it stands for: the marker links to it on the dashboard
     kind: str  # "own" | "ally" | "enemy" | "port"
+    small: bool = False  # beside a port rather than a zone
 
 
 @dataclass
@@ -1055,7 +1057,7 @@ def _layout(
     """Greedy label placement (most crowded zones first) and the viewBox around everything drawn."""
     obstacles: list[Box] = [(z.x - 10, z.y - 10, z.x + 10, z.y + 10) for z in zones]
     obstacles += [(p.x - 4, p.y - 4, p.x + 4, p.y + 4) for p in ports]
-    obstacles += [(m.x, m.y, m.x + 22, m.y + 11) for m in markers]
+    obstacles += [(m.x, m.y, m.x + (16 if m.small else 22), m.y + (9 if m.small else 11)) for m in markers]
 
     def crowd(z: MapZone) -> int:
         return sum(1 for b in obstacles if abs((b[0] + b[2]) / 2 - z.x) < 45 and abs((b[1] + b[3]) / 2 - z.y) < 30)
@@ -1155,28 +1157,33 @@ def _markers(
                     port.zone_key,
                     _single_own(group),
                     "port",
+                    small=True,
                 )
             )
     # Several reports of one force (step 1 and step 2, a sighting and the battle after it) are not
-    # added up: the marker shows the most ships of that nation seen at once in the zone.
-    enemies: dict[str, Counter[str]] = defaultdict(Counter)
+    # added up: the marker shows the most ships of that nation seen at once in the place. Every
+    # enemy marker stands left of its zone (ports lie too close to their zone's circle to carry
+    # one); its title says whether the ships were at sea or in a port.
+    enemies: dict[str, dict[tuple[str, str], int]] = defaultdict(lambda: defaultdict(int))
     colors: dict[str, str] = {}
     nation_names: dict[str, str] = {}
     for c in contacts:
-        enemies[c.zone_key][c.nation_code] = max(enemies[c.zone_key][c.nation_code], len(c.present))
+        place = (c.nation_code, c.port_key if c.port_key in port_at else "")
+        enemies[c.zone_key][place] = max(enemies[c.zone_key][place], len(c.present))
         colors[c.nation_code], nation_names[c.nation_code] = c.color, c.nation_name
     for zone_key, counts in enemies.items():
         zone = zone_at.get(zone_key)
         if zone is None:
             continue
-        for i, (code, n) in enumerate(sorted(counts.items())):
+        for i, ((code, port_key), n) in enumerate(sorted(counts.items())):
+            where = f"in {port_at[port_key].name}" if port_key else f"at sea in {zone.name}"
             markers.append(
                 Marker(
                     zone.x - 34,
                     zone.y - 14 + 13 * i,
                     colors[code],
                     str(n),
-                    f"{nation_names[code]}: {n} ships seen in {zone.name}",
+                    f"{nation_names[code]}: {n} ships seen {where}",
                     zone_key,
                     None,
                     "enemy",

@@ -174,7 +174,7 @@ def test_a_sighted_enemy_is_shown_where_the_report_saw_it(fw: FogWorld) -> None:
     client = _client(fw.nelson)
     page = client.get(_pages(fw)["map"] + "?zone=biscay").content.decode()
     assert _enemy_markers(page) == 1
-    assert "France: 5 ships seen in Bay of Biscay" in page
+    assert "France: 5 ships seen at sea in Bay of Biscay" in page
     assert "5 × 3rd rate (74/80) (1 damaged)" in page
     assert "Brest Fleet" not in page and "Vaisseau" not in page  # class and condition only
     dashboard = client.get(_pages(fw)["dashboard"]).content.decode()
@@ -203,7 +203,7 @@ def test_enemies_fought_in_a_battle_are_shown_with_their_fates(fw: FogWorld) -> 
     assert "2 × 3rd rate (74/80) (1 sunk)" in dashboard
     assert "Fought" in dashboard
     page = client.get(_pages(fw)["map"]).content.decode()
-    assert "France: 1 ships seen in Bay of Biscay" in page  # the sunk one is not there any more
+    assert "France: 1 ships seen at sea in Bay of Biscay" in page  # the sunk one is not there any more
     history = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).content.decode()
     assert "GB against FR" in history
 
@@ -216,6 +216,9 @@ def test_a_blockader_sees_the_ships_in_the_port(fw: FogWorld) -> None:
     page = _client(fw.nelson).get(_pages(fw)["map"] + "?zone=biscay").content.decode()
     assert "6 × 3rd rate (74/80)" in page
     assert "in Brest, which we blockade" in page
+    marker = page.split("France: 6 ships seen in Brest")[0].rsplit("<g ", 1)[1]
+    assert 'data-kind="enemy"' in marker  # beside Brest's zone, titled with the port
+    assert f"translate({fw.w.biscay.x - 34} {fw.w.biscay.y - 14})" in marker
     assert "Frigate" not in page.split("Enemies seen")[1].split("Ports")[0]
 
 
@@ -241,7 +244,7 @@ def test_the_past_map_shows_only_what_that_turn_revealed(fw: FogWorld) -> None:
     client = _client(fw.nelson)
     history = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).content.decode()
     assert _enemy_markers(history) == 1
-    assert "France: 2 ships seen in Bay of Biscay" in history
+    assert "France: 2 ships seen at sea in Bay of Biscay" in history
     assert "Brest Fleet" not in history
     assert "Great Britain: Channel Fleet" in history
     later = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 2])).content.decode()

@@ -92,7 +92,7 @@ def test_own_fleets_link_to_the_dashboard_and_others_to_the_zone(fw: FogWorld) -
 
 def test_fleets_in_port_are_drawn_beside_their_port(fw: FogWorld) -> None:
     svg = _svg(_map(fw))
-    marker = re.search(r'<g class="marker marker-port" transform="translate\((\d+) (\d+)\)"', svg)
+    marker = re.search(r'<g class="marker marker-port small" transform="translate\((\d+) (\d+)\)"', svg)
     assert marker is not None
     assert (int(marker[1]), int(marker[2])) == (fw.w.portsmouth.x + 6, fw.w.portsmouth.y - 4)
 
