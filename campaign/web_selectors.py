@@ -1085,12 +1085,27 @@ def _layout(
         obstacles.append(best[2])
     if not obstacles:
         return [], "0 0 1000 700"
-    left = max(0.0, min(b[0] for b in obstacles) - 10)
-    top = max(0.0, min(b[1] for b in obstacles) - 10)
-    right = min(1000.0, max(b[2] for b in obstacles) + 10)
-    bottom = min(700.0, max(b[3] for b in obstacles) + 10)
-    viewbox = f"{left:.0f} {top:.0f} {right - left:.0f} {bottom - top:.0f}"
-    return [labels[z.key] for z in zones], viewbox
+    box = (
+        min(b[0] for b in obstacles) - 10,
+        min(b[1] for b in obstacles) - 10,
+        max(b[2] for b in obstacles) + 10,
+        max(b[3] for b in obstacles) + 10,
+    )
+    return [labels[z.key] for z in zones], _viewbox(box)
+
+
+def _viewbox(box: Box) -> str:
+    """The drawn area as a viewBox, widened to a landscape shape near the map's own (10:7) and to at
+    least a third of the map, so a campaign of three zones is not drawn in giant letters."""
+    left, top, right, bottom = box
+    width, height = max(right - left, 400.0), max(bottom - top, 280.0)
+    width = max(width, height * 1.25)
+    height = max(height, width / 1.8)
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    width, height = min(width, 1000.0), min(height, 700.0)
+    left = min(max(cx - width / 2, 0.0), 1000.0 - width)
+    top = min(max(cy - height / 2, 0.0), 700.0 - height)
+    return f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}"
 
 
 def _edges(zones: Sequence[MapZone]) -> list[tuple[int, int, int, int]]:
