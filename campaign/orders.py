@@ -1238,7 +1238,8 @@ def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
     campaign = Campaign.objects.get(pk=campaign_id)
     if campaign.status == Campaign.Status.ENDED:
         raise OrderRefused(f"{campaign.name} has ended; orders are closed.")
-    turns = Turn.objects.select_for_update().filter(campaign_id=campaign_id)
+    # The snapshot and dice log are large JSON blobs nobody needs for an order change.
+    turns = Turn.objects.select_for_update().defer("snapshot", "dice_log").filter(campaign_id=campaign_id)
     turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
     if turn is not None and turn.status == Turn.Status.OPEN:
         return turn
