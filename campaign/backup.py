@@ -44,8 +44,13 @@ def _dt(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def campaign_export(*, campaign: Campaign, turn: int | None = None) -> dict[str, Any]:
-    """The campaign's full state as a JSON-ready dict; with ``turn``, as it was when that turn opened."""
+def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapshots: bool = True) -> dict[str, Any]:
+    """The campaign's full state as a JSON-ready dict; with ``turn``, as it was when that turn opened.
+
+    ``with_snapshots=False`` leaves out the stored opening states of the turns: that is the form a
+    turn's own snapshot takes (a snapshot holding every earlier one would grow with the square of
+    the campaign's length).
+    """
     if turn is not None:
         stored = Turn.objects.filter(campaign=campaign, number=turn).values_list("snapshot", flat=True).first()
         if stored is None:
@@ -70,7 +75,8 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None) -> dict[str,
     ships = list(Ship.objects.filter(campaign=campaign).order_by("id"))
     transport_of = {s.cargo_id: s.pk for s in ships if s.cargo_id is not None}
     admirals = list(Admiral.objects.filter(campaign=campaign).select_related("fleet").order_by("id"))
-    turns = list(Turn.objects.filter(campaign=campaign).order_by("number"))
+    turn_rows = Turn.objects.filter(campaign=campaign).order_by("number")
+    turns = list(turn_rows if with_snapshots else turn_rows.defer("snapshot"))
     turn_number = {t.pk: t.number for t in turns}
 
     return {
@@ -280,7 +286,7 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None) -> dict[str,
             for b in Blockade.objects.filter(campaign=campaign).order_by("turn", "id")
         ],
         # The state as each turn opened, for ``export_campaign --turn N`` after a restore.
-        "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None},
+        "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None} if with_snapshots else {},
         "battles": [
             {
                 "id": b.pk,

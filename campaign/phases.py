@@ -163,7 +163,7 @@ def next_turn_phase(ctx: PhaseContext) -> None:
         # The backup of the new turn's opening state, for export_campaign --turn N.
         from campaign.backup import campaign_export
 
-        new.snapshot = campaign_export(campaign=Campaign.objects.get(pk=campaign.pk))
+        new.snapshot = campaign_export(campaign=Campaign.objects.get(pk=campaign.pk), with_snapshots=False)
         new.save(update_fields=["snapshot"])
     from campaign.tasks import turn_reports_email
 

@@ -196,7 +196,7 @@ def scenario_load(
         Campaign.objects.filter(pk=campaign.pk).update(gm=gm)
         campaign.gm = gm
     turn = Turn.objects.get(campaign=campaign, number=1)
-    turn.snapshot = campaign_export(campaign=campaign)
+    turn.snapshot = campaign_export(campaign=campaign, with_snapshots=False)
     turn.save(update_fields=["snapshot"])
     return campaign
 

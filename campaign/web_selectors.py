@@ -149,7 +149,13 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     """
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    latest = Turn.objects.select_related("campaign").filter(campaign__slug=slug).order_by("-number").first()
+    latest = (
+        Turn.objects.select_related("campaign")
+        .defer("snapshot", "dice_log")  # large JSON blobs no page header needs
+        .filter(campaign__slug=slug)
+        .order_by("-number")
+        .first()
+    )
     if latest is not None:
         campaign = latest.campaign
     else:

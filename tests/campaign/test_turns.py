@@ -109,6 +109,7 @@ def test_a_resolved_turn_opens_the_next_season_with_reports_and_a_new_deadline()
     assert world.turn.resolved_at is not None
     assert timedelta(days=7) <= nxt.deadline - world.turn.resolved_at < timedelta(days=7, hours=24)
     assert nxt.snapshot is not None and nxt.snapshot["campaign"]["turn"] == 2
+    assert nxt.snapshot["snapshots"] == {}  # a snapshot never nests the earlier ones
     campaign = Campaign.objects.get(pk=world.campaign.pk)
     assert (campaign.turn_number, campaign.season) == (2, "summer")
     assert TurnReport.objects.filter(turn=world.turn).count() == 2
