@@ -288,9 +288,9 @@ def running_the_guns_fight(
 
     The attacking line: the lead fleet's ships in line order, then the other fleets' (already in
     order), ready or damaged, filtered by :func:`~battles.engine.line_eligible` ("frigates and
-    smaller only when a side has nothing bigger; transports never"). ``defenders`` are ready or
-    damaged (the engine's spec takes no disabled ship; a disabled ship in port is out of every
-    line anyway, but is then not counted for the ship dice). The defending side is the guns
+    smaller only when a side has nothing bigger; transports never"). ``defenders`` are ready, damaged
+    or disabled (a disabled ship in port is out of every line, but counts for the barrage's ship
+    dice: "floor(defender's ships in port not sunk or captured / 4)"). The defending side is the guns
     holder when its guns fire, else the first defender's nation: its navy gives the battery and
     ship dice their nationality, and it takes the ships the port takes (an 8 of the barrage, the
     attacker's disabled ships left behind); a boarding is won by a ship, whose nation takes the

@@ -130,7 +130,8 @@ def guns_phase(ctx: PhaseContext) -> None:
         for side_orders, side_fleets in sides:
             in_line = side_lead_order(side_fleets, fleet_ships_in_line(side_fleets, ctx.ruleset))
             attacking = {f.nation_id for f in side_fleets}
-            defenders = _enemies_in(ctx, port, relations, attacking, FIGHTING)
+            # Disabled ships in port cannot fight but count for the barrage's ship dice (§6).
+            defenders = _enemies_in(ctx, port, relations, attacking, (*FIGHTING, Ship.Condition.DISABLED))
             fought = running_the_guns_fight(
                 ctx=pctx, port=port, fleets=in_line, defenders=defenders, guns_holder_id=holder
             )

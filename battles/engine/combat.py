@@ -209,7 +209,8 @@ class Static:
         self.names = [ship.name for ship in flat]
         self.side_of = [0] * n0 + [1] * (self.n - n0)
         self.ships = (list(range(n0)), list(range(n0, self.n)))
-        self.cond = tuple([DAMAGED if ship.condition == "damaged" else READY for ship in flat])
+        start = {"ready": READY, "damaged": DAMAGED, "disabled": DISABLED}  # disabled: RtG port ships only
+        self.cond = tuple([start[ship.condition] for ship in flat])
         # Ships share a handful of (crew, navy) pairs: one memo lookup each gives all three.
         memo, ship_mods = params._ships, params.ship_mods
         mods = [memo.get((ship.crew, ship.navy)) or ship_mods(ship.crew, ship.navy) for ship in flat]

@@ -24,7 +24,9 @@ RUNNING_THE_GUNS: Final = "running_the_guns"
 #: An extension of CONTRACT.md's types: RULES.md §4 "Garrison guns" (one barrage, no return fire).
 GARRISON_GUNS: Final = "garrison_guns"
 BATTLE_TYPES: Final = (FLEET_ACTION, RUNNING_THE_GUNS, GARRISON_GUNS)
-CONDITIONS: Final = ("ready", "damaged")
+CONDITIONS: Final = ("ready", "damaged", "disabled")
+#: Where a ship may start disabled: in the port whose guns are run (§6 counts it for the barrage).
+FIGHTING_CONDITIONS: Final = ("ready", "damaged")
 DEFAULT_CREW: Final = "D"  # CONTRACT.md: a side's crew defaults to "D"
 
 ShipRef = str | int | None
@@ -190,6 +192,12 @@ class BattleSpec:
         for k, side in enumerate(self.sides):
             for j, ship in enumerate(side.ships):
                 where = f"sides[{k}].ships[{j}]"
+                if ship.condition == "disabled" and not (self.type == RUNNING_THE_GUNS and k == 1):
+                    raise SpecError(
+                        f"{where}.condition",
+                        "'disabled' is only for the port's ships when running the guns (they count for the "
+                        f"barrage but cannot fight); allowed here: {', '.join(FIGHTING_CONDITIONS)}",
+                    )
                 if ship.name in seen:
                     raise SpecError(f"{where}.name", f"duplicate ship name {ship.name!r} (also {seen[ship.name]})")
                 seen[ship.name] = where

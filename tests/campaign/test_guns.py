@@ -522,3 +522,19 @@ def test_a_fleet_without_fireships_cannot_send_any() -> None:
     phase_5(world)
     attack.refresh_from_db()
     assert attack.outcome == "skipped" and "no fireship" in attack.outcome_note
+
+
+def test_a_disabled_ship_in_port_counts_for_the_barrage_and_stays_disabled() -> None:
+    """§6 [S]: ship dice = floor(defender's ships in port not sunk or captured / 4): with one of the five
+    Egyptian ships disabled the barrage is still 15 + 1 = 16 dice; the disabled ship fights no one."""
+    world = levant_world()
+    crippled = Ship.objects.filter(fleet__port=world.alexandria).order_by("id").last()
+    assert crippled is not None
+    Ship.objects.filter(pk=crippled.pk).update(condition="disabled")
+    blockade(world, world.french, world.alexandria)
+    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_5(world)
+    report = Battle.objects.get(turn=world.turn, kind="running_the_guns").report
+    assert report["barrage"][0] == 16
+    assert all(d["target"] != crippled.name for d in report["dice"] if d["purpose"] == "fire")
+    assert next(s for s in report["ships"] if s["ref"] == crippled.pk)["fate"] == "disabled"  # stays in port

@@ -293,3 +293,34 @@ def test_garrison_guns_roll_five_per_fortification_factor(ff):
     """§4: "5 × FF (Gibraltar 10 × FF) fortification dice"."""
     report = garrison(garrison_spec(1, PortSpec(ff)), [1] * (5 * ff))
     assert report.barrage == (5 * ff,)
+
+
+def test_a_disabled_ship_in_port_counts_for_the_barrage_but_never_fights():
+    """§6 [S]: ship dice = floor(defender's ships in port "not sunk or captured" / 4) — a disabled ship
+    counts; but only ships in the line fire or are fired on (§5), so it is never a target."""
+    from dataclasses import replace
+
+    port_side = in_port(5)
+    crippled = replace(port_side.ships[4], condition="disabled")
+    port_side = replace(port_side, ships=(*port_side.ships[:4], crippled))
+    faces = [1] * 16 + [1] * 8 + [1] * 3  # barrage, 8 attackers on the 4 in the line, 3 admiral dice
+    report = guns(rtg(attackers(24, admiral="C"), port_side, ALEXANDRIA, 1), faces)
+    assert report.barrage == (16,)
+    assert all(target != crippled.name for _, target, _ in shots(report))
+    assert fate(report, crippled.name) == "disabled"
+
+
+def test_only_the_ports_ships_may_start_disabled():
+    """CONTRACT: a ship's condition is ready or damaged; disabled is accepted only in the port whose
+    guns are run, where it counts for the barrage."""
+    from dataclasses import replace
+
+    from battles.engine import SpecError
+
+    french = attackers(3)
+    with pytest.raises(SpecError, match=r"sides\[0\]\.ships\[0\]\.condition"):
+        rtg(
+            replace(french, ships=(replace(french.ships[0], condition="disabled"), *french.ships[1:])),
+            in_port(2),
+            ALEXANDRIA,
+        )
