@@ -400,12 +400,15 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
     rows = (
         Ship.objects.filter(campaign=ctx.campaign, condition__in=Ship.AFLOAT, fleet__port__isnull=True)
         .order_by("fleet_id", "line_position", "id")
-        .values_list("id", "fleet_id", "line_position", "condition", "cargo_id", "fleet__sea_zone__key", "nation_id")
+        .values_list(
+            "id", "fleet_id", "line_position", "condition", "cargo_id", "fleet__sea_zone__key", "nation_id", "name"
+        )
     )
     at_sea: dict[str, list[WeatherShip]] = defaultdict(list)
     nation_of: dict[int, int] = {}
-    for ship_id, fleet_id, position, condition, cargo_id, zone, nation_id in rows:
-        at_sea[zone].append(WeatherShip(ship_id, fleet_id, position, _afloat(condition), cargo_id))
+    for ship_id, fleet_id, position, condition, cargo_id, zone, nation_id, name in rows:
+        label = f"{name} ({nations[nation_id].code})"
+        at_sea[zone].append(WeatherShip(ship_id, fleet_id, position, _afloat(condition), cargo_id, label))
         nation_of[ship_id] = nation_id
     if not at_sea:
         return
@@ -578,7 +581,9 @@ def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Natio
         .values_list("id", "fleet_id", "line_position", "condition", "cargo_id", "nation_id", "name")
     )
     for ship_id, fleet_id, position, condition, cargo_id, nation_id, name in rows:
-        ship = WeatherShip(ship_id, fleet_id, position, _afloat(condition), cargo_id)
+        ship = WeatherShip(
+            ship_id, fleet_id, position, _afloat(condition), cargo_id, f"{name} ({nations[nation_id].code})"
+        )
         places[_fleet_place(out_fleets[fleet_id])][0].append(AttritionShip(ship, supply.fleet_streaks[fleet_id]))
         nation_of_ship[ship_id] = nation_id
         names[ship_id] = name

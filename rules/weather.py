@@ -54,7 +54,8 @@ class WeatherShip:
     """A ship exposed to the weather, by the caller's ids.
 
     ``line_position`` is its place in its fleet's line order (any sortable whole number; only the
-    order matters). ``land_unit`` is the id of the land unit a transport carries, if any.
+    order matters). ``land_unit`` is the id of the land unit a transport carries, if any. ``label``
+    names the ship in the dice log (e.g. "Victory (GB)"), so a GM reads it without looking ids up.
     """
 
     ship_id: int
@@ -62,6 +63,11 @@ class WeatherShip:
     line_position: int
     condition: Condition
     land_unit: int | None = None
+    label: str = ""
+
+    @property
+    def subject(self) -> str:
+        return f"{self.label} [ship:{self.ship_id}]" if self.label else f"ship:{self.ship_id}"
 
     def __post_init__(self) -> None:
         if self.condition not in AFLOAT:
@@ -203,7 +209,7 @@ def storm_roll(
             purpose=STORM_DAMAGE,
             place=zone,
             die="d10",
-            subject=f"ship:{ship.ship_id}",
+            subject=ship.subject,
             detail=f"fleet {ship.fleet_id}, {ship.condition}",
         )
         results.append(_ship_hit(ship, die, lost_max, damaged_max))
@@ -330,7 +336,7 @@ def attrition_roll(
             purpose=ATTRITION,
             place=place,
             die="d10",
-            subject=f"ship:{ship.ship_id}",
+            subject=ship.subject,
             detail=f"fleet {ship.fleet_id}, {ship.condition}, turn {entry.turns_out} out of supply: hit on 1–{on}",
         )
         # Attrition has a single band: a hit damages, or sinks a ship already damaged or disabled.

@@ -7,6 +7,7 @@ the rules and against the stored dice log.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -26,6 +27,13 @@ from tests.worlds import World, two_power_world
 pytestmark = pytest.mark.django_db
 
 WEATHER = 7
+
+
+def ship_of(die: dict) -> int:
+    """The ship id in a strategic die's subject ("Victory (GB) [ship:12]")."""
+    found = re.search(r"ship:(\d+)", str(die["subject"]))
+    assert found is not None, die
+    return int(found.group(1))
 
 
 def run(turn: Turn, *phases: int) -> None:
@@ -94,7 +102,8 @@ def test_a_storm_sinks_a_damaged_ship_at_sea_and_lifts_the_blockade_it_hit() -> 
     [storm] = dice(w.turn, "storm", "biscay")
     assert storm["raw"] == 6
     hits = dice(w.turn, "storm_damage", "biscay")
-    assert [d["subject"] for d in hits] == [f"ship:{battered.pk}", f"ship:{sound.pk}"]
+    assert [ship_of(d) for d in hits] == [battered.pk, sound.pk]
+    assert hits[0]["subject"] == f"{battered.name} (GB) [ship:{battered.pk}]"  # named in the dice log
     battered.refresh_from_db()
     assert (battered.condition, battered.fleet_id, battered.lost_turn) == ("sunk", None, 1)
     record.refresh_from_db()
@@ -175,10 +184,10 @@ def test_a_blockade_starves_a_besieged_port_turn_after_turn() -> None:
 
         ship_dice = dice(turn, "attrition", "brest")
         afloat = [pk for pk, c in conditions.items() if c != "sunk"]
-        assert sorted(int(str(d["subject"]).split(":")[1]) for d in ship_dice) == sorted(afloat)
+        assert sorted(ship_of(d) for d in ship_dice) == sorted(afloat)
         for d in ship_dice:
             assert f"hit on 1–{hit_on}" in str(d["detail"])
-            pk = int(str(d["subject"]).split(":")[1])
+            pk = ship_of(d)
             conditions[pk] = _expected_after(conditions[pk], int(str(d["result"])), hit_on)
         assert conditions == {s.pk: s.condition for s in Ship.objects.filter(pk__in=conditions)}
 
@@ -250,7 +259,7 @@ def test_a_fleet_beyond_two_steps_of_a_supply_point_starves_with_the_troops_aboa
     assert fresh.in_supply and fresh.out_of_supply_turns == 0  # left port two turns ago (§8 c)
     assert unit.out_of_supply_turns == 1
     ship_dice = dice(w.turn, "attrition", "med")
-    assert [d["subject"] for d in ship_dice] == [f"ship:{s.pk}" for s in adrift.ships.order_by("line_position")]
+    assert [ship_of(d) for d in ship_dice] == [s.pk for s in adrift.ships.order_by("line_position")]
     # The transport was ready, so attrition could only damage it: its unit rolls for itself.
     [unit_die] = dice(w.turn, "attrition_unit", "med")
     assert unit_die["subject"] == f"unit:{unit.pk}"
