@@ -26,7 +26,15 @@ from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
 from campaign.pipeline import turn_dry_run
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
-from campaign.turns import TurnControlError, campaign_pause, campaign_resume, open_turn, turn_claim, turn_extend
+from campaign.turns import (
+    TurnControlError,
+    campaign_pause,
+    campaign_resume,
+    open_turn,
+    turn_claim,
+    turn_extend,
+    turn_retry,
+)
 from fleets.models import ShipClass
 from fleets.selectors import navy_counts
 from fleets.services import ShipNameError
@@ -385,6 +393,18 @@ class RelationAdmin(admin.ModelAdmin):
 class TurnAdmin(admin.ModelAdmin):
     list_display = ("campaign", "number", "season", "year", "deadline", "status", "attempts", "error")
     list_filter = ("campaign", "status")
+    actions = ["retry_resolution"]
+
+    @admin.action(description="Retry the resolution of the selected turns (after fixing what failed)")
+    def retry_resolution(self, request: HttpRequest, queryset: QuerySet[Turn]) -> None:
+        for turn in queryset:
+            try:
+                turn_retry(turn=turn)
+            except TurnControlError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+            else:
+                self.message_user(request, f"{turn} will be resumed by the next sweep.", messages.SUCCESS)
+
     readonly_fields = ("dice_log", "snapshot_size", "lease_token", "lease_until", "attempts", "error")
     exclude = ("snapshot",)
 

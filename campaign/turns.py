@@ -65,12 +65,30 @@ def turn_claim(*, turn_id: int, now: datetime) -> bool:
 
 
 def turns_stalled(*, now: datetime) -> list[int]:
-    """Turns being resolved whose lease has run out: their worker died or never started."""
+    """Turns being resolved whose lease has run out: their worker died or never started.
+
+    A turn whose resolution failed with an error ``TURN_MAX_ATTEMPTS`` times is left alone — retrying a
+    bug every sweep would only repeat it — until the GM retries it (:func:`turn_retry`); its error is
+    shown on the admin's Turns page.
+    """
     return list(
         Turn.objects.filter(status=Turn.Status.RESOLVING)
         .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .exclude(Q(attempts__gte=settings.TURN_MAX_ATTEMPTS) & ~Q(error=""))
         .values_list("pk", flat=True)
     )
+
+
+def turn_retry(*, turn: Turn) -> Turn:
+    """The GM's retry of a resolution that gave up after repeated errors: the next sweep resumes it
+    at its first unfinished phase (finished phases are never repeated)."""
+    if turn.status != Turn.Status.RESOLVING:
+        raise TurnControlError(f"Turn {turn.number} is {turn.get_status_display().lower()}: nothing to retry.")
+    Turn.objects.filter(pk=turn.pk, status=Turn.Status.RESOLVING).update(
+        attempts=0, error="", lease_token=None, lease_until=None
+    )
+    turn.refresh_from_db()
+    return turn
 
 
 def lease_acquire(*, turn_id: int, now: datetime, handover: uuid.UUID | None = None) -> uuid.UUID | None:

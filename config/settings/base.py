@@ -121,6 +121,8 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Deadlines live in the database; beat only sweeps for due turns (DESIGN.md "A turn").
 TURN_SWEEP_SECONDS = env.float("TURN_SWEEP_SECONDS", default=15.0)
 TURN_LEASE_SECONDS = env.int("TURN_LEASE_SECONDS", default=120)
+# A resolution that fails with an error this many times waits for the GM's retry (admin, Turns).
+TURN_MAX_ATTEMPTS = env.int("TURN_MAX_ATTEMPTS", default=5)
 # How long the battle tasks of a turn may take before the sweep resumes the turn without them (the
 # phase then fights whatever is left inline).
 TURN_BATTLE_GRACE_SECONDS = env.int("TURN_BATTLE_GRACE_SECONDS", default=300)

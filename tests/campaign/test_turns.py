@@ -212,3 +212,29 @@ def test_resolve_turn_dry_run_command_prints_what_would_happen(capsys) -> None:
 def test_resolve_turn_refuses_an_unknown_campaign() -> None:
     with pytest.raises(CommandError, match="No campaign with slug 'nowhere'"):
         call_command("resolve_turn", "nowhere")
+
+
+def test_a_resolution_that_keeps_failing_waits_for_the_gms_retry() -> None:
+    """A bug that fails a phase is not retried every 15 s for ever: after TURN_MAX_ATTEMPTS failures the
+    sweep leaves the turn (its error on show) until the GM retries; a dead worker (no error) is always
+    resumed."""
+    from django.conf import settings
+
+    from campaign.turns import turn_retry, turns_stalled
+
+    world = two_power_world()
+    now = timezone.now()
+    assert turn_claim(turn_id=world.turn.pk, now=now)
+    limit = settings.TURN_MAX_ATTEMPTS
+    Turn.objects.filter(pk=world.turn.pk).update(attempts=limit - 1, error="ValueError: boom")
+    assert turns_stalled(now=now) == [world.turn.pk]
+    Turn.objects.filter(pk=world.turn.pk).update(attempts=limit)
+    assert turns_stalled(now=now) == []
+    Turn.objects.filter(pk=world.turn.pk).update(error="")
+    assert turns_stalled(now=now) == [world.turn.pk]  # killed workers leave no error: always resumed
+    Turn.objects.filter(pk=world.turn.pk).update(error="ValueError: boom")
+    turn_retry(turn=Turn.objects.get(pk=world.turn.pk))
+    assert turns_stalled(now=now) == [world.turn.pk]
+    assert turn_resolve(world.turn.pk) == "done"
+    with pytest.raises(TurnControlError, match="nothing to retry"):
+        turn_retry(turn=Turn.objects.get(pk=world.turn.pk))
