@@ -34,7 +34,7 @@ from battles.engine import (
 )
 from battles.engine.combat import FATES
 from battles.widgets import use_fast_selects
-from rules.ruleset import GRADES, NAVIES, NAVY_NAMES, SHIP_CLASSES
+from rules.ruleset import GRADES, NAVIES, NAVY_NAMES, SHIP_CLASSES, Ruleset
 
 MAX_RUNS = 10_000
 #: Runs fought in one request without JavaScript (with HTMX the page fights them in chunks).
@@ -227,11 +227,11 @@ class Tally:
         )
 
 
-def odds_chunk(spec: BattleSpec, *, seed: int, stop: int, tally: Tally) -> Tally:
+def odds_chunk(spec: BattleSpec, *, seed: int, stop: int, tally: Tally, ruleset: Ruleset = DEFAULT_RULESET) -> Tally:
     """Fight runs ``tally.done`` … ``stop - 1`` of the batch seeded ``seed``, as ``simulate_odds`` does."""
     n0 = len(spec.sides[0].ships)
     for i in range(tally.done, stop):
-        report = fight(spec, SeededDice(run_seed(seed, i)), DEFAULT_RULESET)
+        report = fight(spec, SeededDice(run_seed(seed, i)), ruleset)
         if report.winner is None:
             tally.draws += 1
         else:

@@ -14,11 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from battles.engine import SpecError, parse_spec, render_odds, simulate_odds
+from battles.engine import DEFAULT_RULESET, Ruleset, SpecError, parse_spec, render_odds, simulate_odds
 from battles.simulator import CHUNK, MAX_RUNS, MAX_RUNS_AT_ONCE, SimulatorForm, Tally, odds_chunk, odds_rows
 from battles.web_selectors import battle_for_player, battle_view, battles_for_player
+from rules.ruleset import RulesetError
 
 _SALT = "battles.simulator"
 
@@ -46,12 +48,24 @@ def _result_context(spec_json: dict[str, Any], tally: Tally, seed: int) -> dict[
 @login_required
 @require_http_methods(["GET", "POST"])
 def simulator(request: HttpRequest) -> HttpResponse:
-    """Two fleets in, odds out (the engine's Monte-Carlo mode)."""
+    """Two fleets in, odds out (the engine's Monte-Carlo mode), under RULES.md's default rules."""
+    return simulator_page(request, ruleset=DEFAULT_RULESET, rules_name=None, action=reverse("battles:simulator"))
+
+
+def simulator_page(request: HttpRequest, *, ruleset: Ruleset, rules_name: str | None, action: str) -> HttpResponse:
+    """The simulator under ``ruleset`` (a campaign's house rules when ``rules_name`` names them); the
+    caller has checked that the visitor may use those rules."""
     htmx = bool(getattr(request, "htmx", False))
     if request.method == "POST" and "state" in request.POST:
         return _simulator_chunk(request)
     form = SimulatorForm(request.POST or None)
-    context: dict[str, Any] = {"form": form, "max_at_once": MAX_RUNS_AT_ONCE}
+    context: dict[str, Any] = {
+        "form": form,
+        "max_at_once": MAX_RUNS_AT_ONCE,
+        "action": action,
+        "rules_name": rules_name,
+        "house_rules": len(ruleset.overrides()),
+    }
     if request.method == "POST" and form.is_valid():
         spec = form.spec()
         if spec is not None:
@@ -59,8 +73,8 @@ def simulator(request: HttpRequest) -> HttpResponse:
             runs = form.cleaned_data["runs"]
             spec_json = form.spec_json()
             if htmx:
-                tally = odds_chunk(spec, seed=seed, stop=min(CHUNK, runs), tally=Tally())
-                return _progress(request, spec_json, seed, runs, tally)
+                tally = odds_chunk(spec, seed=seed, stop=min(CHUNK, runs), tally=Tally(), ruleset=ruleset)
+                return _progress(request, spec_json, seed, runs, tally, ruleset)
             if runs > MAX_RUNS_AT_ONCE:
                 form.add_error(
                     "runs",
@@ -68,7 +82,7 @@ def simulator(request: HttpRequest) -> HttpResponse:
                     f"(with it, up to {MAX_RUNS:,} with a progress bar).",
                 )
             else:
-                odds = simulate_odds(spec, runs, seed)
+                odds = simulate_odds(spec, runs, seed, ruleset)
                 context.update(
                     {
                         "odds": odds,
@@ -81,13 +95,18 @@ def simulator(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-def _progress(request: HttpRequest, spec_json: dict[str, Any], seed: int, runs: int, tally: Tally) -> HttpResponse:
+def _progress(
+    request: HttpRequest, spec_json: dict[str, Any], seed: int, runs: int, tally: Tally, ruleset: Ruleset
+) -> HttpResponse:
     context: dict[str, Any] = {"runs": runs, "done": tally.done, "percent": 100 * tally.done // runs, "seed": seed}
     if tally.done >= runs:
         context.update(_result_context(spec_json, tally, seed))
     else:
         context["state"] = signing.dumps(
-            {"spec": spec_json, "seed": seed, "runs": runs, "tally": tally.to_json()}, salt=_SALT, compress=True
+            # The rules travel signed with the batch, so a chunk cannot change them.
+            {"spec": spec_json, "seed": seed, "runs": runs, "tally": tally.to_json(), "rules": ruleset.overrides()},
+            salt=_SALT,
+            compress=True,
         )
     return render(request, "battles/simulator_result.html", context)
 
@@ -99,7 +118,8 @@ def _simulator_chunk(request: HttpRequest) -> HttpResponse:
         spec = parse_spec(state["spec"])
         tally = Tally.from_json(state["tally"])
         seed, runs = int(state["seed"]), int(state["runs"])
-    except (signing.BadSignature, SpecError, KeyError, TypeError, ValueError):
+        ruleset = Ruleset.from_flat(state.get("rules") or {})
+    except (signing.BadSignature, SpecError, RulesetError, KeyError, TypeError, ValueError):
         return HttpResponseBadRequest("This simulation has expired or is invalid; start it again.")
-    odds_chunk(spec, seed=seed, stop=min(tally.done + CHUNK, runs), tally=tally)
-    return _progress(request, state["spec"], seed, runs, tally)
+    odds_chunk(spec, seed=seed, stop=min(tally.done + CHUNK, runs), tally=tally, ruleset=ruleset)
+    return _progress(request, state["spec"], seed, runs, tally, ruleset)

@@ -7,7 +7,6 @@ same URLs work as plain pages and forms without JavaScript.
 
 from __future__ import annotations
 
-from contextlib import suppress
 from typing import Any
 
 from django import forms
@@ -15,10 +14,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from battles.views import simulator_page
 from campaign import web_selectors
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
 from campaign.turns import TurnControlError, nation_ready_set
@@ -78,11 +78,9 @@ def _paths(viewer: Viewer) -> dict[str, str]:
         "turns": reverse("campaign:turns", args=[slug]),
         "ready": reverse("campaign:ready", args=[slug]),
     }
-    # The order and battle pages are another engineer's: linked once their URLs exist.
-    with suppress(NoReverseMatch):
-        paths["orders"] = reverse("campaign:orders", args=[slug])
-    with suppress(NoReverseMatch):
-        paths["battles"] = reverse("battles:list", args=[slug])
+    paths["orders"] = reverse("campaign:orders", args=[slug])
+    paths["battles"] = reverse("battles:list", args=[slug])
+    paths["simulator"] = reverse("campaign:simulator", args=[slug])
     return paths
 
 
@@ -174,3 +172,18 @@ def turn_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         user=request.user, slug=slug, number=number, nation_code=request.GET.get("nation")
     )
     return render(request, "campaign/turn.html", _page_context(request, data.viewer, "turns", h=data))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def simulator(request: HttpRequest, slug: str) -> HttpResponse:
+    """The battle simulator under this campaign's rules, house rules included (RULES.md: every number is
+    a campaign setting), for anyone who may see the campaign."""
+    viewer = web_selectors.viewer_for_player(user=request.user, slug=slug, nation_code=request.GET.get("nation"))
+    campaign = viewer.campaign
+    return simulator_page(
+        request,
+        ruleset=campaign.ruleset,
+        rules_name=f"the rules of {campaign.name}",
+        action=reverse("campaign:simulator", args=[slug]),
+    )

@@ -148,3 +148,32 @@ def test_ship_lines_are_class_times_count(text: str, expected: list[tuple[str, s
 def test_bad_ship_lines_name_the_line(text: str) -> None:
     with pytest.raises(SpecError, match="line 1"):
         parse_ship_lines(text, side_name="X")
+
+
+def test_a_campaigns_simulator_fights_under_its_house_rules() -> None:
+    """RULES.md: every number is a setting of the campaign; the campaign's simulator uses them. A house rule
+    giving the French +5 on every combat d10 turns the same battle (same seed) their way; the rulebook's
+    simulator is unchanged; someone outside the campaign is refused."""
+    from battles.engine import Ruleset
+    from campaign.services import campaign_settings_update
+    from tests.factories import NationFactory
+
+    player = get_user_model().objects.create_user("jervis", "j@example.org", "a-long-test-password")
+    nation = NationFactory.create(player=player)
+    campaign = nation.campaign
+    campaign_settings_update(campaign=campaign, values={"nationality.combat.FR": 5})
+    client = Client()
+    client.force_login(player)
+    url = reverse("campaign:simulator", args=[campaign.slug])
+    house = client.post(url, _data()).content.decode()
+    rulebook = client.post(URL, _data()).content.decode()
+    assert "1 house rule differs from the rulebook" in house
+    spec = _spec(_data())
+    house_odds = simulate_odds(spec, 300, 17, Ruleset.from_flat({"nationality.combat.FR": 5}))
+    rulebook_odds = simulate_odds(spec, 300, 17)
+    assert house_odds.win[1] > rulebook_odds.win[1]
+    assert f"{house_odds.win[1]:.1%}" in house and f"{rulebook_odds.win[1]:.1%}" in rulebook
+
+    outsider = get_user_model().objects.create_user("stranger", "s@example.org", "a-long-test-password")
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
