@@ -392,8 +392,9 @@ def battle_view(battle: Battle) -> BattleView:
         side = row.get("side", 0) if row.get("side") in (0, 1) else 0
         ref = row.get("ref")
         ship = known.get(ref) if isinstance(ref, int) else None
-        # A prize now carries its captor's crew (RULES.md §4): its crew in the battle is not on record.
-        crew = ship.crew if ship is not None and row.get("fate") != "captured" else ""
+        # The report records the crew that fought; older reports did not, and a prize now carries its
+        # captor's crew (RULES.md §4), so for those only an uncaptured ship's crew is known.
+        crew = row.get("crew") or (ship.crew if ship is not None and row.get("fate") != "captured" else "")
         if crew:
             crews[side].add(crew)
         by = row.get("captured_by")

@@ -332,6 +332,8 @@ def fight_engagement(
             captured_by[offsets[s] + k],
             ship.ref,
             ship.cls,
+            ship.navy,
+            ship.crew,
         )
         for s in (0, 1)
         for k, ship in enumerate(ships[s])

@@ -38,6 +38,10 @@ class ShipResult(NamedTuple):
     captured_by: int | None
     ref: ShipRef
     cls: str
+    # The ship's own navy and crew grade in the battle: prizes change both afterwards, so the record
+    # keeps what fought.
+    navy: str = ""
+    crew: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +52,8 @@ class ShipResult(NamedTuple):
             "captured_by": self.captured_by,
             "ref": self.ref,
             "class": self.cls,
+            "navy": self.navy,
+            "crew": self.crew,
         }
 
 
@@ -207,7 +213,7 @@ class BattleReport:
         if built is None:
             specs = [(s, ship) for s, side in enumerate(self.spec.sides) for ship in side.ships]
             built = tuple(
-                ShipResult(s, ship.name, FATES[state], exploded, by, ship.ref, ship.cls)
+                ShipResult(s, ship.name, FATES[state], exploded, by, ship.ref, ship.cls, ship.navy, ship.crew)
                 for (s, ship), state, exploded, by in zip(
                     specs, self.states, self.exploded, self.captured_by, strict=True
                 )

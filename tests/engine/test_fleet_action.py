@@ -626,3 +626,13 @@ def test_rows_carry_round_side_die_purpose_raw_mod_result_ship_target():
         "ship": "A1",
         "target": "B1",
     }
+
+
+def test_the_report_keeps_each_ships_navy_and_crew_as_they_fought():
+    """A prize changes navy and crew afterwards (RULES.md §0: "prizes their captor's"), so the battle's
+    record keeps the ones that fought: CONTRACT's ship fields plus navy and crew."""
+    spec = fleet(side("A", 2, navy="GB", crew="B"), side("B", 2, navy="FR", crew="E"))
+    from battles.engine import SeededDice
+
+    ships = fight_day(spec, SeededDice(3)).to_json()["ships"]
+    assert [(s["navy"], s["crew"]) for s in ships] == [("GB", "B"), ("GB", "B"), ("FR", "E"), ("FR", "E")]
