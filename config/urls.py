@@ -7,6 +7,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include("campaign.api.urls")),
+    path("api/v1/", include("battles.api.urls")),
     path("", include("campaign.urls")),
     path("", include("battles.urls")),
 ]

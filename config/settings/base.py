@@ -148,6 +148,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "ShipClassEnum": "rules.ruleset.SHIP_CLASSES",
+        "GradeEnum": "rules.ruleset.GRADES",
+        "NavyEnum": "rules.ruleset.NAVIES",
+    },
 }
 
 LOGGING = {

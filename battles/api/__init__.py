@@ -1,0 +1,1 @@
+"""The battle resources and the simulator of the REST API (README "API")."""

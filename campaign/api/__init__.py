@@ -1,0 +1,1 @@
+"""The campaign resources of the REST API (``/api/v1/campaigns/...``; README "API")."""

@@ -1,0 +1,61 @@
+"""Read side of the REST API's campaign resources that the web selectors do not already return whole.
+
+Permissions and fog of war are not decided here: every function starts from
+:func:`campaign.web_selectors.viewer_for_player` (404 for a campaign the user has no part in, 403 for
+a player asking for another nation) and reads only what that viewer may see, with the same rule as
+the map (RULES.md §3: "a nation sees its own and allied forces" — ``Viewer.friendly``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from battles.selectors import ship_line_key
+from campaign.models import LedgerEntry
+from campaign.web_selectors import User, Viewer, viewer_for_player
+from fleets.models import Fleet, Ship
+
+
+@dataclass
+class FleetList:
+    """The own and allied fleets the viewer's nation sees, each with its ships afloat in line order."""
+
+    viewer: Viewer
+    fleets: list[Fleet]
+    ships: dict[int, list[Ship]]
+
+
+def fleets_for_player(*, user: User, slug: str, nation_code: str | None = None) -> FleetList:
+    """Own and allied fleets with their ships afloat (three queries after the viewer's).
+
+    Enemy and neutral fleets are never read: what a nation knows of them is in its turn report.
+    """
+    viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
+    friendly_ids = [n.pk for n in viewer.nations if viewer.friendly(n.pk)]
+    fleets = list(
+        Fleet.objects.filter(campaign=viewer.campaign, nation_id__in=friendly_ids)
+        .select_related("nation", "sea_zone", "port", "admiral", "blockade_port")
+        .order_by("nation__code", "name", "id")
+    )
+    ships: dict[int, list[Ship]] = defaultdict(list)
+    for ship in sorted(
+        Ship.objects.filter(fleet_id__in=[f.pk for f in fleets], condition__in=Ship.AFLOAT).select_related(
+            "nation", "original_nation"
+        ),
+        key=lambda s: ship_line_key(s, viewer.ruleset),
+    ):
+        assert ship.fleet_id is not None
+        ships[ship.fleet_id].append(ship)
+    return FleetList(viewer, fleets, dict(ships))
+
+
+def ledger_for_player(*, user: User, slug: str, nation_code: str | None = None) -> QuerySet[LedgerEntry]:
+    """The viewer's nation's ledger, newest line first (a player's own nation only; a GM any)."""
+    viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
+    return LedgerEntry.objects.filter(nation=viewer.nation).order_by("-id")
+
+
+__all__ = ["FleetList", "fleets_for_player", "ledger_for_player"]

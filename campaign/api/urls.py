@@ -1,0 +1,15 @@
+from django.urls import path
+
+from campaign.api import views
+
+app_name = "campaign-api"
+urlpatterns = [
+    path("campaigns/", views.CampaignListView.as_view(), name="campaigns"),
+    path("campaigns/<slug:slug>/", views.CampaignDetailView.as_view(), name="campaign"),
+    path("campaigns/<slug:slug>/fleets/", views.FleetListView.as_view(), name="fleets"),
+    path("campaigns/<slug:slug>/ledger/", views.LedgerView.as_view(), name="ledger"),
+    path("campaigns/<slug:slug>/orders/", views.OrderListView.as_view(), name="orders"),
+    path("campaigns/<slug:slug>/orders/<int:order_id>/", views.OrderDetailView.as_view(), name="order"),
+    path("campaigns/<slug:slug>/ready/", views.ReadyView.as_view(), name="ready"),
+    path("campaigns/<slug:slug>/turns/<int:number>/", views.TurnReportView.as_view(), name="turn"),
+]

@@ -1,0 +1,88 @@
+"""POST /api/v1/simulator/: CONTRACT.md's battle spec in, its battle report (or odds) out."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/simulator/"
+
+SPEC: dict[str, Any] = {
+    "type": "fleet_action",
+    "sides": [
+        {
+            "name": "British",
+            "navy": "GB",
+            "crew": "B",
+            "admiral": {"name": "Nelson", "grade": "A"},
+            "ships": [{"name": "Victory", "class": "1st"}, {"name": "Temeraire", "class": "2nd"}],
+        },
+        {
+            "name": "French",
+            "navy": "FR",
+            "ships": [{"name": "Bucentaure", "class": "3rd-74"}, {"name": "Redoutable", "class": "3rd-74"}],
+        },
+    ],
+}
+
+
+@pytest.fixture
+def client() -> APIClient:
+    api = APIClient()
+    api.force_authenticate(get_user_model().objects.create_user("captain", "c@example.org", "a-long-password"))
+    return api
+
+
+def test_a_seed_fights_the_same_battle_twice(client: APIClient) -> None:
+    first = client.post(URL, {**SPEC, "seed": 7}, format="json")
+    assert first.status_code == 200
+    report = first.json()
+    assert report["type"] == "fleet_action" and report["seed"] == 7
+    assert {s["name"] for s in report["ships"]} == {"Victory", "Temeraire", "Bucentaure", "Redoutable"}
+    assert report["dice"] and report["winner"] in (0, 1, None)
+    assert client.post(URL, {**SPEC, "seed": 7}, format="json").json() == report
+
+
+def test_dice_replay_a_seeded_report_exactly(client: APIClient) -> None:
+    seeded = client.post(URL, {**SPEC, "seed": 1805}, format="json").json()
+    faces = [d["raw"] for d in seeded["dice"]]
+    replayed = client.post(URL, {**SPEC, "dice": faces}, format="json")
+    assert replayed.status_code == 200
+    again = replayed.json()
+    assert again["seed"] is None
+    assert again["dice"] == seeded["dice"] and again["ships"] == seeded["ships"]
+    assert again["winner"] == seeded["winner"] and again["outcome"] == seeded["outcome"]
+
+
+def test_scripted_dice_that_run_out_are_refused(client: APIClient) -> None:
+    response = client.post(URL, {**SPEC, "dice": [3]}, format="json")
+    assert response.status_code == 400 and response.json()["field"] == "dice"
+
+
+def test_runs_give_the_odds(client: APIClient) -> None:
+    odds = client.post(URL, {**SPEC, "seed": 3, "runs": 200}, format="json").json()
+    assert odds["runs"] == 200 and len(odds["win"]) == 2
+    assert abs(sum(odds["win"]) + odds["draw"] - 1) < 1e-9
+    assert set(odds["mean_losses"][0]) == {"intact", "damaged", "disabled", "sunk", "captured"}
+    assert client.post(URL, {**SPEC, "runs": 10_001}, format="json").json()["field"] == "runs"
+    assert client.post(URL, {**SPEC, "runs": 5, "dice": [1]}, format="json").json()["field"] == "runs"
+
+
+def test_a_bad_spec_names_the_field(client: APIClient) -> None:
+    spec = copy.deepcopy(SPEC)
+    spec["sides"][1]["ships"][0]["class"] = "galleon"
+    response = client.post(URL, spec, format="json")
+    assert response.status_code == 400
+    assert response.json()["field"] == "sides[1].ships[0].class" and "galleon" in response.json()["detail"]
+    one_side = client.post(URL, {**SPEC, "sides": SPEC["sides"][:1]}, format="json").json()
+    assert one_side["field"] == "sides"
+    assert client.post(URL, [1, 2], format="json").json()["field"] == "spec"
+
+
+def test_the_simulator_needs_a_login() -> None:
+    assert APIClient().post(URL, SPEC, format="json").status_code in (401, 403)
