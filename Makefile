@@ -4,7 +4,7 @@ PY := .venv/bin/python
 VENV_STAMP := .venv/.installed-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 
-.PHONY: run test lint typecheck contracts migrations-check pytest bench services venv clean
+.PHONY: run test lint typecheck contracts schema migrations-check pytest bench services venv clean
 
 $(VENV_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(PY) || python3.11 -m venv .venv || python3 -m venv .venv
@@ -31,6 +31,9 @@ typecheck: venv
 contracts: venv
 	.venv/bin/lint-imports
 
+schema: venv
+	$(TEST_ENV) $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
+
 migrations-check: venv services
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
 
@@ -38,7 +41,7 @@ pytest: venv services
 	$(TEST_ENV) $(PY) -m pytest
 
 ## make test — everything CI runs.
-test: venv services lint typecheck contracts migrations-check pytest
+test: venv services lint typecheck contracts schema migrations-check pytest
 
 ## make bench — speed and memory figures (ratios, medians, query counts).
 bench: venv services

@@ -1,6 +1,8 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from campaign.api.views import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -9,6 +11,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("campaign.api.urls")),
     path("api/v1/", include("battles.api.urls")),
+    re_path(r"^api/", api_not_found),
     path("", include("campaign.urls")),
     path("", include("battles.urls")),
 ]

@@ -67,7 +67,7 @@ class AdmiralSpecSerializer(serializers.Serializer[Any]):
 
 
 class ShipSpecSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(help_text="Unique within the battle.")
+    name = serializers.CharField(min_length=1, help_text="Unique within the battle; not blank.")
     # "class" is a Python keyword: declared below.
     crew = serializers.ChoiceField(choices=GRADES, required=False, help_text="Default: the side's crew.")
     condition = serializers.ChoiceField(
@@ -89,7 +89,7 @@ class SideSpecSerializer(serializers.Serializer[Any]):
     in_supply = serializers.BooleanField(required=False, default=True)
     weather_gauge = serializers.BooleanField(required=False, default=False)
     at_anchor = serializers.BooleanField(required=False, default=False)
-    ships = ShipSpecSerializer(many=True, max_length=MAX_SHIPS_PER_SIDE)  # type: ignore[call-arg]  # DRF 3.15+
+    ships = serializers.ListField(child=ShipSpecSerializer(), max_length=MAX_SHIPS_PER_SIDE)
 
 
 class PortSpecSerializer(serializers.Serializer[Any]):
@@ -101,9 +101,9 @@ class PortSpecSerializer(serializers.Serializer[Any]):
 
 class SimulatorRequestSerializer(serializers.Serializer[Any]):
     type = serializers.ChoiceField(choices=BATTLE_TYPES)
-    max_rounds = serializers.IntegerField(required=False, min_value=1, help_text="Default 6.")
-    sides = SideSpecSerializer(  # type: ignore[call-arg]  # DRF 3.15+
-        many=True, min_length=2, max_length=2, help_text="Exactly two; side 0 attacks."
+    max_rounds = serializers.IntegerField(required=False, min_value=1, max_value=50, help_text="Default 6.")
+    sides = serializers.ListField(
+        child=SideSpecSerializer(), min_length=2, max_length=2, help_text="Exactly two; side 0 attacks."
     )
     port = PortSpecSerializer(required=False, allow_null=True, help_text="Running the guns only.")
     seed = serializers.IntegerField(

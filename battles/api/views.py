@@ -13,7 +13,7 @@ import secrets
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -39,7 +39,7 @@ ERROR = {
 }
 SEEN = {
     403: OpenApiResponse(ERROR, description="Not logged in."),
-    404: OpenApiResponse(ERROR, description="No such campaign (or not one of the caller's), or battle."),
+    404: OpenApiResponse(ERROR, description="No such campaign (or not one of the caller's), battle or page."),
 }
 MAX_BIGINT = 2**63 - 1
 #: The simulator's own keys beside CONTRACT.md's spec.
@@ -55,11 +55,18 @@ class BattleListView(JsonView):
     @extend_schema(
         operation_id="battles_list",
         summary="The campaign's battles the caller may see, newest turn first (25 a page)",
-        parameters=[OpenApiParameter("page", int, OpenApiParameter.QUERY, required=False)],
+        parameters=[
+            OpenApiParameter("page", {"type": "integer", "minimum": 1}, OpenApiParameter.QUERY, required=False)
+        ],
         responses={200: BattlePageSerializer, **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        listing = battles_for_player(user=request.user, campaign=slug, page=request.query_params.get("page"))
+        raw = request.query_params.get("page", "1")
+        if not raw.isdigit() or not 1 <= int(raw) <= MAX_BIGINT:
+            raise NotFound("Invalid page.")
+        listing = battles_for_player(user=request.user, campaign=slug, page=int(raw))
+        if listing.page.number != int(raw):  # the paginator falls back to the last page; an API says so
+            raise NotFound("Invalid page.")
         page = listing.page
         url = request.build_absolute_uri()
         data = {

@@ -15,9 +15,11 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import APIException, ParseError
+from rest_framework.decorators import api_view, permission_classes, renderer_classes
+from rest_framework.exceptions import APIException, NotFound, ParseError
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -405,3 +407,13 @@ class OrderDetailView(JsonView):
         except OrderRefused as refused:
             return _refusal(desk, refused)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@permission_classes([AllowAny])
+@renderer_classes([JSONRenderer])
+def api_not_found(request: Request, *args: Any, **kwargs: Any) -> Response:
+    """Anything under /api/ that no route matches (a path parameter of the wrong type, a typo): a JSON
+    404 like every other API answer, not the site's HTML page."""
+    raise NotFound("No such API resource.")

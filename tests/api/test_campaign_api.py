@@ -226,6 +226,14 @@ def test_battles_show_only_what_the_nation_fought_or_saw(fw: FogWorld) -> None:
     assert client.get(f"{BASE}/battles/{theirs.pk}/").status_code == 404
     assert _as(fw.outsider).get(f"{BASE}/battles/").status_code == 404
     assert _as(fw.gm).get(f"{BASE}/battles/").json()["count"] == 2
+    assert client.get(f"{BASE}/battles/?page=2").status_code == 404
+    assert client.get(f"{BASE}/battles/?page=x").status_code == 404
+
+
+def test_a_path_no_route_matches_is_a_json_404(fw: FogWorld) -> None:
+    response = _as(fw.nelson).get(f"{BASE}/orders/not-a-number/")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "No such API resource."}
 
 
 def test_a_turn_report_is_the_callers_own(fw: FogWorld) -> None:

@@ -1,0 +1,51 @@
+"""The OpenAPI schema against the API (STACK.md "OpenAPI fuzzing"): schemathesis generates requests
+from /api/schema/ and checks every answer against it (status codes, content types, response bodies,
+no server error, authentication enforced). Settings are in schemathesis.toml at the repository root."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+
+from config.wsgi import application
+from tests.web.fog_worlds import PASSWORD, FogWorld, fog_world
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+
+@schema.auth()
+class NelsonBasicAuth:
+    """Every generated request is made as Britain's player, with HTTP basic auth (so schemathesis
+    knows the credentials are real and probes that the API refuses requests without them)."""
+
+    def get(self, case: schemathesis.Case, ctx: Any) -> str:
+        return base64.b64encode(f"nelson:{PASSWORD}".encode()).decode()
+
+    def set(self, case: schemathesis.Case, data: str, ctx: Any) -> None:
+        case.headers["Authorization"] = f"Basic {data}"
+
+
+@pytest.fixture
+def world(db: None) -> Iterator[FogWorld]:
+    """The campaign, and the WSGI handler kept from closing the test's connection after each request
+    (Django's own test client does the same), so requests see the test's transaction."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield fog_world()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@schema.parametrize()
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_api_keeps_to_its_schema(case: schemathesis.Case, world: FogWorld) -> None:
+    case.call_and_validate()
