@@ -59,6 +59,10 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
             raise BackupError(f"No snapshot of turn {turn} in {campaign.slug!r}; turns with one: {known or 'none'}.")
         return dict(stored)
 
+    # The row as it stands, not the caller's copy: resolution advances the turn counter, year and
+    # season with an UPDATE, so an instance loaded before a turn resolved holds the old ones (and
+    # a copy restored from them would post the next turn's ledger lines to the wrong turn).
+    campaign = Campaign.objects.select_related("gm").get(pk=campaign.pk)
     nations = list(Nation.objects.filter(campaign=campaign).select_related("player").order_by("code"))
     code = {n.pk: n.code for n in nations}
     zones = list(SeaZone.objects.filter(campaign=campaign).prefetch_related("adjacent").order_by("key"))

@@ -204,3 +204,35 @@ def test_a_campaign_in_play_round_trips_with_its_orders_reports_and_history(tmp_
     assert strip_ids(after) == strip_ids(before)
     posture = Order.objects.get(campaign=copy, kind="posture", turn__number=turn2.number)
     assert posture.fleet is not None and posture.body["fleet"] == posture.fleet.pk != world.channel_fleet.pk
+
+
+def test_an_export_describes_the_database_not_a_stale_campaign_object() -> None:
+    """Resolution moves the campaign to the next turn with an UPDATE, so an instance loaded before it
+    still says turn 1. The export must give the turn that is open — else a copy restored from it
+    posts its next turn's ledger lines and raised units to turn 1 (§2: "turn, amount, reason")."""
+    from django.utils import timezone
+
+    from campaign.backup import campaign_import
+    from campaign.models import Turn
+    from campaign.orders import order_add
+    from campaign.tasks import turn_resolve
+    from campaign.turns import turn_claim
+    from tests.worlds import two_power_world
+
+    world = two_power_world(treasury=60)
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "done"
+    assert world.campaign.turn_number == 1  # the caller's copy is stale
+    document = json.loads(json.dumps(campaign_export(campaign=world.campaign)))
+    assert document["campaign"]["turn"] == 2
+    assert (document["campaign"]["year"], document["campaign"]["season"]) == (1805, "summer")
+
+    copy = campaign_import(document=document, slug="restored")
+    assert copy.turn_number == 2
+    gb = Nation.objects.get(campaign=copy, code="GB")
+    order_add(nation=gb, body={"kind": "raise", "unit": "land_unit", "port": "portsmouth"})
+    turn = Turn.objects.get(campaign=copy, number=2)
+    assert turn_claim(turn_id=turn.pk, now=timezone.now())
+    assert turn_resolve(turn.pk) == "done"
+    raised = LedgerEntry.objects.get(nation=gb, kind=LedgerEntry.Kind.RAISE)
+    assert raised.turn == 2
