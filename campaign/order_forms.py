@@ -572,7 +572,7 @@ class _ArmyForm(OrderForm):
     fleet_dependent = True
     error_fields: ClassVar[list[tuple[str, str]]] = [
         (_FLEET, "fleet"),
-        (r"lies in|not in .* where the fleet|embarks units only in|neutral|no port", "port"),
+        (r"lies in|not in .* where the fleet|embarks units only in|lands units only there|neutral|no port", "port"),
     ]
     default_field = "units"
 

@@ -382,13 +382,20 @@ class Board:
                 "(after any move order listed before this one)"
             )
 
-    def landing_check(self, *, nation: Nation, port: Port, zone: SeaZone) -> None:
+    def landing_check(self, *, nation: Nation, port: Port, zone: SeaZone, in_port: Port | None = None) -> None:
         """RULES.md §7: land "at a port in its zone: own → garrison; allied → guests; enemy → besiegers;
-        neutral → refused"."""
+        neutral → refused". ``zone``/``in_port``: where the fleet will be after movement; a fleet in
+        port lands only there — "ships in port are not in the zone" (§4)."""
         if zone.pk != port.sea_zone_id:
             raise CheckFailed(
                 f"{port.name} lies in {self.zones_by_id[port.sea_zone_id].name}, but the fleet will be in {zone.name} "
                 "(after any move order listed before this one); units land only at a port of the fleet's zone"
+            )
+        if in_port is not None and in_port.pk != port.pk:
+            raise CheckFailed(
+                f"the fleet will be in port at {in_port.name} (after any move order listed before this one); "
+                f"ships in port are not in the zone (RULES.md §4), so it lands units only there, or at "
+                f"{port.name} from sea"
             )
         if self.relation(nation, port.owner_id) == Relation.State.PEACE:
             raise CheckFailed(
@@ -1144,9 +1151,9 @@ class _Validator:
         port = self._port(chk, f.text("port"))
         units = f.integer("units", minimum=1)
         self._once(chk, fleet)
-        zone, _ = self.end_place(fleet)
+        zone, in_port = self.end_place(fleet)
         try:
-            self.board.landing_check(nation=self.nation, port=port, zone=zone)
+            self.board.landing_check(nation=self.nation, port=port, zone=zone, in_port=in_port)
         except CheckFailed as failed:
             chk.refuse(str(failed))
         loaded = sum(1 for s in self.fleet_ships(fleet) if s.ship_class == "transport" and s.cargo_id is not None)

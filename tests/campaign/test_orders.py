@@ -582,6 +582,24 @@ def test_units_land_at_own_allied_or_enemy_ports_but_never_neutral_ones(w: World
     assert "Brest lies in Bay of Biscay" in refusal(w, {**land, "port": "brest"}, earlier=brest_landing)
 
 
+def test_a_fleet_in_port_lands_units_only_in_that_port(w: World) -> None:
+    """§7: units land "at a port in its zone", and §4: "ships in port are not in the zone". A fleet
+    that will be in Portsmouth cannot land at Dover, in the same zone: phase 6 would only skip it."""
+    dover = PortFactory.create(owner=w.gb, sea_zone=w.channel, key="dover", name="Dover")
+    convoy = transports(w, 1)
+    LandUnit.objects.create(campaign=w.campaign, nation=w.gb, port=w.portsmouth)
+    embark = {"kind": "embark", "fleet": convoy.pk, "port": "portsmouth", "units": 1}
+    land = {"kind": "land", "fleet": convoy.pk, "port": dover.key, "units": 1}
+    message = refusal(w, land, earlier=[embark])
+    assert "the fleet will be in port at Portsmouth" in message
+    assert "it lands units only there, or at Dover from sea" in message
+    assert check(w, {**land, "port": "portsmouth"}, earlier=[embark]).kind == "land"
+    assert check(w, land, earlier=[embark, move(convoy, "sea")]).kind == "land"
+    assert "will be in port at Dover" in refusal(
+        w, {**land, "port": "portsmouth"}, earlier=[embark, move(convoy, "sea", "port:dover")]
+    )
+
+
 # --- diplomacy (RULES.md §10) -----------------------------------------------------------------------------------------
 
 
