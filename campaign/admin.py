@@ -23,10 +23,9 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
-from campaign.pipeline import turn_dry_run
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
-from campaign.turns import (
+from campaign.turn.lifecycle import (
     TurnControlError,
     campaign_pause,
     campaign_resume,
@@ -35,6 +34,7 @@ from campaign.turns import (
     turn_extend,
     turn_retry,
 )
+from campaign.turn.runner import turn_dry_run
 from fleets.models import ShipClass
 from fleets.selectors import navy_counts
 from fleets.services import ShipNameError

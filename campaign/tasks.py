@@ -22,8 +22,8 @@ from django.utils import timezone
 from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
 from battles.tasks import battle_resolve
 from campaign.models import Turn, TurnReport
-from campaign.pipeline import phase_run, phases_remaining
-from campaign.turns import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
+from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
+from campaign.turn.runner import phase_run, phases_remaining
 
 logger = logging.getLogger(__name__)
 

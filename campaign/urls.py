@@ -1,6 +1,7 @@
 from django.urls import path
 
-from campaign import order_views, views
+from campaign.orders import views as order_views
+from campaign.pages import views
 
 app_name = "campaign"
 urlpatterns = [

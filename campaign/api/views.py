@@ -1,9 +1,9 @@
 """The campaign resources of ``/api/v1/`` (README "API").
 
-Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.web_selectors``,
-``campaign.order_selectors``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
+Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages.selectors``,
+``campaign.orders.choices``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
 exactly as for the web pages; DRF turns those into 404 / 403 with ``{"detail"}``. Orders go through
-``campaign.orders`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
+``campaign.orders.validation`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
 ``{"detail", "errors"}`` naming every refused order and its reason; a closed turn is a 409.
 """
 
@@ -41,8 +41,8 @@ from campaign.api.serializers import (
     order_body_schema,
 )
 from campaign.models import Campaign, LedgerEntry, Order, Turn
-from campaign.order_selectors import OrderDesk, order_desk_for_player, order_for_player
-from campaign.orders import (
+from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
+from campaign.orders.validation import (
     OrderRefused,
     OrdersRefused,
     order_add,
@@ -52,8 +52,8 @@ from campaign.orders import (
     orders_for_turn,
     orders_replace,
 )
-from campaign.turns import TurnControlError, nation_ready_set
-from campaign.web_selectors import dashboard_for_player, home_for_player, turn_history_for_player, viewer_for_player
+from campaign.pages.selectors import dashboard_for_player, home_for_player, turn_history_for_player, viewer_for_player
+from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 
 NATION = OpenApiParameter(
     "nation",

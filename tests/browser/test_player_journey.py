@@ -27,10 +27,10 @@ from playwright.sync_api import Page, expect
 
 from battles.models import Battle
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn
-from campaign.orders import order_add
+from campaign.orders.validation import order_add
 from campaign.services import ledger_post
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
 from fleets.models import Fleet
 from ports.models import Port, SeaZone
 from tests.factories import AdmiralFactory, CampaignFactory, NationFactory, ShipFactory

@@ -10,7 +10,7 @@ from django.utils import timezone
 from battles.models import Battle, Engagement
 from campaign.models import Turn, TurnPhase
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
 from tests.campaign.test_battles_phase import two_sallies
 from tests.campaign.test_turn_worker import assert_resolved_exactly_once, resolved, wait_for
 

@@ -21,7 +21,7 @@ from battles.engagements import (
 from battles.models import Battle, Engagement
 from campaign.models import Nation, Relation, Turn
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit
 from rules.dice import derive_seed

@@ -24,12 +24,12 @@ from django.utils import timezone
 
 from campaign.backup import campaign_export, campaign_import
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn, TurnPhase, TurnReport
-from campaign.orders import OrderRefused, order_add
-from campaign.phases import PHASES
+from campaign.orders.validation import OrderRefused, order_add
 from campaign.scenario import scenario_load
 from campaign.selectors import diplomacy_for_campaign
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
+from campaign.turn.phases import PHASES
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import BIG_CLASSES, SHIP_CLASSES, SOL_CLASSES

@@ -6,9 +6,9 @@ import pytest
 from django.utils import timezone
 
 from campaign.models import DiplomaticOffer, Nation, Order, Relation, Turn, TurnPhase, TurnReport
-from campaign.pipeline import phase_run
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
+from campaign.turn.runner import phase_run
 from fleets.models import Fleet
 from ports.models import LandUnit
 from tests.factories import FleetFactory, NationFactory, ShipFactory

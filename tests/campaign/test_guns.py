@@ -11,7 +11,7 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.selectors import guns_holder
 from campaign.models import Campaign, Nation, NationTurn, Order, Relation, Turn, TurnPhase
-from campaign.pipeline import phase_run
+from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import Port, SeaZone
 from rules.dice import derive_seed

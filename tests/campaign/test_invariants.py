@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from campaign.backup import campaign_export, campaign_import
 from campaign.models import Campaign, LedgerEntry, Nation, Turn, TurnPhase
-from campaign.phases import PHASES
 from campaign.scenario import scenario_load
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
+from campaign.turn.phases import PHASES
 from fleets.models import Fleet, Ship
 from tests.campaign.test_scenario_load import strip_ids
 

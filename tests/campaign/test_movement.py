@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from battles.models import Engagement
 from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnPhase
-from campaign.pipeline import phase_run
+from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from tests.factories import AdmiralFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from campaign.models import TurnReport
 from campaign.tasks import turn_reports_email, turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
 from tests.worlds import two_power_world
 
 pytestmark = pytest.mark.django_db

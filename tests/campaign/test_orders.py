@@ -20,7 +20,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn
-from campaign.orders import (
+from campaign.orders.validation import (
     Board,
     CheckFailed,
     CleanOrder,

@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.models import LedgerEntry, Nation, Order, Relation, Turn, TurnReport
-from campaign.phase_land import fleets_beaten_this_turn
-from campaign.pipeline import phase_run
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
+from campaign.turn.phase_land import fleets_beaten_this_turn
+from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.dice import SeededDice, derive_seed

@@ -6,9 +6,9 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.models import Relation, Turn
-from campaign.orders import order_add
+from campaign.orders.validation import order_add
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
 from fleets.models import Ship
 from ports.models import LandUnit
 from tests.factories import CampaignFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from campaign.models import LedgerEntry, Nation, Turn, TurnPhase
 from campaign.tasks import turn_resolve, turns_sweep
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
 from tests.worlds import two_power_world
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]

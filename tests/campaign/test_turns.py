@@ -8,9 +8,8 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Turn, TurnPhase, TurnReport
-from campaign.pipeline import phase_run, phases_remaining, turn_dry_run
 from campaign.tasks import turn_resolve
-from campaign.turns import (
+from campaign.turn.lifecycle import (
     TurnControlError,
     campaign_pause,
     campaign_resume,
@@ -20,6 +19,7 @@ from campaign.turns import (
     turn_extend,
     turns_due,
 )
+from campaign.turn.runner import phase_run, phases_remaining, turn_dry_run
 from config.settings.base import CELERY_BEAT_SCHEDULE
 from fleets.models import Fleet, Ship
 from tests.worlds import two_power_world
@@ -220,7 +220,7 @@ def test_a_resolution_that_keeps_failing_waits_for_the_gms_retry() -> None:
     resumed."""
     from django.conf import settings
 
-    from campaign.turns import turn_retry, turns_stalled
+    from campaign.turn.lifecycle import turn_retry, turns_stalled
 
     world = two_power_world()
     now = timezone.now()

@@ -14,10 +14,10 @@ import pytest
 from django.utils import timezone
 
 from campaign.models import LedgerEntry, Nation, Turn, TurnReport
-from campaign.pipeline import phase_run
 from campaign.services import treasury_adjust
 from campaign.tasks import turn_resolve
-from campaign.turns import turn_claim
+from campaign.turn.lifecycle import turn_claim
+from campaign.turn.runner import phase_run
 from fleets.models import Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.dice import SeededDice, derive_seed

@@ -1,6 +1,6 @@
 """Campaigns with players, past turns and turn reports for the players' read pages.
 
-A report is written here the way the pipeline writes it (``campaign.phases._reports_store``: a
+A report is written here the way the pipeline writes it (``campaign.turn.phases._reports_store``: a
 body of ``turn``, ``season``, ``year`` and ``events``, each event ``{"phase", "text", **data}`` as
 ``ctx.report`` noted it), so the pages are tested against the stored shape, not a guess.
 """

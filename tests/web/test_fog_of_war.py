@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import LedgerEntry, NationTurn, Relation, Turn
-from campaign.orders import order_add
+from campaign.orders.validation import order_add
+from campaign.pages.selectors import contacts_from_events
 from campaign.services import ledger_post
-from campaign.web_selectors import contacts_from_events
 from fleets.models import Fleet
 from tests.web.fog_worlds import (
     FogWorld,

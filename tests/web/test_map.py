@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Nation
-from campaign.web_selectors import MapZone, _label_box, _label_lines, _layout, _overlap
+from campaign.pages.selectors import MapZone, _label_box, _label_lines, _layout, _overlap
 from fleets.models import Blockade, Fleet
 from ports.models import LandUnit, Port, SeaZone
 from tests.web.fog_worlds import FogWorld, europe, fog_world, turn_close

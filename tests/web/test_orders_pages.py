@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, Nation, Order, Turn
-from campaign.order_forms import ORDER_FORMS
-from campaign.orders import order_add
+from campaign.orders.forms import ORDER_FORMS
+from campaign.orders.validation import order_add
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory, ShipFactory
 from tests.worlds import World, two_power_world

@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Campaign
-from campaign.turns import TurnControlError, campaign_pause, campaign_resume, turn_extend
+from campaign.turn.lifecycle import TurnControlError, campaign_pause, campaign_resume, turn_extend
 
 DURATION = re.compile(r"^(?:(?P<days>\d+)d)?(?:(?P<hours>\d+)h)?(?:(?P<minutes>\d+)m)?$")
 

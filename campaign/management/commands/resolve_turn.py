@@ -6,9 +6,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from campaign.models import Campaign, Turn, TurnPhase
-from campaign.pipeline import turn_dry_run
 from campaign.tasks import turn_resolve
-from campaign.turns import open_turn, turn_claim
+from campaign.turn.lifecycle import open_turn, turn_claim
+from campaign.turn.runner import turn_dry_run
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """The players' read pages: home, settings, dashboard, ready toggle, map, turn history.
 
-Thin views: parse the request, call one selector (``campaign.web_selectors``, where permissions and
+Thin views: parse the request, call one selector (``campaign.pages.selectors``, where permissions and
 fog of war are applied) or one service, render. HTMX requests get the fragment they asked for; the
 same URLs work as plain pages and forms without JavaScript.
 """
@@ -19,10 +19,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.views import simulator_page
-from campaign import web_selectors
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
-from campaign.turns import TurnControlError, nation_ready_set
-from campaign.web_selectors import Viewer
+from campaign.pages import selectors as web_selectors
+from campaign.pages.selectors import Viewer
+from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -1,9 +1,9 @@
 """Read side of the order pages: who may enter orders for which nation, and what is legal to choose.
 
-The order forms (``campaign.order_forms``) narrow their choices to what the rules allow now (RULES.md
+The order forms (``campaign.orders.forms``) narrow their choices to what the rules allow now (RULES.md
 §1–§10): reachable zones and enterable ports for a move, dockyard ports and affordable classes within
 quota for a lay-down, the nation's own fleets, ships and admirals, nations for each diplomatic order by
-the current relation. The server still decides: every submission goes through ``campaign.orders``.
+the current relation. The server still decides: every submission goes through ``campaign.orders.validation``.
 
 Permissions live here, not in templates: a player enters orders only for the nation they command; a
 GM (staff, or the campaign's ``gm``) for any nation of the campaign. Everything is loaded lazily, in a
@@ -23,8 +23,15 @@ from django.db.models import Count
 from django.http import Http404
 
 from campaign.models import Campaign, Nation, Order, Relation, Turn
-from campaign.orders import DIPLOMACY_FROM, RAISE_COST_KEY, Board, max_steps, orders_committed_ep, orders_for_turn
-from campaign.web_selectors import Viewer, viewer_for_player
+from campaign.orders.validation import (
+    DIPLOMACY_FROM,
+    RAISE_COST_KEY,
+    Board,
+    max_steps,
+    orders_committed_ep,
+    orders_for_turn,
+)
+from campaign.pages.selectors import Viewer, viewer_for_player
 from fleets.models import Admiral, Fleet, Ship
 from fleets.selectors import navy_counts
 from ports.models import LandUnit, Port, SeaZone
@@ -65,7 +72,7 @@ class OrderDesk:
 
 def order_desk_for_player(*, user: User, slug: str, nation_code: str | None = None) -> OrderDesk:
     """The order desk ``user`` may use in campaign ``slug``
-    (:func:`campaign.web_selectors.viewer_for_player` decides who looks through which nation).
+    (:func:`campaign.pages.selectors.viewer_for_player` decides who looks through which nation).
 
     A player gets their own nation; asking for another nation's code is refused (403). A GM gets the
     nation named by ``nation_code`` (default: their own, else the first by code). Anyone else: 404,

@@ -11,16 +11,16 @@ from collections import defaultdict
 
 from django.db import transaction
 
-from campaign.captures import ports_taken_change_owner
-from campaign.diplomacy import diplomacy_phase
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Turn, TurnPhase, TurnReport
-from campaign.phase_guns import guns_phase
-from campaign.phase_land import landings_and_sieges_phase, storms_supply_attrition_phase
-from campaign.phase_sea import battles_phase, movement_phase
-from campaign.pipeline import Phase, PhaseContext
-from campaign.repairs import repairs_phase
 from campaign.selectors import diplomacy_for_campaign
 from campaign.services import land_unit_raise, ledger_post, ship_lay_down
+from campaign.turn.captures import ports_taken_change_owner
+from campaign.turn.diplomacy import diplomacy_phase
+from campaign.turn.phase_guns import guns_phase
+from campaign.turn.phase_land import landings_and_sieges_phase, storms_supply_attrition_phase
+from campaign.turn.phase_sea import battles_phase, movement_phase
+from campaign.turn.repairs import repairs_phase
+from campaign.turn.runner import Phase, PhaseContext
 from fleets.models import Blockade, Ship
 from fleets.services import ShipNameError, keels_advance
 from ports.models import Port

@@ -1,6 +1,6 @@
 """Django forms for every order kind (README "Orders JSON"): each produces the JSON body that
 ``campaign.orders.order_add`` / ``order_update`` validate, with its choices narrowed to what is legal
-now (:class:`~campaign.order_selectors.OrderChoices`).
+now (:class:`~campaign.orders.choices.OrderChoices`).
 
 The forms check only the shape of the input (a choice from the list, a whole number); the rules are the
 server's: a body the services refuse comes back as :class:`~campaign.orders.OrderRefused`, and
@@ -18,8 +18,8 @@ from django import forms
 
 from battles.widgets import use_fast_selects
 from campaign.models import Order
-from campaign.order_selectors import FleetPlace, OrderChoices
-from campaign.orders import DIPLOMACY_KINDS, RAISE_UNITS
+from campaign.orders.choices import FleetPlace, OrderChoices
+from campaign.orders.validation import DIPLOMACY_KINDS, RAISE_UNITS
 from fleets.models import Fleet
 
 Choices = list[tuple[str, Any]]

@@ -38,9 +38,9 @@ from typing import Any
 from django.db.models import Q
 
 from campaign.models import LedgerEntry, Nation, Order
-from campaign.pipeline import PhaseContext
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
+from campaign.turn.runner import PhaseContext
 from fleets.models import Blockade, Ship
 from ports.models import Port
 from rules.economy import repair_cost
@@ -144,8 +144,8 @@ def _standing_repairs(ctx: PhaseContext) -> list[Order]:
 
 
 def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -> None:
-    # Late import: campaign.phases imports this module to register the phase.
-    from campaign.phases import _done, _skip
+    # Late import: campaign.turn.phases imports this module to register the phase.
+    from campaign.turn.phases import _done, _skip
 
     turn = ctx.turn.number
     standing = _standing_repairs(ctx)
@@ -217,7 +217,7 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
 
 def _ordinary_orders(ctx: PhaseContext) -> None:
     """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8"."""
-    from campaign.phases import _done, _orders, _skip
+    from campaign.turn.phases import _done, _orders, _skip
 
     orders = _orders(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
     ships = _ships({o.body["ship"] for o in orders if isinstance(o.body.get("ship"), int)})

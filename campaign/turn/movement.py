@@ -78,8 +78,8 @@ from battles.engagements import (
 from battles.engine import ContactDie, ContactSide, intercept_roll, sighting_roll
 from battles.models import Engagement
 from campaign.models import Nation, Order
-from campaign.pipeline import PhaseContext
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.turn.runner import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import LIGHT_CLASSES, SOL_CLASSES

@@ -35,8 +35,8 @@ from battles.services import (
     running_the_guns_fight,
 )
 from campaign.models import Nation, Order
-from campaign.pipeline import PhaseContext
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.turn.runner import PhaseContext
 from fleets.models import Fleet, Ship, ShipClass
 from ports.models import Port
 
@@ -45,8 +45,8 @@ FIGHTING = (Ship.Condition.READY, Ship.Condition.DAMAGED)
 
 def guns_phase(ctx: PhaseContext) -> None:
     """Run phase 5 for the whole campaign (see the module docstring)."""
-    # Late import: campaign.phases imports this module to register the phase.
-    from campaign.phases import _done, _orders, _skip
+    # Late import: campaign.turn.phases imports this module to register the phase.
+    from campaign.turn.phases import _done, _orders, _skip
 
     relations = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
     nations = {

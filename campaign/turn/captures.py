@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from campaign.models import Nation
-from campaign.pipeline import PhaseContext
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.turn.runner import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port
 from ports.services import land_units_lose, port_owner_change

@@ -66,7 +66,7 @@ Phase = Callable[[PhaseContext], None]
 
 def _phases() -> dict[int, Phase]:
     # Imported late: the phase modules import PhaseContext from here.
-    from campaign.phases import PHASES
+    from campaign.turn.phases import PHASES
 
     return PHASES
 

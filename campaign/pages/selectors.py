@@ -18,7 +18,7 @@ never only in templates:
 
 What a turn report must carry for the "known enemy forces" (see :func:`contacts_from_events`):
 the report body is ``{"turn", "season", "year", "events": [{"phase", "text", **data}]}`` as
-``campaign.phases._reports_store`` writes it from ``ctx.report(nations, text, **data)`` calls.
+``campaign.turn.phases._reports_store`` writes it from ``ctx.report(nations, text, **data)`` calls.
 
 * A **battle** event has ``battle`` (the Battle id), ``place`` (zone or port key) and ``ships``:
   ``[{"side", "ship", "name", "class", "fate"}]`` (battles/engagements.py). The enemies are the rows
@@ -49,7 +49,7 @@ from django.http import Http404
 from battles.models import Battle
 from battles.selectors import ship_line_key
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn, TurnReport
-from campaign.orders import orders_committed_ep
+from campaign.orders.validation import orders_committed_ep
 from campaign.selectors import Diplomacy, campaigns_for_user, diplomacy_for_campaign
 from fleets.models import Blockade, Fleet, Ship, ShipClass
 from fleets.selectors import navy_counts

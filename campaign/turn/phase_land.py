@@ -3,7 +3,7 @@
 Phase 6 "landings and sieges, captures": the land orders of every nation (nations in code order,
 orders in listed order), then every besieged port's siege roll (ports in key order, one d10 each,
 seeded from (campaign seed, turn, 6, port key)). A port taken here records its captor and the
-turn; it changes owner after phase 9 (``campaign.captures``), so the garrison keeps the guns until
+turn; it changes owner after phase 9 (``campaign.turn.captures``), so the garrison keeps the guns until
 then [S].
 
 Phase 7 "storms, supply, attrition": storms per zone in key order (the zone's d6, then its ships by
@@ -25,8 +25,8 @@ from typing import cast
 
 from battles.models import Battle
 from campaign.models import Nation, Order, Turn
-from campaign.pipeline import PhaseContext
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.turn.runner import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
 from ports.models import LandUnit, Port
 from ports.selectors import land_units_by_port, ports_for_campaign, zone_graph
@@ -230,7 +230,7 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
     besiegers; neutral → refused."
     """
     # The order helpers live with the other phases, which import this module to register it.
-    from campaign.phases import _done, _orders, _skip
+    from campaign.turn.phases import _done, _orders, _skip
 
     orders = _orders(ctx, (Order.Kind.LAND,))
     if not orders:

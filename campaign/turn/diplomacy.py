@@ -49,9 +49,9 @@ from django.db import transaction
 from django.db.models import Q
 
 from campaign.models import Campaign, DiplomaticOffer, Nation, Order, Relation
-from campaign.orders import DIPLOMACY_FROM, DIPLOMACY_KINDS
-from campaign.pipeline import PhaseContext
+from campaign.orders.validation import DIPLOMACY_FROM, DIPLOMACY_KINDS
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.turn.runner import PhaseContext
 from fleets.models import Fleet
 from ports.models import LandUnit, Port
 
@@ -148,8 +148,8 @@ def sieges_end(*, a: Nation, b: Nation, relations: Diplomacy) -> list[Port]:
 
 def diplomacy_phase(ctx: PhaseContext) -> None:
     """Phase 1 (see the module docstring)."""
-    # Late import: campaign.phases imports this module to register the phase.
-    from campaign.phases import _orders, _skip
+    # Late import: campaign.turn.phases imports this module to register the phase.
+    from campaign.turn.phases import _orders, _skip
 
     turn = ctx.turn.number
     nations = {n.code: n for n in Nation.objects.filter(campaign=ctx.campaign)}
@@ -198,8 +198,8 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
 
 def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | None:
     """Settle one pair's orders; the new state, or None if it stays as it is."""
-    from campaign.phases import _done as done
-    from campaign.phases import _skip as skip
+    from campaign.turn.phases import _done as done
+    from campaign.turn.phases import _skip as skip
 
     wars = [m for m in moves if m.order.kind == Order.Kind.DECLARE_WAR]
     if wars:

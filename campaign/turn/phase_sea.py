@@ -15,7 +15,7 @@ steps with sighting and interception after each"):
    ashore to wait; at sea the appointment is skipped).
 4. Embarkation (§7): the nation's units in garrison or ashore at the port board the empty
    transports of an own fleet in that port or at sea in its zone, one unit a transport.
-5. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.movement`).
+5. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.turn.movement`).
 
 Phase 4: every pending engagement is fought (:mod:`battles.engagements`) — usually already by the
 battle tasks the turn fanned out, one per zone (``campaign.tasks``); whatever is left is fought here,
@@ -43,7 +43,7 @@ from battles.engagements import (
     ship_line_key,
 )
 from campaign.models import Nation, Order
-from campaign.movement import (
+from campaign.turn.movement import (
     engagements_record,
     fleets_move,
     fleets_save,
@@ -52,7 +52,7 @@ from campaign.movement import (
     positions_report,
     sea_world_load,
 )
-from campaign.pipeline import PhaseContext
+from campaign.turn.runner import PhaseContext
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import SOL_CLASSES
@@ -60,20 +60,20 @@ from rules.strategic_log import StrategicDie
 
 
 def _orders(ctx: PhaseContext, kinds: tuple[str, ...]) -> list[Order]:
-    # Late import: campaign.phases imports this module to register the phases.
-    from campaign import phases
+    # Late import: campaign.turn.phases imports this module to register the phases.
+    from campaign.turn import phases
 
     return phases._orders(ctx, kinds)
 
 
 def _done(order: Order, note: str = "") -> None:
-    from campaign import phases
+    from campaign.turn import phases
 
     phases._done(order, note)
 
 
 def _skip(ctx: PhaseContext, order: Order, reason: str) -> None:
-    from campaign import phases
+    from campaign.turn import phases
 
     phases._skip(ctx, order, reason)
 

@@ -1,9 +1,9 @@
 """The order pages: the turn's order list with edit and withdraw, and a form for every order kind.
 
 Thin views: the desk (whose orders, with what permission) comes from
-:func:`~campaign.order_selectors.order_desk_for_player`, the choices from
-:class:`~campaign.order_selectors.OrderChoices`, the forms build the body, and
-``campaign.orders`` (order_add / order_update / order_withdraw) decides. Everything works as plain
+:func:`~campaign.orders.choices.order_desk_for_player`, the choices from
+:class:`~campaign.orders.choices.OrderChoices`, the forms build the body, and
+``campaign.orders.validation`` (order_add / order_update / order_withdraw) decides. Everything works as plain
 forms; with HTMX the desk is swapped in place (``request.htmx``) instead of reloading the page.
 """
 
@@ -20,9 +20,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Order
-from campaign.order_forms import ORDER_FORMS, OrderForm, order_form_for, order_menu, order_summary
-from campaign.order_selectors import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
-from campaign.orders import OrderRefused, order_add, order_describe, order_update, order_withdraw
+from campaign.orders.choices import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
+from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu, order_summary
+from campaign.orders.validation import OrderRefused, order_add, order_describe, order_update, order_withdraw
 
 #: Query parameters that are not form values.
 _NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh"})
