@@ -1,6 +1,6 @@
 """The campaign resources of ``/api/v1/`` (README "API").
 
-Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages.selectors``,
+Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages``,
 ``campaign.orders.choices``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
 exactly as for the web pages; DRF turns those into 404 / 403 with ``{"detail"}``. Orders go through
 ``campaign.orders.validation`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
@@ -52,7 +52,10 @@ from campaign.orders.validation import (
     orders_for_turn,
     orders_replace,
 )
-from campaign.pages.selectors import dashboard_for_player, home_for_player, turn_history_for_player, viewer_for_player
+from campaign.pages.dashboard import dashboard_for_player
+from campaign.pages.history import turn_history_for_player
+from campaign.pages.home import home_for_player
+from campaign.pages.viewer import viewer_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 
 NATION = OpenApiParameter(
