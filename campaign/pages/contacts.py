@@ -155,7 +155,9 @@ class _Places:
 class _ContactBook:
     """The contacts read so far, one per (zone, nation, how, battle/port/step)."""
 
-    def __init__(self, *, viewer_code: str, friendly_codes: frozenset[str], nations: Mapping[str, tuple[str, str]]):
+    def __init__(
+        self, *, viewer_code: str, friendly_codes: frozenset[str], nations: Mapping[str, tuple[str, str]]
+    ) -> None:
         self.viewer_code = viewer_code
         self.friendly_codes = friendly_codes
         self.nations = nations
