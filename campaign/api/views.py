@@ -55,7 +55,7 @@ from campaign.orders.validation import (
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player
 from campaign.pages.home import home_for_player
-from campaign.pages.viewer import viewer_for_player
+from campaign.pages.viewer import NationNotChosen, acting_viewer_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 
 NATION = OpenApiParameter(
@@ -269,13 +269,19 @@ class ReadyView(JsonView):
         request=ReadySerializer,
         responses={
             200: ReadyStateSerializer,
-            400: OpenApiResponse(ErrorSerializer, description='The body is not {"ready": true|false}.'),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description='The body is not {"ready": true|false}, or a GM who plays no nation named none.',
+            ),
             **SEEN,
             **CLOSED,
         },
     )
     def post(self, request: Request, slug: str) -> Response:
-        viewer = viewer_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        try:
+            viewer = acting_viewer_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        except NationNotChosen as refused:
+            return Response({"detail": str(refused)}, status=status.HTTP_400_BAD_REQUEST)
         try:
             data = _data(request)
         except _BadBody as bad:
