@@ -1,6 +1,6 @@
 """The campaign resources of ``/api/v1/`` (README "API").
 
-Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages.selectors``,
+Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages``,
 ``campaign.orders.choices``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
 exactly as for the web pages; DRF turns those into 404 / 403 with ``{"detail"}``. Orders go through
 ``campaign.orders.validation`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
@@ -52,7 +52,10 @@ from campaign.orders.validation import (
     orders_for_turn,
     orders_replace,
 )
-from campaign.pages.selectors import dashboard_for_player, home_for_player, turn_history_for_player, viewer_for_player
+from campaign.pages.dashboard import dashboard_for_player
+from campaign.pages.history import turn_history_for_player
+from campaign.pages.home import home_for_player
+from campaign.pages.viewer import NationNotChosen, acting_viewer_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 
 NATION = OpenApiParameter(
@@ -266,13 +269,19 @@ class ReadyView(JsonView):
         request=ReadySerializer,
         responses={
             200: ReadyStateSerializer,
-            400: OpenApiResponse(ErrorSerializer, description='The body is not {"ready": true|false}.'),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description='The body is not {"ready": true|false}, or a GM who plays no nation named none.',
+            ),
             **SEEN,
             **CLOSED,
         },
     )
     def post(self, request: Request, slug: str) -> Response:
-        viewer = viewer_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        try:
+            viewer = acting_viewer_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        except NationNotChosen as refused:
+            return Response({"detail": str(refused)}, status=status.HTTP_400_BAD_REQUEST)
         try:
             data = _data(request)
         except _BadBody as bad:

@@ -31,7 +31,7 @@ from campaign.orders.validation import (
     orders_committed_ep,
     orders_for_turn,
 )
-from campaign.pages.selectors import Viewer, viewer_for_player
+from campaign.pages.viewer import Viewer, viewer_for_player
 from fleets.models import Admiral, Fleet, Ship
 from fleets.selectors import navy_counts
 from ports.models import LandUnit, Port, SeaZone

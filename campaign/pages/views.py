@@ -1,8 +1,8 @@
 """The players' read pages: home, settings, dashboard, ready toggle, map, turn history.
 
-Thin views: parse the request, call one selector (``campaign.pages.selectors``, where permissions and
-fog of war are applied) or one service, render. HTMX requests get the fragment they asked for; the
-same URLs work as plain pages and forms without JavaScript.
+Thin views: parse the request, call one selector (the ``*_for_player`` functions of the modules beside
+this one, where permissions and fog of war are applied) or one service, render. HTMX requests get the
+fragment they asked for; the same URLs work as plain pages and forms without JavaScript.
 """
 
 from __future__ import annotations
@@ -20,14 +20,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.views import simulator_page
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
-from campaign.pages import selectors as web_selectors
-from campaign.pages.selectors import Viewer
+from campaign.pages.dashboard import dashboard_for_player
+from campaign.pages.history import turn_history_for_player, turns_for_player
+from campaign.pages.home import home_for_player
+from campaign.pages.map import map_for_player
+from campaign.pages.viewer import NationNotChosen, Viewer, acting_viewer_for_player, viewer_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The landing page: the campaigns the visitor plays or runs, with nation, turn and deadline."""
-    rows = web_selectors.home_for_player(user=request.user)
+    rows = home_for_player(user=request.user)
     return render(request, "campaign/home.html", {"rows": rows})
 
 
@@ -103,7 +106,7 @@ def _page_context(request: HttpRequest, viewer: Viewer, tab: str, **extra: Any) 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The nation dashboard (``?nation=CODE`` for a GM, ``?ledger=N`` for older ledger lines)."""
-    data = web_selectors.dashboard_for_player(
+    data = dashboard_for_player(
         user=request.user,
         slug=slug,
         nation_code=request.GET.get("nation"),
@@ -118,11 +121,15 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def ready(request: HttpRequest, slug: str) -> HttpResponse:
-    """Mark the nation ready or not for the open turn (``ready`` = 1 or 0)."""
+    """Mark the nation ready or not for the open turn (``ready`` = 1 or 0; ``nation`` = CODE, which a GM
+    who plays no nation here must give: 400 without it)."""
     choice = request.POST.get("ready")
     if choice not in ("0", "1"):
         return HttpResponseBadRequest("ready must be 0 or 1")
-    viewer = web_selectors.viewer_for_player(user=request.user, slug=slug, nation_code=request.POST.get("nation"))
+    try:
+        viewer = acting_viewer_for_player(user=request.user, slug=slug, nation_code=request.POST.get("nation"))
+    except NationNotChosen as refused:
+        return HttpResponseBadRequest(str(refused))
     error = ""
     try:
         state = nation_ready_set(nation=viewer.nation, ready=choice == "1")
@@ -147,7 +154,7 @@ def ready(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def map_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The map as the nation sees it; ``?zone=KEY`` opens a zone's panel (a fragment under HTMX)."""
-    data = web_selectors.map_for_player(
+    data = map_for_player(
         user=request.user, slug=slug, nation_code=request.GET.get("nation"), zone_key=request.GET.get("zone") or None
     )
     context = _page_context(request, data.viewer, "map", m=data)
@@ -159,7 +166,7 @@ def map_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def turn_list(request: HttpRequest, slug: str) -> HttpResponse:
     """The resolved turns, newest first (``?page=N``)."""
-    data = web_selectors.turns_for_player(
+    data = turns_for_player(
         user=request.user, slug=slug, nation_code=request.GET.get("nation"), page=_int(request.GET.get("page"))
     )
     return render(request, "campaign/turns.html", _page_context(request, data.viewer, "turns", t=data))
@@ -168,9 +175,7 @@ def turn_list(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def turn_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """One past turn: the nation's report, its battles and the map as the turn left it."""
-    data = web_selectors.turn_history_for_player(
-        user=request.user, slug=slug, number=number, nation_code=request.GET.get("nation")
-    )
+    data = turn_history_for_player(user=request.user, slug=slug, number=number, nation_code=request.GET.get("nation"))
     return render(request, "campaign/turn.html", _page_context(request, data.viewer, "turns", h=data))
 
 
@@ -179,7 +184,7 @@ def turn_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def simulator(request: HttpRequest, slug: str) -> HttpResponse:
     """The battle simulator under this campaign's rules, house rules included (RULES.md: every number is
     a campaign setting), for anyone who may see the campaign."""
-    viewer = web_selectors.viewer_for_player(user=request.user, slug=slug, nation_code=request.GET.get("nation"))
+    viewer = viewer_for_player(user=request.user, slug=slug, nation_code=request.GET.get("nation"))
     campaign = viewer.campaign
     return simulator_page(
         request,

@@ -104,6 +104,24 @@ def test_the_ledger_is_paginated_newest_first(fw: FogWorld) -> None:
     assert "Prize money 6" in _section(_dashboard(fw, "?ledger=nonsense"), "ledger")  # a bad page is page 1
 
 
+@pytest.mark.parametrize("page", ["99999999999999999999", "1000001"])
+def test_a_page_number_beyond_any_page_is_not_found_rather_than_a_server_error(fw: FogWorld, page: str) -> None:
+    """Issue 9: "huge page numbers (`?ledger=99999999999999999999`, `turns/?page=…`)" gave 500s."""
+    turn_close(fw.campaign, {fw.w.gb: [{"phase": 9, "text": "Income 5 EP."}]})
+    client = _client(fw.nelson)
+    slug = fw.campaign.slug
+    assert client.get(reverse("campaign:dashboard", args=[slug]) + f"?ledger={page}").status_code == 404
+    fragment = reverse("campaign:dashboard", args=[slug]) + f"?ledger={page}&part=ledger"
+    assert client.get(fragment, HTTP_HX_REQUEST="true").status_code == 404
+    assert client.get(reverse("campaign:turns", args=[slug]) + f"?page={page}").status_code == 404
+    assert client.get(f"/campaigns/{slug}/turns/{page}/").status_code == 404
+    # The largest page a campaign could have is still a page: past the end, it is empty.
+    last = _section(_dashboard(fw, "?ledger=1000000"), "ledger")
+    assert "Opening balance" not in last and "Newer" in last
+    assert "Opening balance" in _section(_dashboard(fw, "?ledger=-99999999999999999999"), "ledger")
+    assert client.get(reverse("campaign:turns", args=[slug]) + "?page=1000000").status_code == 200
+
+
 # --- construction ------------------------------------------------------------------------------------
 
 
@@ -208,6 +226,28 @@ def test_ready_is_refused_with_a_reason_while_the_turn_resolves(fw: FogWorld) ->
     assert not NationTurn.objects.filter(nation=fw.w.gb, ready=True).exists()
     assert client.post(url, {"ready": "yes", "nation": "GB"}).status_code == 400
     assert client.get(url).status_code == 405
+
+
+def test_a_gm_who_names_no_nation_is_asked_to_choose_one_rather_than_marking_the_first(fw: FogWorld) -> None:
+    """Issue 9: "A GM's ready toggle without a nation acts on the first nation by code." The GM plays no
+    nation here, so the toggle is refused (400) with a reason and no nation is marked."""
+    client = _client(fw.gm)
+    url = reverse("campaign:ready", args=[fw.campaign.slug])
+    for headers in ({}, {"HX-Request": "true"}):
+        response = client.post(url, {"ready": "1"}, headers=headers)
+        assert response.status_code == 400
+        assert "Choose a nation" in response.content.decode()
+    response = client.post(url, {"ready": "1", "nation": ""})
+    assert response.status_code == 400
+    assert not NationTurn.objects.filter(turn=fw.w.turn, ready=True).exists()
+    assert client.post(url, {"ready": "1", "nation": "FR"}).status_code == 302
+    assert list(NationTurn.objects.filter(turn=fw.w.turn, ready=True).values_list("nation__code", flat=True)) == ["FR"]
+
+
+def test_a_player_may_mark_their_own_nation_ready_without_naming_it(fw: FogWorld) -> None:
+    response = _client(fw.nelson).post(reverse("campaign:ready", args=[fw.campaign.slug]), {"ready": "1"})
+    assert response.status_code == 302
+    assert NationTurn.objects.get(turn=fw.w.turn, nation=fw.w.gb).ready
 
 
 # --- deadline and time zone -----------------------------------------------------------------------------

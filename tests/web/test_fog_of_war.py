@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign.models import LedgerEntry, NationTurn, Relation, Turn
 from campaign.orders.validation import order_add
-from campaign.pages.selectors import contacts_from_events
+from campaign.pages.contacts import contacts_from_events
 from campaign.services import ledger_post
 from fleets.models import Fleet
 from tests.web.fog_worlds import (

@@ -9,7 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Nation
-from campaign.pages.selectors import MapZone, _label_box, _label_lines, _layout, _overlap
+from campaign.pages.map import MapZone
+from campaign.pages.map_drawing import label_box, label_lines, layout, overlap
 from fleets.models import Blockade, Fleet
 from ports.models import LandUnit, Port, SeaZone
 from tests.web.fog_worlds import FogWorld, europe, fog_world, turn_close
@@ -137,17 +138,17 @@ def test_the_map_scales_to_its_content_and_keeps_labels_apart() -> None:
         MapZone("a", "Strait of Dover and the Downs", "narrows", 436, 292, ()),
         MapZone("b", "Eastern Channel", "coastal", 406, 307, ()),
     ]
-    labels, viewbox = _layout(zones, [], [])
+    labels, viewbox = layout(zones, [], [])
     x, y, w, h = (int(v) for v in viewbox.split())
-    boxes = [_label_box(lb.x, lb.y, lb.anchor, lb.lines) for lb in labels]
+    boxes = [label_box(lb.x, lb.y, lb.anchor, lb.lines) for lb in labels]
     circles = [(z.x - 9, z.y - 9, z.x + 9, z.y + 9) for z in zones]
     for left, top, right, bottom in boxes + circles:
         assert x <= left and y <= top and right <= x + w and bottom <= y + h
     assert (w, h) == (400, 280)  # a small area is shown at 10:7 and at least 400 units wide
-    assert _overlap(boxes[0], boxes[1]) == 0
-    assert all(_overlap(box, circle) == 0 for box in boxes for circle in circles)
+    assert overlap(boxes[0], boxes[1]) == 0
+    assert all(overlap(box, circle) == 0 for box in boxes for circle in circles)
     assert labels[0].lines == ("Strait of Dover", "and the Downs")
-    assert _label_lines("Coast of Galicia (Ortegal to Finisterre)") == ("Coast of Galicia",)
+    assert label_lines("Coast of Galicia (Ortegal to Finisterre)") == ("Coast of Galicia",)
 
 
 def test_the_europe_map_draws_every_zone_and_port() -> None:

@@ -1,0 +1,322 @@
+"""Enemy forces a nation knows of from its own turn reports (RULES.md §3 "Fog of war", §4 sightings).
+
+"A nation sees its own and allied forces; enemies it sighted or fought this turn; the ships in a port
+it blockades; every port's owner, sieges and blockades; all relations. It sees nothing of neutral
+fleets." Own and allied fleets are read from the database by the pages; other nations' Fleet and Ship
+rows are never read. Enemies come only from the nation's own turn report, which had fog of war applied
+when it was written (a blockader "sees the ships in the port it blockades without a roll", RULES.md §4).
+
+What a turn report must carry for the "known enemy forces" (see :func:`contacts_from_events`):
+the report body is ``{"turn", "season", "year", "events": [{"phase", "text", **data}]}`` as the turn
+runner writes it from ``ctx.report(nations, text, **data)`` calls.
+
+* A **battle** event has ``battle`` (the Battle id), ``place`` (zone or port key) and ``ships``:
+  ``[{"side", "ship", "name", "class", "fate"}]`` (battles/engagements.py). The enemies are the rows
+  of the side whose Battle ``sides[i]["nations"]`` does not hold the viewer's nation.
+* A **sighting** event (phase 3, RULES.md §4 "A sighting shows the sighted ships (class, condition)
+  in the nation's turn report") is recognised by a ``sighted`` key or ``kind``/``type`` equal to
+  ``"sighting"``; its place is ``zone`` (or ``sea_zone``/``place``) and its ships are listed under
+  ``sighted``, ``forces``, ``fleets`` or ``ships``: either ship rows ``{"class", "condition",
+  "nation"?, "name"?}`` or forces ``{"nation", "name"?, "fleet"?, "ships": [rows]}`` or
+  ``{"nation", "counts": {class: n}}``. Rows of the viewer's own or allied nations are ignored
+  (they are shown from the database). Anything else in an event is shown as its text only.
+* A **blockade** event has ``port`` (the port key) and ``ships``: the ships seen in that port.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
+from campaign.pages.reports import ReportView, battle_sides_by_id
+from campaign.pages.viewer import Viewer, nation_labels
+from ports.models import Port, SeaZone
+from rules.ruleset import SHIP_CLASSES
+
+#: Battle fates (CONTRACT.md) after which a ship is no longer where the battle was fought.
+GONE_FATES = frozenset({"sunk", "captured"})
+#: Event keys that list enemy ships seen at sea (phase 3's movement), and what the page calls them.
+SEEN_KEYS = (("met", "met"), ("sighted", "sighted"))
+
+
+@dataclass(frozen=True)
+class SeenShip:
+    ship_class: str
+    condition: str
+    name: str = ""
+
+    @property
+    def class_label(self) -> str:
+        return CLASS_LABELS.get(self.ship_class, self.ship_class)
+
+    @property
+    def condition_label(self) -> str:
+        return CONDITION_LABELS.get(self.condition, self.condition)
+
+
+@dataclass
+class Contact:
+    """Enemy ships a nation saw in one zone: sighted, met, fought, or in a port it blockades."""
+
+    zone_key: str
+    zone_name: str
+    nation_code: str
+    nation_name: str
+    color: str
+    how: str  # "sighted" | "met" | "fought" | "in port"
+    ships: list[SeenShip] = field(default_factory=list)
+    text: str = ""
+    step: int | None = None
+    port_name: str = ""
+    port_key: str = ""
+    battle_id: int | None = None
+
+    @property
+    def present(self) -> list[SeenShip]:
+        """Ships still there after what was seen (a battle's sunk and captured ones are not)."""
+        return [s for s in self.ships if s.condition not in GONE_FATES]
+
+    @property
+    def summary(self) -> str:
+        return ships_summary(self.ships)
+
+
+def ships_summary(ships: Iterable[SeenShip]) -> str:
+    """ "2 × 1st rate, 5 × 3rd rate (74/80) (1 damaged)" in class order."""
+    by_class: dict[str, Counter[str]] = defaultdict(Counter)
+    for ship in ships:
+        by_class[ship.ship_class][ship.condition] += 1
+    parts = []
+    order = {c: i for i, c in enumerate(SHIP_CLASSES)}
+    for ship_class in sorted(by_class, key=lambda c: order.get(c, len(order))):
+        conditions = by_class[ship_class]
+        total = sum(conditions.values())
+        notes = ", ".join(
+            f"{n} {CONDITION_LABELS.get(c, c).lower()}"
+            for c, n in sorted(conditions.items())
+            if c not in ("ready", "intact", "")
+        )
+        label = CLASS_LABELS.get(ship_class, ship_class)
+        parts.append(f"{total} × {label}" + (f" ({notes})" if notes else ""))
+    return ", ".join(parts) or "no ships"
+
+
+def is_contact(event: Mapping[str, Any]) -> bool:
+    """Whether a report event tells of enemy ships (a sighting, a meeting, a battle, a blockaded port)."""
+    if any(isinstance(event.get(key), list) for key, _ in SEEN_KEYS) or event.get("kind") == "sighting":
+        return True
+    return isinstance(event.get("battle"), int) or (isinstance(event.get("port"), str) and "ships" in event)
+
+
+def _ship_rows(item: Mapping[str, Any], nation: str | None) -> list[tuple[str | None, SeenShip]]:
+    """(nation code, ship) of a ship row ``{"class", "condition"|"fate", "nation"?, "name"?}``, or of
+    a force ``{"nation", "ships": [rows]}`` / ``{"nation", "counts": {class: n}}``."""
+    owner = item.get("nation")
+    code = owner if isinstance(owner, str) else nation
+    if isinstance(item.get("class"), str):
+        condition = item.get("condition") or item.get("fate") or "ready"
+        name = item.get("name")
+        return [(code, SeenShip(item["class"], str(condition), name if isinstance(name, str) else ""))]
+    rows: list[tuple[str | None, SeenShip]] = []
+    ships = item.get("ships")
+    if isinstance(ships, list):
+        for ship in ships:
+            if isinstance(ship, Mapping):
+                rows.extend(_ship_rows(ship, code))
+    counts = item.get("counts")
+    if isinstance(counts, Mapping):
+        for ship_class, n in counts.items():
+            if isinstance(ship_class, str) and isinstance(n, int):
+                rows.extend((code, SeenShip(ship_class, "ready")) for _ in range(max(0, n)))
+    return rows
+
+
+@dataclass(frozen=True)
+class _Places:
+    """The names of the map's places: ``zones`` key → name; ``port_zones`` port key → zone key;
+    ``port_names`` port key → name."""
+
+    zones: Mapping[str, str]
+    port_zones: Mapping[str, str]
+    port_names: Mapping[str, str]
+
+    def zone_of(self, place: object) -> str | None:
+        """The zone of a zone or port key (None for anything else)."""
+        if not isinstance(place, str):
+            return None
+        if place in self.zones:
+            return place
+        return self.port_zones.get(place)
+
+
+class _ContactBook:
+    """The contacts read so far, one per (zone, nation, how, battle/port/step)."""
+
+    def __init__(
+        self, *, viewer_code: str, friendly_codes: frozenset[str], nations: Mapping[str, tuple[str, str]]
+    ) -> None:
+        self.viewer_code = viewer_code
+        self.friendly_codes = friendly_codes
+        self.nations = nations
+        self.contacts: dict[tuple[str, str, str, object], Contact] = {}
+        self.seen: dict[tuple[str, str, str, object], Contact] = {}  # the event being read
+
+    def label(self, code: str) -> tuple[str, str]:
+        if code in self.nations:
+            return self.nations[code]
+        parts = [self.nations[c] for c in code.split("/") if c in self.nations]
+        if parts:  # a side of several nations, when a battle's ship rows do not say whose
+            return " & ".join(name for name, _ in parts), parts[0][1]
+        return "Unknown colours", "#555555"
+
+    def add(
+        self, zone_key: str, zone_name: str, code: str | None, how: str, ship: SeenShip, text: str, **where: Any
+    ) -> None:
+        if code is not None and (code in self.friendly_codes or code == self.viewer_code):
+            return
+        code = code or "?"
+        key = (zone_key, code, how, where.get("battle_id") or where.get("port_name") or where.get("step"))
+        if key not in self.seen:
+            name, color = self.label(code)
+            self.seen[key] = Contact(
+                zone_key=zone_key,
+                zone_name=zone_name,
+                nation_code=code,
+                nation_name=name,
+                color=color,
+                how=how,
+                text=text,
+                **where,
+            )
+        self.seen[key].ships.append(ship)
+
+    def keep(self) -> None:
+        # One force reported twice (two blockaders of one port, a battle told to each fleet) is
+        # kept once: the fuller report wins.
+        for key, contact in self.seen.items():
+            if key not in self.contacts or len(contact.ships) > len(self.contacts[key].ships):
+                self.contacts[key] = contact
+        self.seen.clear()
+
+    def result(self) -> list[Contact]:
+        """The contacts kept; a sighting followed by a meeting in the same zone and step is the meeting."""
+        contacts = self.contacts.values()
+        met = {(c.zone_key, c.nation_code, c.step) for c in contacts if c.how == "met"}
+        return [c for c in contacts if not (c.how == "sighted" and (c.zone_key, c.nation_code, c.step) in met)]
+
+
+def _read_battle(
+    book: _ContactBook, event: Mapping[str, Any], battle: int, places: _Places, sides_by_id: Mapping[int, list[Any]]
+) -> None:
+    """The enemy ship rows of a battle event: those of the sides the viewer's nation was not on."""
+    text = str(event.get("text") or "")
+    zone_key = places.zone_of(event.get("place"))
+    sides = sides_by_id.get(battle)
+    rows = event.get("ships")
+    if zone_key is None or not isinstance(sides, list) or not isinstance(rows, list):
+        return
+    zone_name = places.zones.get(zone_key, zone_key)
+    for row in rows:
+        if not isinstance(row, Mapping) or not isinstance(row.get("side"), int):
+            continue
+        if not 0 <= row["side"] < len(sides) or not isinstance(sides[row["side"]], Mapping):
+            continue
+        side_nations = [c for c in sides[row["side"]].get("nations") or [] if isinstance(c, str)]
+        if book.viewer_code in side_nations:
+            continue
+        for code, ship in _ship_rows(row, "/".join(side_nations) or None):
+            book.add(zone_key, zone_name, code, "fought", ship, text, battle_id=battle)
+
+
+def _read_seen(book: _ContactBook, event: Mapping[str, Any], places: _Places) -> None:
+    """The ships of a sighting or meeting at sea, or of a port the nation blockades."""
+    text = str(event.get("text") or "")
+    step = event.get("step") if isinstance(event.get("step"), int) else None
+    listed, how = None, "sighted"
+    for key, called in SEEN_KEYS:
+        if isinstance(event.get(key), list):
+            listed, how = event[key], called
+            break
+    if listed is not None or event.get("kind") == "sighting":
+        zone_key = places.zone_of(event.get("zone") or event.get("sea_zone") or event.get("place"))
+        listed = listed if listed is not None else event.get("forces") or event.get("ships") or []
+        port_key = port_name = ""
+    else:  # a blockader sees the ships in the port it blockades (RULES.md §4)
+        port_key = str(event.get("port"))
+        zone_key = places.zone_of(port_key)
+        how, listed = "in port", event.get("ships")
+        port_name = places.port_names.get(port_key, port_key)
+    if zone_key is None or not isinstance(listed, list):
+        return
+    zone_name = places.zones.get(zone_key, zone_key)
+    default = event.get("nation") if isinstance(event.get("nation"), str) else None
+    for item in listed:
+        if isinstance(item, Mapping):
+            for code, ship in _ship_rows(item, default):
+                book.add(zone_key, zone_name, code, how, ship, text, step=step, port_name=port_name, port_key=port_key)
+
+
+def contacts_from_events(
+    events: Sequence[Mapping[str, Any]],
+    *,
+    viewer_code: str,
+    friendly_codes: frozenset[str],
+    nations: Mapping[str, tuple[str, str]],
+    zones: Mapping[str, str],
+    port_zones: Mapping[str, str],
+    port_names: Mapping[str, str] | None = None,
+    battle_sides: Mapping[int, list[Any]],
+) -> list[Contact]:
+    """The enemy forces a nation's turn report says it saw, by zone (pure; the event shapes are in
+    the module docstring). ``nations``: code → (name, colour); ``zones``: key → name;
+    ``port_zones``: port key → zone key; ``battle_sides``: Battle id → its ``sides``.
+
+    Own and allied ships are left out (the pages show them from the database). A sighting followed
+    by a meeting in the same zone and step is shown once, as the meeting.
+    """
+    book = _ContactBook(viewer_code=viewer_code, friendly_codes=friendly_codes, nations=nations)
+    places = _Places(zones, port_zones, port_names or {})
+    for event in events:
+        book.keep()
+        if not isinstance(event, Mapping) or not is_contact(event):
+            continue
+        battle = event.get("battle")
+        if isinstance(battle, int):
+            _read_battle(book, event, battle, places, battle_sides)
+        else:
+            _read_seen(book, event, places)
+    book.keep()
+    return book.result()
+
+
+def contacts_for_viewer(viewer: Viewer, report: ReportView | None, ports: Sequence[Port]) -> list[Contact]:
+    """Enemy contacts of the viewer's ``report`` on today's map (``ports`` with their ``sea_zone``);
+    zone names and battle sides are read only when the report has any contact."""
+    if report is None or not any(is_contact(e) for e in report.events):
+        return []
+    zones = dict(SeaZone.objects.filter(campaign=viewer.campaign).values_list("key", "name"))
+    return contacts_from_events(
+        report.events,
+        viewer_code=viewer.nation.code,
+        friendly_codes=viewer.friendly_codes,
+        nations=nation_labels(viewer),
+        zones=zones,
+        port_zones={p.key: p.sea_zone.key for p in ports},
+        port_names={p.key: p.name for p in ports},
+        battle_sides=battle_sides_by_id(report.battle_ids, viewer.campaign),
+    )
+
+
+__all__ = [
+    "GONE_FATES",
+    "SEEN_KEYS",
+    "Contact",
+    "SeenShip",
+    "contacts_for_viewer",
+    "contacts_from_events",
+    "is_contact",
+    "ships_summary",
+]

@@ -1,0 +1,399 @@
+"""The nation dashboard: treasury and ledger, next turn's projection, the quota, fleets, ports, sieges and
+blockades, and the enemies the nation knows of (fog of war as in :mod:`campaign.pages.contacts`).
+
+Another nation's treasury, ledger and orders are never read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from battles.selectors import ship_line_key
+from campaign.models import LedgerEntry, Nation, Order, Turn
+from campaign.orders.validation import orders_committed_ep
+from campaign.pages.contacts import Contact, contacts_for_viewer
+from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
+from campaign.pages.paging import page_of
+from campaign.pages.ports import PortRow, ports_for_viewer
+from campaign.pages.reports import ReportView, report_for_nation
+from campaign.pages.viewer import User, Viewer, viewer_for_player
+from fleets.models import Fleet, Ship
+from fleets.selectors import navy_counts
+from rules.construction import (
+    ConstructionRefused,
+    NavyCounts,
+    big_ships_allowed_now,
+    check_limits,
+    period_label,
+    within_quota,
+)
+from rules.economy import EconomyShip, IncomePort, economy_turn, income, upkeep
+from rules.ruleset import SHIP_CLASSES, SOL_CLASSES, Ruleset
+
+LEDGER_PAGE_SIZE = 15
+
+
+@dataclass(frozen=True)
+class ShipRow:
+    id: int
+    name: str
+    ship_class: str
+    condition: str
+    in_ordinary: bool
+    crew: str
+    captured_from: str
+    carrying: bool
+
+    @property
+    def class_label(self) -> str:
+        return CLASS_LABELS.get(self.ship_class, self.ship_class)
+
+    @property
+    def condition_label(self) -> str:
+        return CONDITION_LABELS.get(self.condition, self.condition)
+
+    @property
+    def sol(self) -> bool:
+        return self.ship_class in SOL_CLASSES
+
+
+@dataclass
+class FleetView:
+    id: int
+    name: str
+    zone_key: str
+    zone_name: str
+    port_name: str
+    admiral: str
+    posture: str
+    blockade_port: str
+    in_supply: bool
+    ships: list[ShipRow] = field(default_factory=list)
+
+    @property
+    def sol(self) -> int:
+        return sum(1 for s in self.ships if s.sol)
+
+    @property
+    def location(self) -> str:
+        return f"in {self.port_name}" if self.port_name else f"at sea, {self.zone_name}"
+
+    @property
+    def needing_repair(self) -> int:
+        return sum(1 for s in self.ships if s.condition in ("damaged", "disabled"))
+
+
+@dataclass(frozen=True)
+class KeelRow:
+    id: int
+    name: str
+    ship_class: str
+    port_name: str
+    turns_left: int
+
+    @property
+    def class_label(self) -> str:
+        return CLASS_LABELS.get(self.ship_class, self.ship_class)
+
+
+@dataclass(frozen=True)
+class LostRow:
+    name: str
+    ship_class: str
+    condition: str
+    turn: int | None
+
+    @property
+    def class_label(self) -> str:
+        return CLASS_LABELS.get(self.ship_class, self.ship_class)
+
+
+@dataclass(frozen=True)
+class ClassOption:
+    ship_class: str
+    cost: int
+    build_turns: int
+    allowed: bool
+    reason: str
+
+    @property
+    def label(self) -> str:
+        return CLASS_LABELS.get(self.ship_class, self.ship_class)
+
+
+@dataclass(frozen=True)
+class QuotaStatus:
+    period: str
+    percent: int
+    counts: NavyCounts
+    within: bool
+    big_allowed_now: int
+    four_decker_limit: int
+    options: list[ClassOption]
+    dockyards: list[str]
+    pending_keels: int
+
+    @property
+    def four_decker_allowed(self) -> bool:
+        return self.counts.four_deckers < self.four_decker_limit
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Next phase 9 if nothing changes (RULES.md §2), after this turn's lay-downs and raises."""
+
+    base: int
+    ports: int
+    income: int
+    upkeep: int
+    upkeep_unpaid: int
+    treasury_after: int
+
+
+@dataclass
+class LedgerPage:
+    entries: list[LedgerEntry]
+    page: int
+    has_next: bool
+
+    @property
+    def has_previous(self) -> bool:
+        return self.page > 1
+
+
+@dataclass
+class Dashboard:
+    viewer: Viewer
+    treasury: int
+    committed_ep: int
+    ledger: LedgerPage
+    projection: Projection
+    quota: QuotaStatus
+    fleets: list[FleetView]
+    keels: list[KeelRow]
+    lost: list[LostRow]
+    ports: list[PortRow]
+    sieges: list[PortRow]
+    blockades: list[PortRow]
+    contacts: list[Contact]
+    report: ReportView | None
+
+    @property
+    def available_ep(self) -> int:
+        return self.treasury - self.committed_ep
+
+    @property
+    def ship_count(self) -> int:
+        return sum(len(f.ships) for f in self.fleets)
+
+    @property
+    def sol_count(self) -> int:
+        return sum(f.sol for f in self.fleets)
+
+
+@dataclass
+class _Navy:
+    """The nation's ships sorted into what the dashboard lists, and as the economy counts them."""
+
+    fleets: list[FleetView]
+    keels: list[KeelRow]
+    lost: list[LostRow]
+    economy: list[EconomyShip]
+
+
+def _ledger(nation: Nation, page: int) -> LedgerPage:
+    """Page ``page`` of the nation's ledger, newest line first (one query for a page that exists)."""
+    entries, shown, has_next = page_of(
+        LedgerEntry.objects.filter(nation=nation).order_by("-id"), page=page, size=LEDGER_PAGE_SIZE
+    )
+    return LedgerPage(entries, shown, has_next=has_next)
+
+
+def _navy(viewer: Viewer) -> _Navy:
+    """The nation's fleets with their ships in line order, its keels and its losses (two queries)."""
+    nation, ruleset = viewer.nation, viewer.ruleset
+    fleets: dict[int, FleetView] = {}
+    for f in (
+        Fleet.objects.filter(nation=nation)
+        .select_related("sea_zone", "port", "admiral", "blockade_port")
+        .order_by("name")
+    ):
+        fleets[f.pk] = FleetView(
+            id=f.pk,
+            name=f.name,
+            zone_key=f.sea_zone.key,
+            zone_name=f.sea_zone.name,
+            port_name=f.port.name if f.port else "",
+            admiral=f"{f.admiral.name} ({f.admiral.grade})" if f.admiral else "",
+            posture=f.get_posture_display(),
+            blockade_port=f.blockade_port.name if f.blockade_port else "",
+            in_supply=f.in_supply,
+        )
+    navy = _Navy(list(fleets.values()), [], [], [])
+    by_id = viewer.nations_by_id
+    ships = sorted(
+        Ship.objects.filter(nation=nation).select_related("building_port"),
+        key=lambda s: (s.fleet_id or 0, *ship_line_key(s, ruleset)),
+    )
+    for s in ships:
+        navy.economy.append(EconomyShip(s.ship_class, s.condition, s.in_ordinary))  # type: ignore[arg-type]
+        if s.condition == Ship.Condition.BUILDING:
+            port = s.building_port.name if s.building_port else ""
+            navy.keels.append(KeelRow(s.pk, s.name, s.ship_class, port, s.building_turns_left))
+        elif s.condition in Ship.GONE:
+            navy.lost.append(LostRow(s.name, s.ship_class, s.condition, s.lost_turn))
+        elif s.fleet_id in fleets:
+            captured_from = by_id[s.original_nation_id].name if s.original_nation_id != s.nation_id else ""
+            fleets[s.fleet_id].ships.append(
+                ShipRow(
+                    s.pk,
+                    s.name,
+                    s.ship_class,
+                    s.condition,
+                    s.in_ordinary,
+                    s.crew,
+                    captured_from,
+                    s.cargo_id is not None,
+                )
+            )
+    return navy
+
+
+def _quota(viewer: Viewer, counts: NavyCounts, pending: list[str], available: int, dockyards: list[str]) -> QuotaStatus:
+    """RULES.md §1 for the current year, counting the lay-downs already listed this turn."""
+    ruleset, nation = viewer.ruleset, viewer.nation
+    year = viewer.turn.year if viewer.turn else viewer.campaign.year
+    for ship_class in pending:
+        counts = counts.plus(ship_class)
+    options = []
+    for ship_class in SHIP_CLASSES:
+        cost = ruleset.ship_cost[ship_class]
+        reason = ""
+        try:
+            check_limits(
+                ruleset, navy=nation.navy, nation_code=nation.code, year=year, ship_class=ship_class, counts=counts
+            )
+        except ConstructionRefused as refused:
+            reason = "four-decker limit reached" if refused.rule == "four_decker_limit" else "over the quota"
+        if not reason and cost > available:
+            reason = f"needs {cost} EP, {available} EP available"
+        if not reason and not dockyards:
+            reason = "no dockyard port free to build"
+        options.append(
+            ClassOption(ship_class, cost, ruleset.ship_build_turns[ship_class], allowed=not reason, reason=reason)
+        )
+    return QuotaStatus(
+        period=period_label(ruleset, year),
+        percent=ruleset.quota_percent(nation.navy, year),
+        counts=counts,
+        within=within_quota(ruleset, navy=nation.navy, year=year, counts=counts),
+        big_allowed_now=big_ships_allowed_now(ruleset, navy=nation.navy, year=year, counts=counts),
+        four_decker_limit=ruleset["quota.four_decker_limit"],
+        options=options,
+        dockyards=dockyards,
+        pending_keels=len(pending),
+    )
+
+
+def _turn_stub(viewer: Viewer) -> Turn | None:
+    """An unsaved Turn carrying the current turn's id and number, for services that take a Turn."""
+    if viewer.turn is None:
+        return None
+    return Turn(pk=viewer.turn.id, campaign_id=viewer.campaign.pk, number=viewer.turn.number, status=viewer.turn.status)
+
+
+def _pending_keels(viewer: Viewer, turn: Turn | None) -> list[str]:
+    if turn is None or turn.status != Turn.Status.OPEN:
+        return []
+    bodies = Order.objects.filter(turn_id=turn.pk, nation=viewer.nation, kind=Order.Kind.LAY_DOWN).values_list(
+        "body", flat=True
+    )
+    return [b["class"] for b in bodies if isinstance(b, Mapping) and b.get("class") in SHIP_CLASSES]
+
+
+def _projection(
+    nation: Nation,
+    own_ports: list[PortRow],
+    *,
+    turn_number: int,
+    available: int,
+    economy: list[EconomyShip],
+    ruleset: Ruleset,
+) -> Projection:
+    """Next phase 9 (RULES.md §2) from the EP left after this turn's orders: income of the own ports
+    neither besieged, blockaded nor taken since last turn, upkeep of the ships afloat."""
+    paying = [
+        IncomePort(key=r.key, ep_value=r.ep_value, besieged=r.siege_turns > 0, blockaded=bool(r.blockaders))
+        for r in own_ports
+    ]
+    taken = {r.key for r in own_ports if r.taken_turn is not None and r.taken_turn >= turn_number - 1}
+    paying = [p if p.key not in taken else IncomePort(p.key, p.ep_value, taken_recently=True) for p in paying]
+    turn_income = income(nation.base_income, paying)
+    due = upkeep(economy, ruleset)
+    result = economy_turn(max(0, available), turn_income, due)
+    return Projection(
+        base=turn_income.base,
+        ports=turn_income.ports,
+        income=turn_income.total,
+        upkeep=due,
+        upkeep_unpaid=result.upkeep_unpaid,
+        treasury_after=result.treasury_after,
+    )
+
+
+def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = None, ledger_page: int = 1) -> Dashboard:
+    """The nation dashboard: treasury and ledger, projection, quota, fleets, ports, sieges, contacts.
+
+    At most 17 queries plus one each when the latest report holds sightings or battles and when the
+    nation blockades a port, whatever the number of ships.
+    """
+    viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
+    nation, campaign = viewer.nation, viewer.campaign
+    turn_number = viewer.turn.number if viewer.turn else campaign.turn_number
+    ledger = _ledger(nation, ledger_page)
+    navy = _navy(viewer)
+    ports, port_rows = ports_for_viewer(viewer, turn_number=turn_number)
+    own_ports = [r for r in port_rows if r.owner_code == nation.code]
+    turn = _turn_stub(viewer)
+    committed = orders_committed_ep(nation=nation, turn=turn) if turn is not None and turn.status == "open" else 0
+    available = nation.treasury - committed
+    pending = _pending_keels(viewer, turn)
+    quota = _quota(
+        viewer, navy_counts(nation_id=nation.pk), pending, available, [r.name for r in own_ports if r.can_build]
+    )
+    projection = _projection(
+        nation, own_ports, turn_number=turn_number, available=available, economy=navy.economy, ruleset=viewer.ruleset
+    )
+    report = report_for_nation(nation)
+    return Dashboard(
+        viewer=viewer,
+        treasury=nation.treasury,
+        committed_ep=committed,
+        ledger=ledger,
+        projection=projection,
+        quota=quota,
+        fleets=navy.fleets,
+        keels=navy.keels,
+        lost=navy.lost,
+        ports=own_ports,
+        sieges=[r for r in port_rows if r.siege_turns > 0 or r.besiegers],
+        blockades=[r for r in port_rows if r.blockaders],
+        contacts=contacts_for_viewer(viewer, report, ports),
+        report=report,
+    )
+
+
+__all__ = [
+    "LEDGER_PAGE_SIZE",
+    "ClassOption",
+    "Dashboard",
+    "FleetView",
+    "KeelRow",
+    "LedgerPage",
+    "LostRow",
+    "Projection",
+    "QuotaStatus",
+    "ShipRow",
+    "dashboard_for_player",
+]

@@ -1,0 +1,191 @@
+"""Drawing the campaign map as SVG: zone labels that keep clear of each other and of what is drawn, the
+lines between adjacent zones, and the drawn area (the viewBox).
+
+Pure geometry over anything with coordinates; what the map shows (and fog of war) is
+:mod:`campaign.pages.map`'s business.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+LABEL_FONT = 8.5
+#: Where a zone's label may go, relative to the zone's centre: (dx, gap, anchor, vertical), tried in
+#: this order of preference; a label takes the place where it overlaps least with what is drawn.
+LABEL_PLACES = (
+    (0, 11, "middle", "below"),
+    (0, 11, "middle", "above"),
+    (12, 0, "start", "beside"),
+    (-12, 0, "end", "beside"),
+    (7, 8, "start", "below"),
+    (-7, 8, "end", "below"),
+    (7, 8, "start", "above"),
+    (-7, 8, "end", "above"),
+)
+#: The whole map's area (the scenarios' coordinates lie in it).
+FULL_VIEWBOX = "0 0 1000 700"
+
+#: (left, top, right, bottom)
+Box = tuple[float, float, float, float]
+
+
+class Spot(Protocol):
+    """Something drawn at a point (a port)."""
+
+    @property
+    def x(self) -> int: ...
+
+    @property
+    def y(self) -> int: ...
+
+
+class ZoneSpot(Spot, Protocol):
+    """A sea zone's circle, with the name its label shows."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def adjacent(self) -> tuple[str, ...]: ...
+
+
+class MarkerSpot(Spot, Protocol):
+    """A force's marker: its top-left corner, small beside a port."""
+
+    @property
+    def small(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ZoneLabel:
+    key: str
+    x: float
+    y: float
+    anchor: str
+    lines: tuple[str, ...]
+
+
+def label_lines(name: str) -> tuple[str, ...]:
+    """The zone's name without its parenthesis, on two lines when long."""
+    short = re.sub(r"\s*\(.*?\)", "", name).strip() or name
+    words = short.split()
+    if len(short) <= 16 or len(words) < 2:
+        return (short,)
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    return min(splits, key=lambda pair: max(len(pair[0]), len(pair[1])))
+
+
+def overlap(a: Box, b: Box) -> float:
+    """The area two boxes share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def label_box(x: float, y: float, anchor: str, lines: tuple[str, ...]) -> Box:
+    """The box a label's text covers, written at (x, y) with SVG ``text-anchor`` ``anchor``."""
+    width = max(len(line) for line in lines) * LABEL_FONT * 0.5
+    left = x - width / 2 if anchor == "middle" else (x if anchor == "start" else x - width)
+    top = y - LABEL_FONT * 0.8
+    return (left, top, left + width, top + LABEL_FONT * 1.1 * len(lines))
+
+
+def _best_label(zone: ZoneSpot, obstacles: Sequence[Box]) -> tuple[ZoneLabel, Box]:
+    """The place around the zone where its label overlaps least with ``obstacles`` (earlier places win ties)."""
+    lines = label_lines(zone.name)
+    height = LABEL_FONT * 1.1 * len(lines)
+    # Only what lies near the zone can overlap a label placed around it: scoring against every
+    # obstacle of the map gave the same answer a hundred times slower.
+    reach = LABEL_FONT * 0.5 * max(len(line) for line in lines) + 40
+    nearby = [b for b in obstacles if b[2] > zone.x - reach and b[0] < zone.x + reach and abs(b[1] - zone.y) < 60]
+    own = (zone.x - 10, zone.y - 10, zone.x + 10, zone.y + 10)
+    best: tuple[float, ZoneLabel, Box] | None = None
+    for rank, (dx, gap, anchor, vertical) in enumerate(LABEL_PLACES):
+        if vertical == "below":
+            y = zone.y + gap + LABEL_FONT * 0.8
+        elif vertical == "above":
+            y = zone.y - gap - height + LABEL_FONT * 0.8
+        else:
+            y = zone.y - height / 2 + LABEL_FONT * 0.8
+        x = zone.x + dx
+        box = label_box(x, y, anchor, lines)
+        score = sum(overlap(box, b) for b in nearby if b != own) + rank * 2.0
+        if best is None or score < best[0]:
+            best = (score, ZoneLabel(zone.key, round(x, 1), round(y, 1), anchor, lines), box)
+    assert best is not None  # LABEL_PLACES is not empty
+    return best[1], best[2]
+
+
+def layout(
+    zones: Sequence[ZoneSpot], ports: Sequence[Spot], markers: Sequence[MarkerSpot]
+) -> tuple[list[ZoneLabel], str]:
+    """Greedy label placement (most crowded zones first) and the viewBox around everything drawn;
+    the labels come back in the order of ``zones``."""
+    obstacles: list[Box] = [(z.x - 10, z.y - 10, z.x + 10, z.y + 10) for z in zones]
+    obstacles += [(p.x - 4, p.y - 4, p.x + 4, p.y + 4) for p in ports]
+    obstacles += [(m.x, m.y, m.x + (16 if m.small else 22), m.y + (9 if m.small else 11)) for m in markers]
+
+    def crowd(z: ZoneSpot) -> int:
+        return sum(1 for b in obstacles if abs((b[0] + b[2]) / 2 - z.x) < 45 and abs((b[1] + b[3]) / 2 - z.y) < 30)
+
+    labels: dict[str, ZoneLabel] = {}
+    for zone in sorted(zones, key=lambda z: (-crowd(z), z.key)):
+        labels[zone.key], box = _best_label(zone, obstacles)
+        obstacles.append(box)
+    if not obstacles:
+        return [], FULL_VIEWBOX
+    box = (
+        min(b[0] for b in obstacles) - 10,
+        min(b[1] for b in obstacles) - 10,
+        max(b[2] for b in obstacles) + 10,
+        max(b[3] for b in obstacles) + 10,
+    )
+    return [labels[z.key] for z in zones], viewbox(box)
+
+
+def viewbox(box: Box) -> str:
+    """The drawn area as a viewBox, widened to a landscape shape near the map's own (10:7) and to at
+    least a third of the map, so a campaign of three zones is not drawn in giant letters."""
+    left, top, right, bottom = box
+    width, height = max(right - left, 400.0), max(bottom - top, 280.0)
+    width = max(width, height * 1.25)
+    height = max(height, width / 1.8)
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    width, height = min(width, 1000.0), min(height, 700.0)
+    left = min(max(cx - width / 2, 0.0), 1000.0 - width)
+    top = min(max(cy - height / 2, 0.0), 700.0 - height)
+    return f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}"
+
+
+def edges(zones: Sequence[ZoneSpot]) -> list[tuple[int, int, int, int]]:
+    """The lines between adjacent zones, each once: (x1, y1, x2, y2)."""
+    at = {z.key: z for z in zones}
+    lines = []
+    for z in zones:
+        for other in z.adjacent:
+            if other in at and z.key < other:
+                o = at[other]
+                lines.append((z.x, z.y, o.x, o.y))
+    return lines
+
+
+__all__ = [
+    "FULL_VIEWBOX",
+    "LABEL_FONT",
+    "LABEL_PLACES",
+    "Box",
+    "MarkerSpot",
+    "Spot",
+    "ZoneLabel",
+    "ZoneSpot",
+    "edges",
+    "label_box",
+    "label_lines",
+    "layout",
+    "overlap",
+    "viewbox",
+]

@@ -1,0 +1,117 @@
+"""Every port as a nation sees it: owner, garrison, sieges and blockades (RULES.md §3: "every port's owner,
+sieges and blockades" are known to all), and whether it pays and can build this turn (RULES.md §1, §2)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, F, Q
+
+from campaign.pages.viewer import Viewer
+from fleets.models import Blockade
+from ports.models import LandUnit, Port
+
+
+@dataclass(frozen=True)
+class PortRow:
+    key: str
+    name: str
+    zone_name: str
+    owner_code: str
+    owner_name: str
+    color: str
+    fortification: int
+    capacity: int
+    ep_value: int
+    dockyard: bool
+    garrison: int
+    siege_turns: int
+    besiegers: tuple[str, ...]
+    blockaders: tuple[str, ...]
+    taken_turn: int | None
+    pays: bool
+    can_build: bool
+
+
+def _ports_with_status(viewer: Viewer, blockade_turn: int) -> tuple[list[Port], dict[int, list[Any]]]:
+    """Every port with its zone and garrison count (one query) and the blockades of ``blockade_turn``
+    by port id as (fleet id, nation id, lifted) (one query)."""
+    ports: list[Port] = list(
+        Port.objects.filter(campaign=viewer.campaign)
+        .select_related("sea_zone")
+        .annotate(
+            garrison=Count(
+                "land_units",
+                filter=Q(land_units__state=LandUnit.State.GARRISON, land_units__nation_id=F("owner_id")),
+            )
+        )
+        .order_by("key")
+    )
+    blockades: dict[int, list[Any]] = defaultdict(list)
+    rows = Blockade.objects.filter(campaign=viewer.campaign, turn=blockade_turn).values_list(
+        "port_id", "fleet_id", "fleet__nation_id", "lifted"
+    )
+    for port_id, fleet_id, nation_id, lifted in rows:
+        blockades[port_id].append((fleet_id, nation_id, lifted))
+    return ports, blockades
+
+
+def _besiegers(viewer: Viewer) -> dict[int, set[int]]:
+    """Nations with land units ashore at a port whose owner they are at war with, by port id (one query)."""
+    out: dict[int, set[int]] = defaultdict(set)
+    rows = LandUnit.objects.filter(campaign=viewer.campaign, state=LandUnit.State.ASHORE).values_list(
+        "port_id", "nation_id", "port__owner_id"
+    )
+    for port_id, nation_id, owner_id in rows:
+        if port_id is not None and viewer.diplomacy.at_war(nation_id, owner_id):
+            out[port_id].add(nation_id)
+    return out
+
+
+def _port_row(viewer: Viewer, port: Port, *, blockades: list[Any], besiegers: set[int], turn_number: int) -> PortRow:
+    by_id = viewer.nations_by_id
+    owner = by_id[port.owner_id]
+    blockaders = sorted(
+        {by_id[n].code for _, n, lifted in blockades if viewer.diplomacy.at_war(n, port.owner_id) and not lifted}
+    )
+    taken_recently = port.taken_turn is not None and port.taken_turn >= turn_number - 1
+    besieged = port.siege_turns > 0
+    return PortRow(
+        key=port.key,
+        name=port.name,
+        zone_name=port.sea_zone.name,
+        owner_code=owner.code,
+        owner_name=owner.name,
+        color=owner.color,
+        fortification=port.fortification,
+        capacity=port.capacity,
+        ep_value=port.ep_value,
+        dockyard=port.dockyard,
+        garrison=int(getattr(port, "garrison", 0)),
+        siege_turns=port.siege_turns,
+        besiegers=tuple(sorted(by_id[n].code for n in besiegers)),
+        blockaders=tuple(blockaders),
+        taken_turn=port.taken_turn,
+        pays=not (besieged or blockaders or taken_recently),
+        can_build=port.dockyard and not besieged and not taken_recently,
+    )
+
+
+def ports_for_viewer(viewer: Viewer, *, turn_number: int) -> tuple[list[Port], list[PortRow]]:
+    """Every port of the campaign in key order (with its ``sea_zone``) and, in the same order, its row as
+    of turn ``turn_number``: the blockades standing from the turn before it and the sieges now (three
+    queries). The two lists are aligned: ``rows[i]`` is ``ports[i]``."""
+    ports, blockades = _ports_with_status(viewer, turn_number - 1)
+    besiegers = _besiegers(viewer)
+    rows = [
+        _port_row(
+            viewer, p, blockades=blockades.get(p.pk, []), besiegers=besiegers.get(p.pk, set()), turn_number=turn_number
+        )
+        for p in ports
+    ]
+    return ports, rows
+
+
+__all__ = ["PortRow", "ports_for_viewer"]

@@ -1,0 +1,78 @@
+"""A nation's stored turn report as the pages read it back: its events grouped by phase, and the battles it names.
+
+The report body is ``{"turn", "season", "year", "events": [{"phase", "text", **data}]}`` as the turn
+runner stores it; only the nation's own report is read (it had fog of war applied when written).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from battles.models import Battle
+from campaign.models import Campaign, Nation, Turn, TurnReport
+
+#: RULES.md §3 resolution phases, as a report groups its events.
+PHASE_NAMES = {
+    1: "Diplomacy",
+    2: "Construction and raising",
+    3: "Fleet organisation and movement",
+    4: "Battles and blockades",
+    5: "Garrison guns, fireships, running the guns",
+    6: "Landings and sieges",
+    7: "Storms, supply and attrition",
+    8: "Repairs",
+    9: "Income and upkeep",
+    10: "The next turn",
+}
+
+
+@dataclass
+class ReportView:
+    turn_number: int
+    season: str
+    year: int
+    events: list[Mapping[str, Any]]
+    battle_ids: list[int]
+
+    @property
+    def by_phase(self) -> list[tuple[str, list[Mapping[str, Any]]]]:
+        """The events grouped by phase, in phase order (events keep their order within a phase)."""
+        groups: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+        for event in self.events:
+            phase = event.get("phase")
+            groups[phase if isinstance(phase, int) else 0].append(event)
+        return [(PHASE_NAMES.get(n, "Other"), groups[n]) for n in sorted(groups)]
+
+
+def season_labels() -> dict[str, str]:
+    """A turn's season code → its readable name."""
+    return {str(code): str(label) for code, label in Turn._meta.get_field("season").choices or []}
+
+
+def report_for_nation(nation: Nation, *, number: int | None = None) -> ReportView | None:
+    """The nation's report of resolved turn ``number``, or its latest report (one query)."""
+    reports = TurnReport.objects.filter(nation=nation, turn__status=Turn.Status.RESOLVED)
+    if number is not None:
+        reports = reports.filter(turn__number=number)
+    row = reports.order_by("-turn__number").values("body", "turn__number", "turn__season", "turn__year").first()
+    if row is None:
+        return None
+    body = row["body"] if isinstance(row["body"], Mapping) else {}
+    events = [e for e in body.get("events", []) if isinstance(e, Mapping)]
+    battle_ids = sorted({e["battle"] for e in events if isinstance(e.get("battle"), int)})
+    season = season_labels().get(row["turn__season"], row["turn__season"])
+    return ReportView(row["turn__number"], str(season), row["turn__year"], events, battle_ids)
+
+
+def battle_sides_by_id(ids: Sequence[int], campaign: Campaign) -> dict[int, list[Any]]:
+    """The ``sides`` of the campaign's battles ``ids`` by Battle id (one query, none for no ids)."""
+    if not ids:
+        return {}
+    rows = Battle.objects.filter(campaign=campaign, pk__in=list(ids)).values_list("pk", "sides")
+    return {pk: sides if isinstance(sides, list) else [] for pk, sides in rows}
+
+
+__all__ = ["PHASE_NAMES", "ReportView", "battle_sides_by_id", "report_for_nation", "season_labels"]

@@ -1,0 +1,185 @@
+"""Who is looking at a campaign's pages, and through which nation's eyes (RULES.md §3 "Fog of war").
+
+Every ``*_for_player`` selector of the players' pages starts here. A campaign is visible to its GM
+(``Campaign.gm``), to staff and to its players; to anybody else it does not exist
+(:class:`~django.http.Http404`). A player sees their own nation only: asking for another nation's page
+is refused with :class:`~django.core.exceptions.PermissionDenied`. A GM may pick any nation and then
+sees exactly what that nation sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
+from django.http import Http404
+
+from campaign.models import Campaign, Nation, NationTurn, Turn
+from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from rules.ruleset import Ruleset
+
+User = AbstractBaseUser | AnonymousUser
+
+
+@dataclass(frozen=True)
+class CurrentTurn:
+    """The campaign's latest turn (the open one while a campaign runs)."""
+
+    id: int
+    number: int
+    status: str
+    status_label: str
+    season_label: str
+    year: int
+    deadline: datetime | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == Turn.Status.OPEN
+
+
+@dataclass
+class Viewer:
+    """The requesting user, the campaign and the nation whose eyes they look through."""
+
+    user_id: int
+    campaign: Campaign
+    nation: Nation
+    nations: list[Nation]
+    is_gm: bool
+    diplomacy: Diplomacy
+    turn: CurrentTurn | None
+    ruleset: Ruleset
+
+    @property
+    def nations_by_id(self) -> dict[int, Nation]:
+        return {n.pk: n for n in self.nations}
+
+    @property
+    def nations_by_code(self) -> dict[str, Nation]:
+        return {n.code: n for n in self.nations}
+
+    @property
+    def pickable(self) -> list[Nation]:
+        """The nations this viewer may look through: all for a GM, their own for a player."""
+        return self.nations if self.is_gm else [self.nation]
+
+    def friendly(self, nation_id: int) -> bool:
+        """Own or allied (RULES.md §3: "a nation sees its own and allied forces")."""
+        return self.diplomacy.allied(self.nation.pk, nation_id)
+
+    @property
+    def friendly_codes(self) -> frozenset[str]:
+        return frozenset(n.code for n in self.nations if self.friendly(n.pk))
+
+    @property
+    def ready(self) -> bool:
+        return bool(getattr(self.nation, "ready", False))
+
+
+class NationNotChosen(Exception):
+    """A GM acted for a nation without saying which one (a read may default to one; an action may not)."""
+
+
+def is_staff(user: User) -> bool:
+    return bool(getattr(user, "is_staff", False))
+
+
+def nation_labels(viewer: Viewer) -> dict[str, tuple[str, str]]:
+    """Every nation of the campaign as code → (name, colour), as the pages label forces."""
+    return {n.code: (n.name, n.color) for n in viewer.nations}
+
+
+def _current_turn(latest: Turn | None) -> CurrentTurn | None:
+    if latest is None:
+        return None
+    return CurrentTurn(
+        id=latest.pk,
+        number=latest.number,
+        status=latest.status,
+        status_label=latest.get_status_display(),
+        season_label=latest.get_season_display(),
+        year=latest.year,
+        deadline=latest.deadline,
+    )
+
+
+def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) -> Viewer:
+    """Who may look at campaign ``slug`` through which nation's eyes (three queries).
+
+    Raises Http404 for a campaign the user has no part in (or that does not exist) and for an
+    unknown nation code; PermissionDenied when a player asks for another nation than their own.
+    A GM without a nation of their own looks through the first nation in code order.
+    """
+    if not user.is_authenticated:
+        raise Http404("No such campaign.")
+    latest = (
+        Turn.objects.select_related("campaign")
+        .defer("snapshot", "dice_log")  # large JSON blobs no page header needs
+        .filter(campaign__slug=slug)
+        .order_by("-number")
+        .first()
+    )
+    if latest is not None:
+        campaign = latest.campaign
+    else:
+        found = Campaign.objects.filter(slug=slug).first()
+        if found is None:
+            raise Http404("No such campaign.")
+        campaign = found
+    ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
+    nations: list[Nation] = list(
+        Nation.objects.filter(campaign=campaign).annotate(ready=Exists(ready)).order_by("code")
+    )
+    is_gm = is_staff(user) or (campaign.gm_id is not None and campaign.gm_id == user.pk)
+    own = next((n for n in nations if n.player_id is not None and n.player_id == user.pk), None)
+    if not is_gm and own is None:
+        raise Http404("No such campaign.")
+    if nation_code:
+        chosen = next((n for n in nations if n.code == nation_code.upper()), None)
+        if chosen is None:
+            raise Http404("No such nation in this campaign.")
+        if not is_gm and own is not None and chosen.pk != own.pk:
+            raise PermissionDenied("You may only look at your own nation.")
+    else:
+        chosen = own or (nations[0] if nations else None)
+    if chosen is None:
+        raise Http404("This campaign has no nations yet.")
+    return Viewer(
+        user_id=int(user.pk),
+        campaign=campaign,
+        nation=chosen,
+        nations=nations,
+        is_gm=is_gm,
+        diplomacy=diplomacy_for_campaign(campaign_id=campaign.pk),
+        turn=_current_turn(latest),
+        ruleset=campaign.ruleset,
+    )
+
+
+def acting_viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) -> Viewer:
+    """:func:`viewer_for_player` for an action taken in a nation's name (marking it ready, say).
+
+    A page may show a GM the first nation when none is named, but an action must not fall on a
+    nation nobody chose: a GM who plays no nation here and names none gets :class:`NationNotChosen`.
+    A player acts for their own nation, named or not.
+    """
+    viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
+    if not nation_code and viewer.is_gm and viewer.nation.player_id != user.pk:
+        raise NationNotChosen("Choose a nation: a game master must say which nation this is for.")
+    return viewer
+
+
+__all__ = [
+    "CurrentTurn",
+    "NationNotChosen",
+    "User",
+    "Viewer",
+    "acting_viewer_for_player",
+    "is_staff",
+    "nation_labels",
+    "viewer_for_player",
+]
