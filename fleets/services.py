@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from fleets.models import Fleet, Ship
+from fleets.selectors import free_fleet_name
 from ports.models import Port
 from rules.ruleset import Ruleset
 
@@ -86,7 +87,7 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
             fleet = Fleet.objects.create(
                 campaign_id=campaign_id,
                 nation_id=ship.nation_id,
-                name=_free_fleet_name(campaign_id=campaign_id, nation_id=ship.nation_id, base=port.name),
+                name=free_fleet_name(campaign_id=campaign_id, nation_id=ship.nation_id, base=port.name),
                 sea_zone=port.sea_zone,
                 port=port,
                 crew=ship.nation.crew,
@@ -101,12 +102,3 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
         ship.save(update_fields=["building_turns_left", "condition", "crew", "fleet", "building_port", "line_position"])
         launched.append((ship, fleet))
     return launched
-
-
-def _free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
-    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base} {n}"
-    return name

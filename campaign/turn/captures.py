@@ -28,8 +28,9 @@ from django.db import transaction
 
 from campaign.models import Nation
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
-from campaign.turn.runner import PhaseContext
+from campaign.turn.context import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
+from fleets.selectors import free_fleet_name
 from ports.models import LandUnit, Port
 from ports.services import land_units_lose, port_owner_change
 
@@ -48,15 +49,6 @@ class Capture:
     units_removed: int = 0
     cargo_lost: int = 0
     prize_fleet: Fleet | None = None
-
-
-def _free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
-    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base} {n}"
-    return name
 
 
 @transaction.atomic
@@ -96,7 +88,7 @@ def port_capture_complete(*, port: Port, turn: int, diplomacy: Diplomacy) -> Cap
             prize_fleet = Fleet.objects.create(
                 campaign_id=port.campaign_id,
                 nation=captor,
-                name=_free_fleet_name(campaign_id=port.campaign_id, nation_id=captor.pk, base=port.name),
+                name=free_fleet_name(campaign_id=port.campaign_id, nation_id=captor.pk, base=port.name),
                 sea_zone_id=port.sea_zone_id,
                 port=port,
                 crew=captor.crew,

@@ -51,7 +51,8 @@ from django.db.models import Q
 from campaign.models import Campaign, DiplomaticOffer, Nation, Order, Relation
 from campaign.orders.validation import DIPLOMACY_FROM, DIPLOMACY_KINDS
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
-from campaign.turn.runner import PhaseContext
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Fleet
 from ports.models import LandUnit, Port
 
@@ -148,27 +149,25 @@ def sieges_end(*, a: Nation, b: Nation, relations: Diplomacy) -> list[Port]:
 
 def diplomacy_phase(ctx: PhaseContext) -> None:
     """Phase 1 (see the module docstring)."""
-    # Late import: campaign.turn.phases imports this module to register the phase.
-    from campaign.turn.phases import _orders, _skip
 
     turn = ctx.turn.number
     nations = {n.code: n for n in Nation.objects.filter(campaign=ctx.campaign)}
     start = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
 
     by_pair: dict[tuple[str, str], list[_Move]] = {}
-    for order in _orders(ctx, KINDS):
+    for order in orders_pending(ctx, KINDS):
         code = order.body.get("nation")
         target = nations.get(code) if isinstance(code, str) else None
         if target is None:
-            _skip(ctx, order, f"there is no nation {code!r} in this campaign")
+            order_skip(ctx, order, f"there is no nation {code!r} in this campaign")
             continue
         if target.pk == order.nation_id:
-            _skip(ctx, order, "a nation has no relation with itself")
+            order_skip(ctx, order, "a nation has no relation with itself")
             continue
         state = start.state(order.nation_id, target.pk)
         if state not in _FROM[order.kind]:
             allowed = " or ".join(_FROM[order.kind])
-            _skip(
+            order_skip(
                 ctx,
                 order,
                 f"{order.nation.code} and {target.code} are at {state}; {order.get_kind_display().lower()} "
@@ -198,23 +197,23 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
 
 def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | None:
     """Settle one pair's orders; the new state, or None if it stays as it is."""
-    from campaign.turn.phases import _done as done
-    from campaign.turn.phases import _skip as skip
 
     wars = [m for m in moves if m.order.kind == Order.Kind.DECLARE_WAR]
     if wars:
         declared = " and ".join(sorted({m.order.nation.code for m in wars}))
         for m in moves:
             if m.order.kind == Order.Kind.DECLARE_WAR:
-                done(m.order, f"war declared on {m.target.code}")
+                order_done(m.order, f"war declared on {m.target.code}")
             else:
-                skip(ctx, m.order, f"war declared by {declared} beats any other order between the pair (RULES.md §10)")
+                order_skip(
+                    ctx, m.order, f"war declared by {declared} beats any other order between the pair (RULES.md §10)"
+                )
         return Relation.State.WAR
     leaves = [m for m in moves if m.order.kind == Order.Kind.LEAVE_ALLIANCE]
     if leaves:
         # From alliance the only other valid order is a declaration of war, handled above.
         for m in leaves:
-            done(m.order, f"left the alliance with {m.target.code}")
+            order_done(m.order, f"left the alliance with {m.target.code}")
         return Relation.State.PEACE
     new: str | None = None
     for m in moves:  # offers of peace (at war) or of alliance (at peace): one kind per pair
@@ -227,13 +226,13 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
         what = "peace" if kind == DiplomaticOffer.Kind.PEACE else "an alliance"
         if mutual:
             new = _OFFER_GIVES[order.kind]
-            done(order, f"{target.code} gave the same order this turn: {what} agreed")
+            order_done(order, f"{target.code} gave the same order this turn: {what} agreed")
         elif stored:
             new = _OFFER_GIVES[order.kind]
-            done(order, f"accepted {target.code}'s offer of {what} made in turn {turn - 1}")
+            order_done(order, f"accepted {target.code}'s offer of {what} made in turn {turn - 1}")
         else:
             offer_store(campaign=ctx.campaign, from_nation=order.nation, to_nation=target, kind=kind, turn=turn)
-            done(order, f"offer of {what} made to {target.code}; it can be accepted next turn")
+            order_done(order, f"offer of {what} made to {target.code}; it can be accepted next turn")
             ctx.report(
                 [order.nation.code, target.code],
                 f"{order.nation.name} offers {what} to {target.name}. {target.name} can accept it by giving the "

@@ -36,7 +36,8 @@ from battles.services import (
 )
 from campaign.models import Nation, Order
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
-from campaign.turn.runner import PhaseContext
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Fleet, Ship, ShipClass
 from ports.models import Port
 
@@ -45,8 +46,6 @@ FIGHTING = (Ship.Condition.READY, Ship.Condition.DAMAGED)
 
 def guns_phase(ctx: PhaseContext) -> None:
     """Run phase 5 for the whole campaign (see the module docstring)."""
-    # Late import: campaign.turn.phases imports this module to register the phase.
-    from campaign.turn.phases import _done, _orders, _skip
 
     relations = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
     nations = {
@@ -55,10 +54,10 @@ def guns_phase(ctx: PhaseContext) -> None:
     ports = list(Port.objects.filter(campaign=ctx.campaign).select_related("sea_zone").order_by("key"))
     by_key = {p.key: p for p in ports}
     orders_at: dict[str, list[Order]] = defaultdict(list)
-    for order in _orders(ctx, (Order.Kind.FIRESHIPS, Order.Kind.RUN_GUNS)):
+    for order in orders_pending(ctx, (Order.Kind.FIRESHIPS, Order.Kind.RUN_GUNS)):
         key = order.body.get("port")
         if key not in by_key:
-            _skip(ctx, order, f"there is no port {key!r}")
+            order_skip(ctx, order, f"there is no port {key!r}")
             continue
         orders_at[key].append(order)
     occupied = ships_in_ports(campaign_id=ctx.campaign.pk, ruleset=ctx.ruleset)
@@ -95,21 +94,21 @@ def guns_phase(ctx: PhaseContext) -> None:
         for order in (o for o in attacks if o.kind == Order.Kind.FIRESHIPS):
             fleet, refused = _attacker(ctx, order, port, relations, holder)
             if fleet is None:
-                _skip(ctx, order, refused)
+                order_skip(ctx, order, refused)
                 continue
             ships = fleet_ships_in_line([fleet], ctx.ruleset)[fleet.pk]
             fireships = [s for s in ships if s.ship_class == ShipClass.FIRESHIP and s.condition in FIGHTING]
             if not fireships:
-                _skip(ctx, order, f"{fleet.name} has no fireship able to sail")
+                order_skip(ctx, order, f"{fleet.name} has no fireship able to sail")
                 continue
             targets = _enemies_in(ctx, port, relations, {fleet.nation_id}, (*FIGHTING, Ship.Condition.DISABLED))
             sent = fireships_send(
                 ctx=pctx, port=port, fleet=fleet, fireships=fireships, targets=targets, guns_holder_id=holder
             )
             if sent is None:
-                _skip(ctx, order, f"there is no enemy ship in {port.name}")
+                order_skip(ctx, order, f"there is no enemy ship in {port.name}")
                 continue
-            _done(order, sent.text)
+            order_done(order, sent.text)
             ctx.report(sent.nations, sent.text, battle=sent.battle.pk, port=port.key)
 
         # (3) §4/§6 running the guns: the fleets of one side go together, lead fleet first.
@@ -117,7 +116,7 @@ def guns_phase(ctx: PhaseContext) -> None:
         for order in (o for o in attacks if o.kind == Order.Kind.RUN_GUNS):
             fleet, refused = _attacker(ctx, order, port, relations, holder)
             if fleet is None:
-                _skip(ctx, order, refused)
+                order_skip(ctx, order, refused)
                 continue
             for side_orders, side_fleets in sides:
                 if all(relations.allied(fleet.nation_id, f.nation_id) for f in side_fleets):
@@ -137,7 +136,7 @@ def guns_phase(ctx: PhaseContext) -> None:
             )
             if fought is None:
                 for order in side_orders:
-                    _skip(
+                    order_skip(
                         ctx,
                         order,
                         f"nothing to fight at {port.name}: no ship able to form a line, or no enemy ship "
@@ -145,7 +144,7 @@ def guns_phase(ctx: PhaseContext) -> None:
                     )
                 continue
             for order in side_orders:
-                _done(order, fought.text)
+                order_done(order, fought.text)
             ctx.report(fought.nations, fought.text, battle=fought.battle.pk, port=port.key)
 
 

@@ -40,7 +40,8 @@ from django.db.models import Q
 from campaign.models import LedgerEntry, Nation, Order
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
-from campaign.turn.runner import PhaseContext
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Blockade, Ship
 from ports.models import Port
 from rules.economy import repair_cost
@@ -144,8 +145,6 @@ def _standing_repairs(ctx: PhaseContext) -> list[Order]:
 
 
 def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -> None:
-    # Late import: campaign.turn.phases imports this module to register the phase.
-    from campaign.turn.phases import _done, _skip
 
     turn = ctx.turn.number
     standing = _standing_repairs(ctx)
@@ -156,15 +155,15 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
         ship = ships.get(order.body.get("ship"))
         if not order.body.get("on", True):
             if this_turn:
-                _done(order, "standing repair order cancelled")
+                order_done(order, "standing repair order cancelled")
             continue
         if ship is None or ship.nation_id != nation.pk or ship.condition not in (*REPAIRABLE, Ship.Condition.READY):
             if this_turn:
-                _skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {nation.code}")
+                order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {nation.code}")
             continue
         if ship.condition == Ship.Condition.READY:
             if this_turn:
-                _done(order, f"{ship.name} needs no repair; the order stands")
+                order_done(order, f"{ship.name} needs no repair; the order stands")
             continue
         if not this_turn and (ship.fleet is None or ship.fleet.port is None):
             continue  # at sea: the standing order waits for the ship to come into port, silently
@@ -172,7 +171,7 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
         if refused is not None:
             reason = f"{ship.name} cannot be repaired: {refused} (RULES.md §2)"
             if this_turn:
-                _skip(ctx, order, reason)
+                order_skip(ctx, order, reason)
             else:
                 ctx.report([nation.code], f"Standing repair order: {reason}.", ship=ship.pk)
             continue
@@ -192,7 +191,7 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
             except TreasuryError:
                 reason = f"the repair of {ship.name} ({was}) costs {cost} EP and {nation.code} has {nation.treasury}"
                 if this_turn:
-                    _skip(ctx, order, reason)
+                    order_skip(ctx, order, reason)
                 else:
                     ctx.report([nation.code], f"Standing repair order skipped: {reason}.", ship=ship.pk)
                 continue
@@ -212,30 +211,29 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
             )
             ctx.report([nation.code], text, ship=ship.pk)
         if this_turn:
-            _done(order, text)
+            order_done(order, text)
 
 
 def _ordinary_orders(ctx: PhaseContext) -> None:
     """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8"."""
-    from campaign.turn.phases import _done, _orders, _skip
 
-    orders = _orders(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
+    orders = orders_pending(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
     ships = _ships({o.body["ship"] for o in orders if isinstance(o.body.get("ship"), int)})
     for order in orders:
         ship = ships.get(order.body.get("ship"))
         if ship is None or ship.nation_id != order.nation_id or ship.condition not in Ship.AFLOAT:
-            _skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {order.nation.code}")
+            order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {order.nation.code}")
             continue
         port = ship.fleet.port if ship.fleet is not None else None
         if port is None or port.owner_id != order.nation_id:
-            _skip(ctx, order, f"{ship.name} is not in an own port (RULES.md §2)")
+            order_skip(ctx, order, f"{ship.name} is not in an own port (RULES.md §2)")
             continue
         lay_up = order.kind == Order.Kind.LAY_UP
         if ship.in_ordinary == lay_up:
-            _done(order, f"{ship.name} is already {'in ordinary' if lay_up else 'in commission'}")
+            order_done(order, f"{ship.name} is already {'in ordinary' if lay_up else 'in commission'}")
             continue
         ship.in_ordinary = lay_up
         ship.save(update_fields=["in_ordinary"])
         text = f"{ship.name} was {'laid up in ordinary' if lay_up else 'recommissioned'} at {port.name}."
-        _done(order, text)
+        order_done(order, text)
         ctx.report([order.nation.code], text, ship=ship.pk)
