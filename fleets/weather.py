@@ -20,8 +20,6 @@ from rules.weather import (
     ShipWeatherResult,
 )
 
-# --- services: ships and cargo ----------------------------------------------------------------------
-
 
 def transports_cargo_lose(*, campaign_id: int) -> list[LandUnit]:
     """RULES.md §4/§7: "A lost or captured transport loses its unit."

@@ -11,8 +11,6 @@ from fleets.services import ShipNameError, keels_advance
 from ports.models import Port
 from rules.construction import ConstructionRefused
 
-# --- phase 2: construction and raising (RULES.md §1, §7) ------------------------------------------
-
 
 def construction_phase(ctx: PhaseContext) -> None:
     for ship, fleet in keels_advance(campaign_id=ctx.campaign.pk, turn=ctx.turn.number):

@@ -40,8 +40,6 @@ from campaign.turn.sea.paths import fleets_move
 from campaign.turn.sea.records import engagements_record, positions_report
 from campaign.turn.sea.world import sea_world_load
 
-# --- phase 3 ---------------------------------------------------------------------------------------
-
 
 def movement_phase(ctx: PhaseContext) -> None:
     """Phase 3 (RULES.md §3, §4, §0, §7): see the module docstring."""

@@ -22,8 +22,6 @@ from fleets.models import Blockade, Fleet, Ship
 from rules.ruleset import SOL_CLASSES
 from rules.strategic_log import StrategicDie
 
-# --- phase 4 ---------------------------------------------------------------------------------------
-
 
 def battles_phase(ctx: PhaseContext) -> None:
     """Phase 4 (RULES.md §3, §4, §5): fight what the battle tasks left, report, establish blockades."""

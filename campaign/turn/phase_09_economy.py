@@ -14,8 +14,6 @@ from fleets.models import Blockade, Ship
 from ports.models import Port
 from rules.economy import EconomyShip, IncomePort, economy_turn, income, upkeep
 
-# --- phase 9: income and upkeep (RULES.md §2) -------------------------------------------------------
-
 
 def economy_phase(ctx: PhaseContext) -> None:
     turn = ctx.turn.number

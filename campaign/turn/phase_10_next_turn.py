@@ -9,8 +9,6 @@ from campaign.notifications import turn_reports_email_enqueue
 from campaign.turn.context import PhaseContext
 from rules.calendar import TurnDate, deadline_after
 
-# --- phase 10: the next turn opens (RULES.md §3) ---------------------------------------------------
-
 
 def next_turn_phase(ctx: PhaseContext) -> None:
     """Close this turn, store every nation's report, open the next with its deadline, notify players."""

@@ -19,8 +19,6 @@ from ports.models import SeaZone
 from rules.ruleset import LIGHT_CLASSES
 from rules.strategic_log import StrategicDie
 
-# --- contacts ------------------------------------------------------------------------------------
-
 
 def sides_split(
     nations: Iterable[int], *, sol: dict[int, int], code: dict[int, str], diplomacy: Diplomacy

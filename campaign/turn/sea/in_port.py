@@ -15,8 +15,6 @@ from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import SOL_CLASSES
 from rules.supply import retreat_step
 
-# --- end of the phase ------------------------------------------------------------------------------
-
 
 def port_capacity_enforce(world: SeaWorld) -> None:
     """§4: at most capacity × ``movement.port_ships_per_capacity`` ships afloat in a port at the end

@@ -184,9 +184,6 @@ def sea_world_load(ctx: PhaseContext) -> SeaWorld:
     )
 
 
-# --- movement ------------------------------------------------------------------------------------
-
-
 @dataclass
 class MoveNote:
     """What became of one move order: ``skipped`` (nothing could be done) or a note for ``done``."""
