@@ -13,7 +13,7 @@ The phase orchestrates; the rules are in ``rules.weather`` and ``rules.supply``,
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
@@ -215,7 +215,23 @@ def _supply(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation])
         supply,
     )
     fleet_streaks = fleets_supply_record(fleets=fleets, verdicts=verdicts)
+    positions, unit_verdicts, unit_streaks = _units_supply(ctx, code, ports, units_at, supply, verdicts)
+    _supply_report(ctx, code, fleets, verdicts, fleet_streaks, positions, unit_verdicts)
+    place_of_fleet = {f.pk: _fleet_place(f) for f in fleets}
+    unit_place = {p.unit_id: p.port if p.port is not None else place_of_fleet[p.fleet_id or 0] for p in positions}
+    return _SupplyDecided(ports, units_at, fleets, fleet_streaks, unit_place, unit_verdicts, unit_streaks)
 
+
+def _units_supply(
+    ctx: PhaseContext,
+    code: dict[int, str],
+    ports: list[Port],
+    units_at: dict[int, list[LandUnit]],
+    supply: SupplyContext,
+    verdicts: Mapping[int, Supply],
+) -> tuple[list[UnitPosition], dict[int, Supply], dict[int, int]]:
+    """RULES.md §8 "Supply of land units" (garrisons and armies ashore, then units aboard), stored:
+    (positions, verdicts by unit id, consecutive turns out of supply by unit id)."""
     positions = [
         UnitPosition(unit_id=u.pk, nation=code[u.nation_id], port=p.key) for p in ports for u in units_at.get(p.pk, [])
     ]
@@ -227,7 +243,19 @@ def _supply(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation])
     previous = dict(LandUnit.objects.filter(pk__in=list(unit_verdicts)).values_list("id", "out_of_supply_turns"))
     unit_streaks = {u: out_of_supply_streak(previous[u], v.in_supply) for u, v in unit_verdicts.items()}
     land_units_supply_record(streaks=unit_streaks)
+    return positions, unit_verdicts, unit_streaks
 
+
+def _supply_report(
+    ctx: PhaseContext,
+    code: dict[int, str],
+    fleets: list[Fleet],
+    verdicts: Mapping[int, Supply],
+    fleet_streaks: dict[int, int],
+    positions: list[UnitPosition],
+    unit_verdicts: Mapping[int, Supply],
+) -> None:
+    """Tell each nation which of its fleets with ships, and which of its land units, are out of supply."""
     manned = set(
         Ship.objects.filter(campaign=ctx.campaign, condition__in=Ship.AFLOAT).values_list("fleet_id", flat=True)
     )
@@ -247,9 +275,6 @@ def _supply(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation])
             starving[position.nation].append(f"#{position.unit_id} ({verdict.reason.replace('_', ' ')})")
     for nation_code in sorted(starving):
         ctx.report([nation_code], f"Land units out of supply: {', '.join(starving[nation_code])}.")
-    place_of_fleet = {f.pk: _fleet_place(f) for f in fleets}
-    unit_place = {p.unit_id: p.port if p.port is not None else place_of_fleet[p.fleet_id or 0] for p in positions}
-    return _SupplyDecided(ports, units_at, fleets, fleet_streaks, unit_place, unit_verdicts, unit_streaks)
 
 
 def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation], supply: _SupplyDecided) -> None:

@@ -16,6 +16,7 @@ from campaign.turn.context import PhaseContext
 from campaign.turn.sea.world import EngagementPlan, Mover, Party, SeaWorld
 from fleets.models import Ship
 from ports.models import SeaZone
+from rules.dice import SeededDice
 from rules.ruleset import LIGHT_CLASSES
 from rules.strategic_log import StrategicDie
 
@@ -85,25 +86,57 @@ def parties_split(world: SeaWorld, movers: list[Mover], *, in_port: bool = False
 
 def contacts_resolve(world: SeaWorld, zone: SeaZone, step: int) -> None:
     """§4 sighting, battle or not, intercept, for the fleets at sea in ``zone`` after ``step``."""
-    ctx = world.ctx
+    parties = _contact_parties(world, zone, step)
+    if parties is None:
+        return
+    dice = world.ctx.dice(f"{zone.key}:{step}")
+    labels = [world.label(p) for p in parties]
+    sighted = _sightings(world, zone, step, parties, dice, labels)
+    seekers = [k for k in (0, 1) if parties[k].seeks]
+    battle, interceptor = False, None
+    if len(seekers) == 2:
+        battle = bool(sighted[0] or sighted[1])
+    elif len(seekers) == 1 and sighted[seekers[0]]:
+        battle, interceptor = _interception(world, zone, step, parties, seekers[0], dice, labels), seekers[0]
+    if not battle:
+        return
+    able = [able_to_form_a_line(p.ships) for p in parties]
+    if not any(able):
+        return
+    kind = Engagement.Kind.CAPTURE if able[0] != able[1] else Engagement.Kind.AT_SEA
+    world.plans.append(
+        EngagementPlan(kind, zone, parties, step=step, interceptor=interceptor, sighted=(sighted[0], sighted[1]))
+    )
+    _engaged_report(world, zone, step, parties, kind, able, interceptor, labels)
+
+
+def _contact_parties(world: SeaWorld, zone: SeaZone, step: int) -> list[Party] | None:
+    """The two sides at sea in ``zone`` after ``step``, or None; the nations left out of the split stay
+    out of the zone's contacts for the rest of the turn (§4 "the rest stay out this turn")."""
     present = [
         m
         for m in world.movers.values()
         if not m.engaged and m.at_sea_in(zone.pk, step) and (m.fleet.pk, zone.pk) not in world.out
     ]
     if len({m.fleet.nation_id for m in present}) < 2:
-        return
+        return None
     parties = parties_split(world, present)
     if parties is None:
-        return
+        return None
     inside = {m.fleet.pk for p in parties for m in p.movers}
     for m in present:
         if m.fleet.pk not in inside:
             world.out.add((m.fleet.pk, zone.pk))  # §4: "the rest stay out this turn"
-    place = zone.key
-    dice = ctx.dice(f"{zone.key}:{step}")
+    return parties
+
+
+def _sightings(
+    world: SeaWorld, zone: SeaZone, step: int, parties: list[Party], dice: SeededDice, labels: list[str]
+) -> list[bool | None]:
+    """§4 "Sighting": each seeking side looks for the other, side 0 first; None for a side that does
+    not seek. A sighting is reported to the side that made it."""
+    ctx = world.ctx
     gale = ctx.ruleset.is_gale_season(ctx.turn.season)
-    labels = [world.label(p) for p in parties]
     sighted: list[bool | None] = [None, None]
     for k, party in enumerate(parties):
         if not party.seeks:
@@ -126,7 +159,7 @@ def contacts_resolve(world: SeaWorld, zone: SeaZone, step: int) -> None:
         verdict = "sighted" if result.sighted else "not sighted"
         detail = f"step {step}: {verdict}; needs {result.needed}; {mods}"
         for d in result.dice:
-            _log(ctx, d, place, f"{labels[k]}>{labels[1 - k]}", detail)
+            _log(ctx, d, zone.key, f"{labels[k]}>{labels[1 - k]}", detail)
         if result.sighted:
             ctx.report(
                 world.codes(party),
@@ -139,34 +172,42 @@ def contacts_resolve(world: SeaWorld, zone: SeaZone, step: int) -> None:
                     for s in target.ships
                 ],
             )
-    seekers = [k for k in (0, 1) if parties[k].seeks]
-    battle, interceptor = False, None
-    if len(seekers) == 2:
-        battle = bool(sighted[0] or sighted[1])
-    elif len(seekers) == 1 and sighted[seekers[0]]:
-        k = seekers[0]
-        result_i = intercept_roll(
-            dice,
-            ctx.ruleset,
-            interceptor=_contact_side(world, parties[k]),
-            target=_contact_side(world, parties[1 - k]),
-            interceptor_side=k,
-        )
-        for d in result_i.dice:
-            verdict = "intercepted" if result_i.intercepted else "escaped"
-            _log(ctx, d, place, labels[d.side], f"step {step}: {labels[k]} intercepting {labels[1 - k]}: {verdict}")
-        battle, interceptor = result_i.intercepted, k
-        if not result_i.intercepted:
-            ctx.report(world.codes(parties[k]), f"{zone.name}, step {step}: the {labels[1 - k]} ships escaped us.")
-    if not battle:
-        return
-    able = [able_to_form_a_line(p.ships) for p in parties]
-    if not any(able):
-        return
-    kind = Engagement.Kind.CAPTURE if able[0] != able[1] else Engagement.Kind.AT_SEA
-    world.plans.append(
-        EngagementPlan(kind, zone, parties, step=step, interceptor=interceptor, sighted=(sighted[0], sighted[1]))
+    return sighted
+
+
+def _interception(
+    world: SeaWorld, zone: SeaZone, step: int, parties: list[Party], k: int, dice: SeededDice, labels: list[str]
+) -> bool:
+    """§4 "Battle or not": side ``k``, the only one seeking, sighted the other; True if it intercepts."""
+    ctx = world.ctx
+    result = intercept_roll(
+        dice,
+        ctx.ruleset,
+        interceptor=_contact_side(world, parties[k]),
+        target=_contact_side(world, parties[1 - k]),
+        interceptor_side=k,
     )
+    for d in result.dice:
+        verdict = "intercepted" if result.intercepted else "escaped"
+        _log(ctx, d, zone.key, labels[d.side], f"step {step}: {labels[k]} intercepting {labels[1 - k]}: {verdict}")
+    if not result.intercepted:
+        ctx.report(world.codes(parties[k]), f"{zone.name}, step {step}: the {labels[1 - k]} ships escaped us.")
+    return result.intercepted
+
+
+def _engaged_report(
+    world: SeaWorld,
+    zone: SeaZone,
+    step: int,
+    parties: list[Party],
+    kind: str,
+    able: list[bool],
+    interceptor: int | None,
+    labels: list[str],
+) -> None:
+    """Tell each side whom it met and what follows, and stop its fleets there: the rest of their paths
+    is not sailed and they take no part in later contacts this turn (§4)."""
+    ctx = world.ctx
     for k, party in enumerate(parties):
         enemy = parties[1 - k]
         how = (
