@@ -156,3 +156,14 @@ def prizes_take(*, ships: list[Ship], port: Port, captor_id: int, crew: str, tur
         admiral.save(update_fields=["status", "port"])
         taken.admirals.append(admiral)
     return taken
+
+
+def guests_put_to_sea(*, owner_id: int, guest_id: int, turn: int) -> list[Fleet]:
+    """§10 "An alliance ending in peace": the guest nation's fleets in the owner's ports go to sea in
+    each port's zone (before phase 3). Returns the fleets moved, port loaded as it was."""
+    fleets = list(Fleet.objects.filter(nation_id=guest_id, port__owner_id=owner_id).select_related("port__sea_zone"))
+    for fleet in fleets:
+        port = fleet.port
+        assert port is not None
+        Fleet.objects.filter(pk=fleet.pk).update(port=None, sea_zone=port.sea_zone, left_port_turn=turn)
+    return fleets
