@@ -42,6 +42,15 @@ def blockaders_by_port(*, campaign_id: int, turn: int) -> dict[int, list[tuple[i
     return out
 
 
+def blockading_nations_by_port(*, campaign_id: int, turn: int) -> dict[int, list[int]]:
+    """This turn's blockades not lifted by a storm (§4: a storm lifts a blockade "for supply, repairs
+    and income"): port id → the nation ids of its blockading fleets."""
+    return {
+        port_id: [nation_id for _, nation_id in rows]
+        for port_id, rows in blockaders_by_port(campaign_id=campaign_id, turn=turn).items()
+    }
+
+
 def free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
     """``base``, or ``base 2``, ``base 3``… — the first name the nation has not given a fleet."""
     taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))

@@ -31,7 +31,6 @@ supply, repairs and income"), against every nation at war with the blockading fl
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +41,8 @@ from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
-from fleets.models import Blockade, Ship
+from fleets.models import Ship
+from fleets.selectors import blockading_nations_by_port
 from ports.models import Port
 from rules.economy import repair_cost
 
@@ -85,12 +85,8 @@ def repairs_phase(ctx: PhaseContext) -> None:
     the lay-up and recommission orders (see the module docstring)."""
     turn = ctx.turn.number
     nations = {n.pk: n for n in Nation.objects.filter(campaign=ctx.campaign).order_by("code")}
-    blockaders: dict[int, list[int]] = defaultdict(list)
-    for port_id, nation_id in Blockade.objects.filter(campaign=ctx.campaign, turn=turn, lifted=False).values_list(
-        "port_id", "fleet__nation_id"
-    ):
-        blockaders[port_id].append(nation_id)
-    yards = _Yards(turn, diplomacy_for_campaign(campaign_id=ctx.campaign.pk), dict(blockaders))
+    blockaders = blockading_nations_by_port(campaign_id=ctx.campaign.pk, turn=turn)
+    yards = _Yards(turn, diplomacy_for_campaign(campaign_id=ctx.campaign.pk), blockaders)
     _pending_finish(ctx, yards, nations)
     _repairs_run(ctx, yards, nations)
     _ordinary_orders(ctx)

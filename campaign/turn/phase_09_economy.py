@@ -10,7 +10,8 @@ from campaign.selectors import diplomacy_for_campaign
 from campaign.services import ledger_post
 from campaign.turn.captures import ports_taken_change_owner
 from campaign.turn.context import PhaseContext
-from fleets.models import Blockade, Ship
+from fleets.models import Ship
+from fleets.selectors import blockading_nations_by_port
 from ports.models import Port
 from rules.economy import EconomyShip, IncomePort, economy_turn, income, upkeep
 
@@ -18,11 +19,7 @@ from rules.economy import EconomyShip, IncomePort, economy_turn, income, upkeep
 def economy_phase(ctx: PhaseContext) -> None:
     turn = ctx.turn.number
     diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
-    blockaders: dict[int, list[int]] = defaultdict(list)
-    for port_id, nation_id in Blockade.objects.filter(campaign=ctx.campaign, turn=turn, lifted=False).values_list(
-        "port_id", "fleet__nation_id"
-    ):
-        blockaders[port_id].append(nation_id)
+    blockaders = blockading_nations_by_port(campaign_id=ctx.campaign.pk, turn=turn)
     ports_by_owner: dict[int, list[IncomePort]] = defaultdict(list)
     for port in Port.objects.filter(campaign=ctx.campaign):
         ports_by_owner[port.owner_id].append(
@@ -30,7 +27,7 @@ def economy_phase(ctx: PhaseContext) -> None:
                 key=port.key,
                 ep_value=port.ep_value,
                 besieged=port.siege_turns > 0,
-                blockaded=any(diplomacy.at_war(n, port.owner_id) for n in blockaders[port.pk]),
+                blockaded=any(diplomacy.at_war(n, port.owner_id) for n in blockaders.get(port.pk, [])),
                 taken_recently=port.taken_turn is not None and port.taken_turn >= turn - 1,
             )
         )
