@@ -8,17 +8,9 @@ from dataclasses import dataclass
 
 from fleets.models import Fleet, Ship
 from ports.models import LandUnit
-from ports.services import (
-    land_units_lose,
-)
-from rules.supply import (
-    Supply,
-    out_of_supply_streak,
-)
-from rules.weather import (
-    Effect,
-    ShipWeatherResult,
-)
+from ports.services import land_units_lose
+from rules.supply import Supply, out_of_supply_streak
+from rules.weather import Effect, ShipWeatherResult
 
 
 def transports_cargo_lose(*, campaign_id: int) -> list[LandUnit]:

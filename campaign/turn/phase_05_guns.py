@@ -27,13 +27,7 @@ from battles.selectors import (
     ships_in_ports,
     side_lead_order,
 )
-from battles.services import (
-    Belligerent,
-    PortActionContext,
-    fireships_send,
-    garrison_guns_fire,
-    running_the_guns_fight,
-)
+from battles.services import Belligerent, PortActionContext, fireships_send, garrison_guns_fire, running_the_guns_fight
 from campaign.models import Nation, Order
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext

@@ -21,11 +21,7 @@ from fleets.selectors import blockaders_by_port
 from fleets.weather import transports_cargo_lose
 from ports.models import LandUnit, Port
 from ports.selectors import land_units_by_port, ports_for_campaign
-from ports.services import (
-    land_units_land,
-    siege_end,
-    siege_result_apply,
-)
+from ports.services import land_units_land, siege_end, siege_result_apply
 from rules.siege import SiegeOutcome, SiegeResult, SiegeState, SiegeUnit, siege_roll
 
 # --- selectors -------------------------------------------------------------------------------------

@@ -25,11 +25,7 @@ from fleets.selectors import blockaders_by_port
 from fleets.weather import fleets_supply_record, ships_weather_apply
 from ports.models import LandUnit, Port
 from ports.selectors import land_units_by_port, ports_for_campaign, zone_graph
-from ports.services import (
-    land_units_supply_record,
-    port_taken_record,
-    siege_end,
-)
+from ports.services import land_units_supply_record, port_taken_record, siege_end
 from rules.siege import SiegeUnit, captor_of
 from rules.supply import (
     FleetPosition,
@@ -41,14 +37,7 @@ from rules.supply import (
     out_of_supply_streak,
     units_supply,
 )
-from rules.weather import (
-    AttritionShip,
-    AttritionUnit,
-    Effect,
-    WeatherShip,
-    attrition_roll_all,
-    storms_roll,
-)
+from rules.weather import AttritionShip, AttritionUnit, Effect, WeatherShip, attrition_roll_all, storms_roll
 from rules.weather import Condition as WeatherCondition
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from battles.engagements import (
-    able_to_form_a_line,
-)
+from battles.engagements import able_to_form_a_line
 from battles.engine import ContactDie, ContactSide, intercept_roll, sighting_roll
 from battles.models import Engagement
 from campaign.selectors import Diplomacy

@@ -12,9 +12,7 @@ House resolutions:
 
 from __future__ import annotations
 
-from battles.engagements import (
-    ship_line_key,
-)
+from battles.engagements import ship_line_key
 from campaign.models import Nation, Order
 from campaign.turn.context import PhaseContext
 from fleets.models import Admiral, Fleet, Ship

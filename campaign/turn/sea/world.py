@@ -10,12 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.engagements import (
-    FleetRank,
-    ship_line_key,
-    side_order,
-    sol_count,
-)
+from battles.engagements import FleetRank, ship_line_key, side_order, sol_count
 from campaign.models import Nation, Order
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
