@@ -113,7 +113,8 @@ def _resolve(campaign: Any) -> dict[str, Any]:
     from battles.models import Battle
     from campaign.models import Turn
     from campaign.turn.lifecycle import turn_claim
-    from campaign.turn.runner import PHASE_NAMES, phase_run, phases_remaining
+    from campaign.turn.registry import PHASE_NAMES
+    from campaign.turn.runner import phase_run, phases_remaining
     from fleets.models import Ship
 
     turn = Turn.objects.get(campaign=campaign, status=Turn.Status.OPEN)

@@ -7,8 +7,9 @@ raises and changes nothing.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 
-from campaign.models import Campaign, LedgerEntry, Nation
+from campaign.models import Campaign, DiplomaticOffer, LedgerEntry, Nation, Relation
 from fleets.models import Ship
 from fleets.selectors import navy_counts
 from fleets.services import keel_create, ship_name_validate
@@ -175,3 +176,39 @@ def land_unit_raise(*, nation: Nation, port: Port, siege_train: bool) -> LandUni
         port=port,
         raised_turn=campaign.turn_number,
     )
+
+
+# --- diplomacy (RULES.md §10) ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def relation_set(*, campaign: Campaign, a: Nation, b: Nation, state: str) -> Relation:
+    """Set the relation between ``a`` and ``b`` (RULES.md §10), creating the row if it is missing.
+
+    The row is stored once per pair with the lower nation id as ``a`` (a database constraint), and
+    every offer between the pair is dropped: an offer answers the relation it was made in.
+    """
+    if a.pk == b.pk:
+        raise ValueError("A nation has no relation with itself.")
+    if state not in Relation.State.values:
+        raise ValueError(f"Unknown relation {state!r}; allowed: {', '.join(Relation.State.values)}.")
+    low, high = sorted((a.pk, b.pk))
+    relation, _ = Relation.objects.update_or_create(campaign=campaign, a_id=low, b_id=high, defaults={"state": state})
+    DiplomaticOffer.objects.filter(
+        Q(from_nation=a, to_nation=b) | Q(from_nation=b, to_nation=a), campaign=campaign
+    ).delete()
+    return relation
+
+
+def offer_store(*, campaign: Campaign, from_nation: Nation, to_nation: Nation, kind: str, turn: int) -> DiplomaticOffer:
+    """Store (or renew) an offer of peace or alliance made in ``turn``; it can be taken up in the next."""
+    offer, _ = DiplomaticOffer.objects.update_or_create(
+        campaign=campaign, from_nation=from_nation, to_nation=to_nation, kind=kind, defaults={"turn": turn}
+    )
+    return offer
+
+
+def offers_expire(*, campaign: Campaign, before_turn: int) -> int:
+    """Drop the offers made before ``before_turn``: each can be taken up only in the turn after it."""
+    deleted, _ = DiplomaticOffer.objects.filter(campaign=campaign, turn__lt=before_turn).delete()
+    return deleted

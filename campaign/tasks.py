@@ -4,7 +4,7 @@
   ones (a dead worker's expired lease) to a new ``turn_resolve``.
 * ``turn_resolve``: takes the turn's lease and runs the remaining phases; a duplicate delivery finds
   the lease held and does nothing.
-* ``turn_reports_email``: emails each player their report once (a conditional update per report).
+* ``turn_reports_email``: emails each player their report once (``campaign.notifications``).
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ import uuid
 
 from celery import chord, shared_task
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db.models import F
-from django.template.loader import render_to_string
 from django.utils import timezone
 
 from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
 from battles.tasks import battle_resolve
-from campaign.models import Turn, TurnReport
+from campaign.models import Turn
+from campaign.notifications import TURN_REPORTS_EMAIL_TASK, turn_reports_email_send
 from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
 from campaign.turn.runner import phase_run, phases_remaining
 
@@ -88,30 +87,7 @@ def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
     return True
 
 
-@shared_task(name="campaign.turn_reports_email", acks_late=True)
+@shared_task(name=TURN_REPORTS_EMAIL_TASK, acks_late=True)
 def turn_reports_email(turn_id: int) -> int:
     """Email every player of the turn their own report, once; returns how many were sent now."""
-    sent = 0
-    reports = TurnReport.objects.filter(turn_id=turn_id, emailed_at__isnull=True).select_related(
-        "nation__player", "turn__campaign"
-    )
-    for report in reports:
-        player = report.nation.player
-        if player is None or not player.email:
-            continue
-        # Claim the report first: a duplicate task cannot send it twice.
-        if TurnReport.objects.filter(pk=report.pk, emailed_at__isnull=True).update(emailed_at=timezone.now()) != 1:
-            continue
-        context = {"report": report, "campaign": report.turn.campaign, "nation": report.nation, "player": player}
-        try:
-            send_mail(
-                subject=f"[{report.turn.campaign.name}] Turn {report.turn.number} report for {report.nation.name}",
-                message=render_to_string("emails/turn_report.txt", context),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=[player.email],
-            )
-        except Exception:
-            TurnReport.objects.filter(pk=report.pk).update(emailed_at=None)  # retried by the next run
-            raise
-        sent += 1
-    return sent
+    return turn_reports_email_send(turn_id)

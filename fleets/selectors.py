@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from django.db.models import Count, F, Q
 
-from fleets.models import Ship
+from fleets.models import Blockade, Fleet, Ship
 from rules.construction import NavyCounts
 from rules.ruleset import BIG_CLASSES, SOL_CLASSES
 
@@ -25,3 +27,35 @@ def navy_counts(*, nation_id: int, exclude_ship_id: int | None = None) -> NavyCo
         four_deckers=Count("id", filter=Q(ship_class="four-decker") & not_captured),
     )
     return NavyCounts(sol=row["sol"], big=row["big"], four_deckers=row["four_deckers"])
+
+
+def blockaders_by_port(*, campaign_id: int, turn: int) -> dict[int, list[tuple[int, int]]]:
+    """This turn's blockades not lifted by a storm: port id → [(fleet id, fleet's nation id)]."""
+    out: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    rows = (
+        Blockade.objects.filter(campaign_id=campaign_id, turn=turn, lifted=False)
+        .order_by("port_id", "fleet_id")
+        .values_list("port_id", "fleet_id", "fleet__nation_id")
+    )
+    for port_id, fleet_id, nation_id in rows:
+        out[port_id].append((fleet_id, nation_id))
+    return out
+
+
+def blockading_nations_by_port(*, campaign_id: int, turn: int) -> dict[int, list[int]]:
+    """This turn's blockades not lifted by a storm (§4: a storm lifts a blockade "for supply, repairs
+    and income"): port id → the nation ids of its blockading fleets."""
+    return {
+        port_id: [nation_id for _, nation_id in rows]
+        for port_id, rows in blockaders_by_port(campaign_id=campaign_id, turn=turn).items()
+    }
+
+
+def free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
+    """``base``, or ``base 2``, ``base 3``… — the first name the nation has not given a fleet."""
+    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name

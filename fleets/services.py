@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.db import transaction
 
-from fleets.models import Fleet, Ship
+from fleets.models import Admiral, Fleet, Ship
+from fleets.selectors import free_fleet_name
 from ports.models import Port
+from ports.services import land_units_lose
 from rules.ruleset import Ruleset
 
 
@@ -86,7 +90,7 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
             fleet = Fleet.objects.create(
                 campaign_id=campaign_id,
                 nation_id=ship.nation_id,
-                name=_free_fleet_name(campaign_id=campaign_id, nation_id=ship.nation_id, base=port.name),
+                name=free_fleet_name(campaign_id=campaign_id, nation_id=ship.nation_id, base=port.name),
                 sea_zone=port.sea_zone,
                 port=port,
                 crew=ship.nation.crew,
@@ -103,10 +107,63 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
     return launched
 
 
-def _free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
-    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base} {n}"
-    return name
+@dataclass
+class PrizesTaken:
+    """What :func:`prizes_take` did: the fleet the prizes joined, the land units lost aboard captured
+    transports, and the admirals lost with a fleet taken whole."""
+
+    fleet: Fleet
+    cargo_lost: int
+    admirals: list[Admiral] = field(default_factory=list)
+
+
+def prizes_take(*, ships: list[Ship], port: Port, captor_id: int, crew: str, turn: int) -> PrizesTaken:
+    """RULES.md §7 "Capture": ``ships`` (afloat in ``port``, in line order) are captured in their
+    condition by the nation ``captor_id``, take its crew grade ``crew`` (§0 "prizes their captor's")
+    and join its first fleet in the port by id, or a new one named after the port. A captured
+    transport's land unit is lost; the admiral of a fleet taken whole goes with his flagship (lost).
+    """
+    prize_fleet = Fleet.objects.filter(nation_id=captor_id, port=port).order_by("id").first()
+    if prize_fleet is None:
+        prize_fleet = Fleet.objects.create(
+            campaign_id=port.campaign_id,
+            nation_id=captor_id,
+            name=free_fleet_name(campaign_id=port.campaign_id, nation_id=captor_id, base=port.name),
+            sea_zone_id=port.sea_zone_id,
+            port=port,
+            crew=crew,
+            created_turn=turn,
+        )
+    last = prize_fleet.ships.order_by("-line_position").values_list("line_position", flat=True).first() or 0
+    emptied = {s.fleet_id for s in ships if s.fleet_id is not None}
+    cargo = [s.cargo_id for s in ships if s.cargo_id is not None]
+    for n, ship in enumerate(ships, start=1):
+        ship.nation_id = captor_id
+        ship.crew = crew
+        ship.fleet = prize_fleet
+        ship.line_position = last + n
+        ship.cargo = None
+    Ship.objects.bulk_update(ships, ["nation", "crew", "fleet", "line_position", "cargo"])
+    taken = PrizesTaken(prize_fleet, land_units_lose(unit_ids=cargo))
+    for fleet in Fleet.objects.filter(pk__in=emptied, admiral__isnull=False).select_related("admiral"):
+        if fleet.ships.filter(condition__in=Ship.AFLOAT).exists() or fleet.admiral is None:
+            continue
+        admiral = fleet.admiral
+        fleet.admiral = None
+        fleet.save(update_fields=["admiral"])
+        admiral.status = Admiral.Status.LOST
+        admiral.port = None
+        admiral.save(update_fields=["status", "port"])
+        taken.admirals.append(admiral)
+    return taken
+
+
+def guests_put_to_sea(*, owner_id: int, guest_id: int, turn: int) -> list[Fleet]:
+    """§10 "An alliance ending in peace": the guest nation's fleets in the owner's ports go to sea in
+    each port's zone (before phase 3). Returns the fleets moved, port loaded as it was."""
+    fleets = list(Fleet.objects.filter(nation_id=guest_id, port__owner_id=owner_id).select_related("port__sea_zone"))
+    for fleet in fleets:
+        port = fleet.port
+        assert port is not None
+        Fleet.objects.filter(pk=fleet.pk).update(port=None, sea_zone=port.sea_zone, left_port_turn=turn)
+    return fleets

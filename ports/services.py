@@ -9,7 +9,7 @@ caller's transaction (each phase runs in one) or opens its own.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from django.db import transaction
 
@@ -122,3 +122,26 @@ def land_units_supply_record(*, streaks: Mapping[int, int]) -> None:
     # One UPDATE per distinct count: a handful, however many units there are.
     for count, ids in sorted(by_count.items()):
         LandUnit.objects.filter(pk__in=ids).exclude(out_of_supply_turns=count).update(out_of_supply_turns=count)
+
+
+def sieges_end(*, a_id: int, b_id: int, at_war: Callable[[int, int], bool]) -> list[Port]:
+    """§10 "A war ending in peace: sieges between the two end": a port of nation ``a_id`` or ``b_id``
+    with land units of the other ashore, none of whose besiegers is still at war with its owner
+    (``at_war``, the relations after the peace), is no longer besieged (its consecutive-siege count
+    resets). The units stay ashore as guests."""
+    ended: list[Port] = []
+    pairs = ((a_id, b_id), (b_id, a_id))
+    for owner_id, besieger_id in pairs:
+        ports = Port.objects.filter(
+            owner_id=owner_id, land_units__nation_id=besieger_id, land_units__state=LandUnit.State.ASHORE
+        ).distinct()
+        for port in ports:
+            ashore = set(
+                LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).values_list("nation_id", flat=True)
+            )
+            if any(at_war(owner_id, n) for n in ashore):
+                continue  # another nation still besieges it
+            if port.siege_turns:
+                Port.objects.filter(pk=port.pk).update(siege_turns=0)
+            ended.append(port)
+    return ended

@@ -28,10 +28,11 @@ from django.db import transaction
 
 from campaign.models import Nation
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
-from campaign.turn.runner import PhaseContext
+from campaign.turn.context import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
+from fleets.services import prizes_take
 from ports.models import LandUnit, Port
-from ports.services import land_units_lose, port_owner_change
+from ports.services import port_owner_change
 
 
 @dataclass
@@ -48,15 +49,6 @@ class Capture:
     units_removed: int = 0
     cargo_lost: int = 0
     prize_fleet: Fleet | None = None
-
-
-def _free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:
-    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base} {n}"
-    return name
 
 
 @transaction.atomic
@@ -91,41 +83,9 @@ def port_capture_complete(*, port: Port, turn: int, diplomacy: Diplomacy) -> Cap
         if hostile(s.nation_id)
     ]
     if ships:
-        prize_fleet = Fleet.objects.filter(nation=captor, port=port).order_by("id").first()
-        if prize_fleet is None:
-            prize_fleet = Fleet.objects.create(
-                campaign_id=port.campaign_id,
-                nation=captor,
-                name=_free_fleet_name(campaign_id=port.campaign_id, nation_id=captor.pk, base=port.name),
-                sea_zone_id=port.sea_zone_id,
-                port=port,
-                crew=captor.crew,
-                created_turn=turn,
-            )
-        capture.prize_fleet = prize_fleet
-        last = prize_fleet.ships.order_by("-line_position").values_list("line_position", flat=True).first() or 0
-        emptied = {s.fleet_id for s in ships if s.fleet_id is not None}
-        cargo = [s.cargo_id for s in ships if s.cargo_id is not None]
-        for n, ship in enumerate(ships, start=1):
-            ship.nation = captor
-            ship.crew = captor.crew
-            ship.fleet = prize_fleet
-            ship.line_position = last + n
-            ship.cargo = None
-        Ship.objects.bulk_update(ships, ["nation", "crew", "fleet", "line_position", "cargo"])
-        capture.cargo_lost = land_units_lose(unit_ids=cargo)
-        capture.ships = ships
-        # The admiral of a fleet taken whole in port goes with his flagship.
-        for fleet in Fleet.objects.filter(pk__in=emptied, admiral__isnull=False).select_related("admiral"):
-            if fleet.ships.filter(condition__in=Ship.AFLOAT).exists() or fleet.admiral is None:
-                continue
-            admiral = fleet.admiral
-            fleet.admiral = None
-            fleet.save(update_fields=["admiral"])
-            admiral.status = Admiral.Status.LOST
-            admiral.port = None
-            admiral.save(update_fields=["status", "port"])
-            capture.admirals.append(admiral)
+        prizes = prizes_take(ships=ships, port=port, captor_id=captor.pk, crew=captor.crew, turn=turn)
+        capture.prize_fleet, capture.cargo_lost, capture.ships = prizes.fleet, prizes.cargo_lost, ships
+        capture.admirals.extend(prizes.admirals)
 
     keels = [
         s for s in Ship.objects.filter(building_port=port, condition=Ship.Condition.BUILDING) if hostile(s.nation_id)

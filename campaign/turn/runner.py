@@ -1,7 +1,7 @@
 """Resolving a turn: the phases of RULES.md §3, each run once, in order, in its own transaction.
 
-A phase is a function ``(ctx: PhaseContext) -> None`` registered in :data:`PHASES`. The runner runs
-every phase without a :class:`~campaign.models.TurnPhase` row, in number order; the phase's work,
+A phase is a function ``(ctx: PhaseContext) -> None`` registered in :data:`campaign.turn.registry.PHASES`.
+The runner runs every phase without a :class:`~campaign.models.TurnPhase` row, in number order; the phase's work,
 its strategic dice (appended to ``Turn.dice_log``), its report events and the ``TurnPhase`` row are
 committed together. A worker that dies part-way leaves a consistent state, and the next run resumes
 at the first phase not done — with the same dice, since they are seeded from (campaign seed, turn,
@@ -14,61 +14,14 @@ so a lost battle task delays nothing but never loses a battle.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 
-from campaign.models import Campaign, Turn, TurnPhase
-from rules.dice import SeededDice, derive_seed
-from rules.ruleset import Ruleset
-from rules.strategic_log import StrategicLog
-
-PHASE_NAMES: dict[int, str] = {
-    1: "diplomacy",
-    2: "construction",
-    3: "movement",
-    4: "battles",
-    5: "guns",
-    6: "sieges",
-    7: "weather and supply",
-    8: "repairs",
-    9: "economy",
-    10: "next turn",
-}
-
-
-@dataclass
-class PhaseContext:
-    """What a phase needs: the turn, its campaign and ruleset, the clock, dice, and a report book."""
-
-    campaign: Campaign
-    turn: Turn
-    ruleset: Ruleset
-    phase: int
-    now: datetime
-    log: StrategicLog = field(default_factory=StrategicLog)
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-    def dice(self, place: str) -> SeededDice:
-        """Dice for one place of this phase: seeded from (campaign seed, turn, phase, place) (§3)."""
-        return SeededDice(derive_seed(self.campaign.seed, self.turn.number, self.phase, place))
-
-    def report(self, nations: list[str] | None, text: str, **data: Any) -> None:
-        """Note an event for the turn reports of ``nations`` (None: every nation sees it)."""
-        self.events.append({"phase": self.phase, "nations": nations, "text": text, **data})
-
-
-Phase = Callable[[PhaseContext], None]
-
-
-def _phases() -> dict[int, Phase]:
-    # Imported late: the phase modules import PhaseContext from here.
-    from campaign.turn.phases import PHASES
-
-    return PHASES
+from campaign.models import Nation, Turn, TurnPhase
+from campaign.turn.context import PhaseContext
+from campaign.turn.registry import PHASES
 
 
 def phases_done(turn_id: int) -> set[int]:
@@ -87,16 +40,17 @@ def phase_run(*, turn_id: int, number: int, now: datetime) -> bool:
             return False
         campaign = turn.campaign
         ctx = PhaseContext(campaign=campaign, turn=turn, ruleset=campaign.ruleset, phase=number, now=now)
-        _phases()[number](ctx)
+        phase = PHASES[number]
+        phase.run(ctx)
         if len(ctx.log):
             Turn.objects.filter(pk=turn.pk).update(dice_log=[*turn.dice_log, *ctx.log.to_list()])
-        TurnPhase.objects.create(turn=turn, phase=number, summary={"name": PHASE_NAMES[number], "events": ctx.events})
+        TurnPhase.objects.create(turn=turn, phase=number, summary={"name": phase.name, "events": ctx.events})
     return True
 
 
 def phases_remaining(turn_id: int) -> list[int]:
     done = phases_done(turn_id)
-    return [n for n in sorted(_phases()) if n not in done]
+    return [n for n in sorted(PHASES) if n not in done]
 
 
 class _DryRunRollback(Exception):
@@ -131,7 +85,5 @@ def turn_dry_run(*, turn_id: int, now: datetime) -> dict[str, Any]:
 
 
 def _treasuries(turn_id: int) -> dict[str, int]:
-    from campaign.models import Nation
-
     turn = Turn.objects.get(pk=turn_id)
     return dict(Nation.objects.filter(campaign_id=turn.campaign_id).order_by("code").values_list("code", "treasury"))

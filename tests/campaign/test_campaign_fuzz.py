@@ -29,7 +29,7 @@ from campaign.scenario import scenario_load
 from campaign.selectors import diplomacy_for_campaign
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
-from campaign.turn.phases import PHASES
+from campaign.turn.registry import PHASES
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import BIG_CLASSES, SHIP_CLASSES, SOL_CLASSES

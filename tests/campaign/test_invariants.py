@@ -13,7 +13,7 @@ from campaign.models import Campaign, LedgerEntry, Nation, Turn, TurnPhase
 from campaign.scenario import scenario_load
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
-from campaign.turn.phases import PHASES
+from campaign.turn.registry import PHASES
 from fleets.models import Fleet, Ship
 from tests.campaign.test_scenario_load import strip_ids
 

@@ -17,7 +17,7 @@ from battles.models import Battle
 from campaign.models import LedgerEntry, Nation, Order, Relation, Turn, TurnReport
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
-from campaign.turn.phase_land import fleets_beaten_this_turn
+from campaign.turn.phase_06_sieges import fleets_beaten_this_turn
 from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone

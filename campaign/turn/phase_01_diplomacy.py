@@ -45,15 +45,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Q
-
-from campaign.models import Campaign, DiplomaticOffer, Nation, Order, Relation
+from campaign.models import DiplomaticOffer, Nation, Order, Relation
 from campaign.orders.validation import DIPLOMACY_FROM, DIPLOMACY_KINDS
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
-from campaign.turn.runner import PhaseContext
+from campaign.services import offer_store, offers_expire, relation_set
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Fleet
-from ports.models import LandUnit, Port
+from fleets.services import guests_put_to_sea
+from ports.models import LandUnit
+from ports.services import sieges_end
 
 #: The relation each order starts from (§10: "from peace or alliance", "from war", "from peace"), as
 #: checked when the order was submitted; checked again here against the relation as the turn began.
@@ -74,101 +75,30 @@ class _Move:
     target: Nation
 
 
-# --- services ---------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def relation_set(*, campaign: Campaign, a: Nation, b: Nation, state: str) -> Relation:
-    """Set the relation between ``a`` and ``b`` (RULES.md §10), creating the row if it is missing.
-
-    The row is stored once per pair with the lower nation id as ``a`` (a database constraint), and
-    every offer between the pair is dropped: an offer answers the relation it was made in.
-    """
-    if a.pk == b.pk:
-        raise ValueError("A nation has no relation with itself.")
-    if state not in Relation.State.values:
-        raise ValueError(f"Unknown relation {state!r}; allowed: {', '.join(Relation.State.values)}.")
-    low, high = sorted((a.pk, b.pk))
-    relation, _ = Relation.objects.update_or_create(campaign=campaign, a_id=low, b_id=high, defaults={"state": state})
-    DiplomaticOffer.objects.filter(
-        Q(from_nation=a, to_nation=b) | Q(from_nation=b, to_nation=a), campaign=campaign
-    ).delete()
-    return relation
-
-
-def offer_store(*, campaign: Campaign, from_nation: Nation, to_nation: Nation, kind: str, turn: int) -> DiplomaticOffer:
-    """Store (or renew) an offer of peace or alliance made in ``turn``; it can be taken up in the next."""
-    offer, _ = DiplomaticOffer.objects.update_or_create(
-        campaign=campaign, from_nation=from_nation, to_nation=to_nation, kind=kind, defaults={"turn": turn}
-    )
-    return offer
-
-
-def offers_expire(*, campaign: Campaign, before_turn: int) -> int:
-    """Drop the offers made before ``before_turn``: each can be taken up only in the turn after it."""
-    deleted, _ = DiplomaticOffer.objects.filter(campaign=campaign, turn__lt=before_turn).delete()
-    return deleted
-
-
-def guests_put_to_sea(*, owner: Nation, guest: Nation, turn: int) -> list[Fleet]:
-    """§10 "An alliance ending in peace": ``guest``'s fleets in ``owner``'s ports go to sea in each
-    port's zone (before phase 3). Returns the fleets moved, port loaded as it was."""
-    fleets = list(Fleet.objects.filter(nation=guest, port__owner=owner).select_related("port__sea_zone"))
-    for fleet in fleets:
-        port = fleet.port
-        assert port is not None
-        Fleet.objects.filter(pk=fleet.pk).update(port=None, sea_zone=port.sea_zone, left_port_turn=turn)
-    return fleets
-
-
-def sieges_end(*, a: Nation, b: Nation, relations: Diplomacy) -> list[Port]:
-    """§10 "A war ending in peace: sieges between the two end": a port of ``a`` or ``b`` with land
-    units of the other ashore, none of whose besiegers is still at war with its owner, is no longer
-    besieged (its consecutive-siege count resets). The units stay ashore as guests."""
-    ended: list[Port] = []
-    pairs = ((a, b), (b, a))
-    for owner, besieger in pairs:
-        ports = Port.objects.filter(
-            owner=owner, land_units__nation=besieger, land_units__state=LandUnit.State.ASHORE
-        ).distinct()
-        for port in ports:
-            ashore = set(
-                LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).values_list("nation_id", flat=True)
-            )
-            if any(relations.at_war(owner.pk, n) for n in ashore):
-                continue  # another nation still besieges it
-            if port.siege_turns:
-                Port.objects.filter(pk=port.pk).update(siege_turns=0)
-            ended.append(port)
-    return ended
-
-
 # --- the phase ----------------------------------------------------------------------------------------
 
 
 def diplomacy_phase(ctx: PhaseContext) -> None:
     """Phase 1 (see the module docstring)."""
-    # Late import: campaign.turn.phases imports this module to register the phase.
-    from campaign.turn.phases import _orders, _skip
 
     turn = ctx.turn.number
     nations = {n.code: n for n in Nation.objects.filter(campaign=ctx.campaign)}
     start = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
 
     by_pair: dict[tuple[str, str], list[_Move]] = {}
-    for order in _orders(ctx, KINDS):
+    for order in orders_pending(ctx, KINDS):
         code = order.body.get("nation")
         target = nations.get(code) if isinstance(code, str) else None
         if target is None:
-            _skip(ctx, order, f"there is no nation {code!r} in this campaign")
+            order_skip(ctx, order, f"there is no nation {code!r} in this campaign")
             continue
         if target.pk == order.nation_id:
-            _skip(ctx, order, "a nation has no relation with itself")
+            order_skip(ctx, order, "a nation has no relation with itself")
             continue
         state = start.state(order.nation_id, target.pk)
         if state not in _FROM[order.kind]:
             allowed = " or ".join(_FROM[order.kind])
-            _skip(
+            order_skip(
                 ctx,
                 order,
                 f"{order.nation.code} and {target.code} are at {state}; {order.get_kind_display().lower()} "
@@ -198,23 +128,23 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
 
 def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | None:
     """Settle one pair's orders; the new state, or None if it stays as it is."""
-    from campaign.turn.phases import _done as done
-    from campaign.turn.phases import _skip as skip
 
     wars = [m for m in moves if m.order.kind == Order.Kind.DECLARE_WAR]
     if wars:
         declared = " and ".join(sorted({m.order.nation.code for m in wars}))
         for m in moves:
             if m.order.kind == Order.Kind.DECLARE_WAR:
-                done(m.order, f"war declared on {m.target.code}")
+                order_done(m.order, f"war declared on {m.target.code}")
             else:
-                skip(ctx, m.order, f"war declared by {declared} beats any other order between the pair (RULES.md §10)")
+                order_skip(
+                    ctx, m.order, f"war declared by {declared} beats any other order between the pair (RULES.md §10)"
+                )
         return Relation.State.WAR
     leaves = [m for m in moves if m.order.kind == Order.Kind.LEAVE_ALLIANCE]
     if leaves:
         # From alliance the only other valid order is a declaration of war, handled above.
         for m in leaves:
-            done(m.order, f"left the alliance with {m.target.code}")
+            order_done(m.order, f"left the alliance with {m.target.code}")
         return Relation.State.PEACE
     new: str | None = None
     for m in moves:  # offers of peace (at war) or of alliance (at peace): one kind per pair
@@ -227,13 +157,13 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
         what = "peace" if kind == DiplomaticOffer.Kind.PEACE else "an alliance"
         if mutual:
             new = _OFFER_GIVES[order.kind]
-            done(order, f"{target.code} gave the same order this turn: {what} agreed")
+            order_done(order, f"{target.code} gave the same order this turn: {what} agreed")
         elif stored:
             new = _OFFER_GIVES[order.kind]
-            done(order, f"accepted {target.code}'s offer of {what} made in turn {turn - 1}")
+            order_done(order, f"accepted {target.code}'s offer of {what} made in turn {turn - 1}")
         else:
             offer_store(campaign=ctx.campaign, from_nation=order.nation, to_nation=target, kind=kind, turn=turn)
-            done(order, f"offer of {what} made to {target.code}; it can be accepted next turn")
+            order_done(order, f"offer of {what} made to {target.code}; it can be accepted next turn")
             ctx.report(
                 [order.nation.code, target.code],
                 f"{order.nation.name} offers {what} to {target.name}. {target.name} can accept it by giving the "
@@ -262,7 +192,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
     codes = [a.code, b.code]
     if old == Relation.State.ALLIANCE and new == Relation.State.PEACE:
         for owner, guest in ((a, b), (b, a)):
-            for fleet in guests_put_to_sea(owner=owner, guest=guest, turn=turn):
+            for fleet in guests_put_to_sea(owner_id=owner.pk, guest_id=guest.pk, turn=turn):
                 port = fleet.port
                 assert port is not None
                 ctx.report(
@@ -299,7 +229,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                     "besiege them (RULES.md §7, §10).",
                 )
     elif old == Relation.State.WAR and new == Relation.State.PEACE:
-        for port in sieges_end(a=a, b=b, relations=after):
+        for port in sieges_end(a_id=a.pk, b_id=b.pk, at_war=after.at_war):
             ctx.report(
                 None,
                 f"The siege of {port.name} ends with the peace; the besiegers stay ashore as guests until they "

@@ -27,16 +27,11 @@ from battles.selectors import (
     ships_in_ports,
     side_lead_order,
 )
-from battles.services import (
-    Belligerent,
-    PortActionContext,
-    fireships_send,
-    garrison_guns_fire,
-    running_the_guns_fight,
-)
+from battles.services import Belligerent, PortActionContext, fireships_send, garrison_guns_fire, running_the_guns_fight
 from campaign.models import Nation, Order
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
-from campaign.turn.runner import PhaseContext
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Fleet, Ship, ShipClass
 from ports.models import Port
 
@@ -45,8 +40,6 @@ FIGHTING = (Ship.Condition.READY, Ship.Condition.DAMAGED)
 
 def guns_phase(ctx: PhaseContext) -> None:
     """Run phase 5 for the whole campaign (see the module docstring)."""
-    # Late import: campaign.turn.phases imports this module to register the phase.
-    from campaign.turn.phases import _done, _orders, _skip
 
     relations = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
     nations = {
@@ -55,10 +48,10 @@ def guns_phase(ctx: PhaseContext) -> None:
     ports = list(Port.objects.filter(campaign=ctx.campaign).select_related("sea_zone").order_by("key"))
     by_key = {p.key: p for p in ports}
     orders_at: dict[str, list[Order]] = defaultdict(list)
-    for order in _orders(ctx, (Order.Kind.FIRESHIPS, Order.Kind.RUN_GUNS)):
+    for order in orders_pending(ctx, (Order.Kind.FIRESHIPS, Order.Kind.RUN_GUNS)):
         key = order.body.get("port")
         if key not in by_key:
-            _skip(ctx, order, f"there is no port {key!r}")
+            order_skip(ctx, order, f"there is no port {key!r}")
             continue
         orders_at[key].append(order)
     occupied = ships_in_ports(campaign_id=ctx.campaign.pk, ruleset=ctx.ruleset)
@@ -88,65 +81,83 @@ def guns_phase(ctx: PhaseContext) -> None:
             fired = garrison_guns_fire(ctx=pctx, port=port, holder=nations[holder], targets=hostile)
             if fired is not None:
                 ctx.report(fired.nations, fired.text, battle=fired.battle.pk, port=port.key)
-
         attacks = orders_at.get(port.key, [])
+        # (2) §9 fireships, then (3) §4/§6 running the guns.
+        _fireships(ctx, pctx, port, [o for o in attacks if o.kind == Order.Kind.FIRESHIPS], relations, holder)
+        _guns_run(ctx, pctx, port, [o for o in attacks if o.kind == Order.Kind.RUN_GUNS], relations, holder)
 
-        # (2) §9 fireships, each fleet's order on its own, in processing order.
-        for order in (o for o in attacks if o.kind == Order.Kind.FIRESHIPS):
-            fleet, refused = _attacker(ctx, order, port, relations, holder)
-            if fleet is None:
-                _skip(ctx, order, refused)
-                continue
-            ships = fleet_ships_in_line([fleet], ctx.ruleset)[fleet.pk]
-            fireships = [s for s in ships if s.ship_class == ShipClass.FIRESHIP and s.condition in FIGHTING]
-            if not fireships:
-                _skip(ctx, order, f"{fleet.name} has no fireship able to sail")
-                continue
-            targets = _enemies_in(ctx, port, relations, {fleet.nation_id}, (*FIGHTING, Ship.Condition.DISABLED))
-            sent = fireships_send(
-                ctx=pctx, port=port, fleet=fleet, fireships=fireships, targets=targets, guns_holder_id=holder
-            )
-            if sent is None:
-                _skip(ctx, order, f"there is no enemy ship in {port.name}")
-                continue
-            _done(order, sent.text)
-            ctx.report(sent.nations, sent.text, battle=sent.battle.pk, port=port.key)
 
-        # (3) §4/§6 running the guns: the fleets of one side go together, lead fleet first.
-        sides: list[tuple[list[Order], list[Fleet]]] = []
-        for order in (o for o in attacks if o.kind == Order.Kind.RUN_GUNS):
-            fleet, refused = _attacker(ctx, order, port, relations, holder)
-            if fleet is None:
-                _skip(ctx, order, refused)
-                continue
-            for side_orders, side_fleets in sides:
-                if all(relations.allied(fleet.nation_id, f.nation_id) for f in side_fleets):
-                    side_orders.append(order)
-                    if all(f.pk != fleet.pk for f in side_fleets):
-                        side_fleets.append(fleet)
-                    break
-            else:
-                sides.append(([order], [fleet]))
+def _fireships(
+    ctx: PhaseContext,
+    pctx: PortActionContext,
+    port: Port,
+    orders: list[Order],
+    relations: Diplomacy,
+    holder: int | None,
+) -> None:
+    """§9 fireships at ``port``: each fleet's order on its own, in processing order."""
+    for order in orders:
+        fleet, refused = _attacker(ctx, order, port, relations, holder)
+        if fleet is None:
+            order_skip(ctx, order, refused)
+            continue
+        ships = fleet_ships_in_line([fleet], ctx.ruleset)[fleet.pk]
+        fireships = [s for s in ships if s.ship_class == ShipClass.FIRESHIP and s.condition in FIGHTING]
+        if not fireships:
+            order_skip(ctx, order, f"{fleet.name} has no fireship able to sail")
+            continue
+        targets = _enemies_in(ctx, port, relations, {fleet.nation_id}, (*FIGHTING, Ship.Condition.DISABLED))
+        sent = fireships_send(
+            ctx=pctx, port=port, fleet=fleet, fireships=fireships, targets=targets, guns_holder_id=holder
+        )
+        if sent is None:
+            order_skip(ctx, order, f"there is no enemy ship in {port.name}")
+            continue
+        order_done(order, sent.text)
+        ctx.report(sent.nations, sent.text, battle=sent.battle.pk, port=port.key)
+
+
+def _guns_run(
+    ctx: PhaseContext,
+    pctx: PortActionContext,
+    port: Port,
+    orders: list[Order],
+    relations: Diplomacy,
+    holder: int | None,
+) -> None:
+    """§4/§6 running the guns at ``port``: the fleets of one side go together, lead fleet first."""
+    sides: list[tuple[list[Order], list[Fleet]]] = []
+    for order in orders:
+        fleet, refused = _attacker(ctx, order, port, relations, holder)
+        if fleet is None:
+            order_skip(ctx, order, refused)
+            continue
         for side_orders, side_fleets in sides:
-            in_line = side_lead_order(side_fleets, fleet_ships_in_line(side_fleets, ctx.ruleset))
-            attacking = {f.nation_id for f in side_fleets}
-            # Disabled ships in port cannot fight but count for the barrage's ship dice (§6).
-            defenders = _enemies_in(ctx, port, relations, attacking, (*FIGHTING, Ship.Condition.DISABLED))
-            fought = running_the_guns_fight(
-                ctx=pctx, port=port, fleets=in_line, defenders=defenders, guns_holder_id=holder
-            )
-            if fought is None:
-                for order in side_orders:
-                    _skip(
-                        ctx,
-                        order,
-                        f"nothing to fight at {port.name}: no ship able to form a line, or no enemy ship "
-                        "in port and no hostile gun",
-                    )
-                continue
+            if all(relations.allied(fleet.nation_id, f.nation_id) for f in side_fleets):
+                side_orders.append(order)
+                if all(f.pk != fleet.pk for f in side_fleets):
+                    side_fleets.append(fleet)
+                break
+        else:
+            sides.append(([order], [fleet]))
+    for side_orders, side_fleets in sides:
+        in_line = side_lead_order(side_fleets, fleet_ships_in_line(side_fleets, ctx.ruleset))
+        attacking = {f.nation_id for f in side_fleets}
+        # Disabled ships in port cannot fight but count for the barrage's ship dice (§6).
+        defenders = _enemies_in(ctx, port, relations, attacking, (*FIGHTING, Ship.Condition.DISABLED))
+        fought = running_the_guns_fight(ctx=pctx, port=port, fleets=in_line, defenders=defenders, guns_holder_id=holder)
+        if fought is None:
             for order in side_orders:
-                _done(order, fought.text)
-            ctx.report(fought.nations, fought.text, battle=fought.battle.pk, port=port.key)
+                order_skip(
+                    ctx,
+                    order,
+                    f"nothing to fight at {port.name}: no ship able to form a line, or no enemy ship "
+                    "in port and no hostile gun",
+                )
+            continue
+        for order in side_orders:
+            order_done(order, fought.text)
+        ctx.report(fought.nations, fought.text, battle=fought.battle.pk, port=port.key)
 
 
 def _attacker(

@@ -31,7 +31,6 @@ supply, repairs and income"), against every nation at war with the blockading fl
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +39,10 @@ from django.db.models import Q
 from campaign.models import LedgerEntry, Nation, Order
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
-from campaign.turn.runner import PhaseContext
-from fleets.models import Blockade, Ship
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
+from fleets.models import Ship
+from fleets.selectors import blockading_nations_by_port
 from ports.models import Port
 from rules.economy import repair_cost
 
@@ -84,12 +85,8 @@ def repairs_phase(ctx: PhaseContext) -> None:
     the lay-up and recommission orders (see the module docstring)."""
     turn = ctx.turn.number
     nations = {n.pk: n for n in Nation.objects.filter(campaign=ctx.campaign).order_by("code")}
-    blockaders: dict[int, list[int]] = defaultdict(list)
-    for port_id, nation_id in Blockade.objects.filter(campaign=ctx.campaign, turn=turn, lifted=False).values_list(
-        "port_id", "fleet__nation_id"
-    ):
-        blockaders[port_id].append(nation_id)
-    yards = _Yards(turn, diplomacy_for_campaign(campaign_id=ctx.campaign.pk), dict(blockaders))
+    blockaders = blockading_nations_by_port(campaign_id=ctx.campaign.pk, turn=turn)
+    yards = _Yards(turn, diplomacy_for_campaign(campaign_id=ctx.campaign.pk), blockaders)
     _pending_finish(ctx, yards, nations)
     _repairs_run(ctx, yards, nations)
     _ordinary_orders(ctx)
@@ -144,8 +141,6 @@ def _standing_repairs(ctx: PhaseContext) -> list[Order]:
 
 
 def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -> None:
-    # Late import: campaign.turn.phases imports this module to register the phase.
-    from campaign.turn.phases import _done, _skip
 
     turn = ctx.turn.number
     standing = _standing_repairs(ctx)
@@ -156,15 +151,15 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
         ship = ships.get(order.body.get("ship"))
         if not order.body.get("on", True):
             if this_turn:
-                _done(order, "standing repair order cancelled")
+                order_done(order, "standing repair order cancelled")
             continue
         if ship is None or ship.nation_id != nation.pk or ship.condition not in (*REPAIRABLE, Ship.Condition.READY):
             if this_turn:
-                _skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {nation.code}")
+                order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {nation.code}")
             continue
         if ship.condition == Ship.Condition.READY:
             if this_turn:
-                _done(order, f"{ship.name} needs no repair; the order stands")
+                order_done(order, f"{ship.name} needs no repair; the order stands")
             continue
         if not this_turn and (ship.fleet is None or ship.fleet.port is None):
             continue  # at sea: the standing order waits for the ship to come into port, silently
@@ -172,7 +167,7 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
         if refused is not None:
             reason = f"{ship.name} cannot be repaired: {refused} (RULES.md §2)"
             if this_turn:
-                _skip(ctx, order, reason)
+                order_skip(ctx, order, reason)
             else:
                 ctx.report([nation.code], f"Standing repair order: {reason}.", ship=ship.pk)
             continue
@@ -192,7 +187,7 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
             except TreasuryError:
                 reason = f"the repair of {ship.name} ({was}) costs {cost} EP and {nation.code} has {nation.treasury}"
                 if this_turn:
-                    _skip(ctx, order, reason)
+                    order_skip(ctx, order, reason)
                 else:
                     ctx.report([nation.code], f"Standing repair order skipped: {reason}.", ship=ship.pk)
                 continue
@@ -212,30 +207,29 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
             )
             ctx.report([nation.code], text, ship=ship.pk)
         if this_turn:
-            _done(order, text)
+            order_done(order, text)
 
 
 def _ordinary_orders(ctx: PhaseContext) -> None:
     """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8"."""
-    from campaign.turn.phases import _done, _orders, _skip
 
-    orders = _orders(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
+    orders = orders_pending(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
     ships = _ships({o.body["ship"] for o in orders if isinstance(o.body.get("ship"), int)})
     for order in orders:
         ship = ships.get(order.body.get("ship"))
         if ship is None or ship.nation_id != order.nation_id or ship.condition not in Ship.AFLOAT:
-            _skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {order.nation.code}")
+            order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {order.nation.code}")
             continue
         port = ship.fleet.port if ship.fleet is not None else None
         if port is None or port.owner_id != order.nation_id:
-            _skip(ctx, order, f"{ship.name} is not in an own port (RULES.md §2)")
+            order_skip(ctx, order, f"{ship.name} is not in an own port (RULES.md §2)")
             continue
         lay_up = order.kind == Order.Kind.LAY_UP
         if ship.in_ordinary == lay_up:
-            _done(order, f"{ship.name} is already {'in ordinary' if lay_up else 'in commission'}")
+            order_done(order, f"{ship.name} is already {'in ordinary' if lay_up else 'in commission'}")
             continue
         ship.in_ordinary = lay_up
         ship.save(update_fields=["in_ordinary"])
         text = f"{ship.name} was {'laid up in ordinary' if lay_up else 'recommissioned'} at {port.name}."
-        _done(order, text)
+        order_done(order, text)
         ctx.report([order.nation.code], text, ship=ship.pk)

@@ -1,26 +1,6 @@
-"""Phases 3 and 4 of RULES.md §3: the fleets' turn at sea.
-
-Phase 3, in this order (§3 "3. fleet organisation and appointments; embarkation; movement in two
-steps with sighting and interception after each"):
-
-(Fleets in the port of a former ally now at peace were put to sea by phase 1, §10.)
-
-1. Standing orders take effect: posture (seek, avoid, blockade P), battle orders (after a battle:
-   auto, continue or evade; retreat port; retreat zone), line order (``Ship.line_position``).
-2. Fleet organisation in processing order: transfer ships to a fleet, form a fleet, merge fleets —
-   in one place only (the same port, or at sea in the same zone). A merged fleet takes the oldest
-   ``left_port_turn``; a new fleet inherits it (and its supply) from the fleets its ships came from.
-3. Appointments (§0): an admiral takes a fleet when both are in one place — waiting in the fleet's
-   port, or commanding another fleet there; a fleet has at most one (in port the one it had goes
-   ashore to wait; at sea the appointment is skipped).
-4. Embarkation (§7): the nation's units in garrison or ashore at the port board the empty
-   transports of an own fleet in that port or at sea in its zone, one unit a transport.
-5. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.turn.movement`).
-
-Phase 4: every pending engagement is fought (:mod:`battles.engagements`) — usually already by the
-battle tasks the turn fanned out, one per zone (``campaign.tasks``); whatever is left is fought here,
-inline. Then the engagements' strategic dice go into the turn's dice log and their events into the
-reports, zone by zone in key order, and blockades are established (§4 "Blockade").
+"""Phase 3's orders before movement (RULES.md §3, §4, §0, §7): standing orders (posture, battle
+orders, line order), fleet organisation (transfer, form, merge), appointments and embarkation.
+Each handler returns the note of a done order or raises :class:`Refused` with the reason.
 
 House resolutions:
 
@@ -32,101 +12,15 @@ House resolutions:
 
 from __future__ import annotations
 
-from typing import Any
-
-from battles.engagements import (
-    engagement_zones_pending,
-    engagements_fight_zone,
-    engagements_fought,
-    fleets_worsted,
-    ports_unblockaded_by_sally,
-    ship_line_key,
-)
+from battles.engagements import ship_line_key
 from campaign.models import Nation, Order
-from campaign.turn.movement import (
-    engagements_record,
-    fleets_move,
-    fleets_save,
-    port_capacity_enforce,
-    port_engagements_plan,
-    positions_report,
-    sea_world_load,
-)
-from campaign.turn.runner import PhaseContext
-from fleets.models import Admiral, Blockade, Fleet, Ship
+from campaign.turn.context import PhaseContext
+from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
-from rules.ruleset import SOL_CLASSES
-from rules.strategic_log import StrategicDie
-
-
-def _orders(ctx: PhaseContext, kinds: tuple[str, ...]) -> list[Order]:
-    # Late import: campaign.turn.phases imports this module to register the phases.
-    from campaign.turn import phases
-
-    return phases._orders(ctx, kinds)
-
-
-def _done(order: Order, note: str = "") -> None:
-    from campaign.turn import phases
-
-    phases._done(order, note)
-
-
-def _skip(ctx: PhaseContext, order: Order, reason: str) -> None:
-    from campaign.turn import phases
-
-    phases._skip(ctx, order, reason)
 
 
 class Refused(ValueError):
     """An order that cannot be carried out now; the message is the reason reported to its nation."""
-
-
-# --- phase 3 ---------------------------------------------------------------------------------------
-
-
-def movement_phase(ctx: PhaseContext) -> None:
-    """Phase 3 (RULES.md §3, §4, §0, §7): see the module docstring."""
-    handlers = {
-        Order.Kind.POSTURE: posture_set,
-        Order.Kind.BATTLE_ORDERS: battle_orders_set,
-        Order.Kind.LINE_ORDER: line_order_set,
-        Order.Kind.TRANSFER: ships_transfer,
-        Order.Kind.FORM_FLEET: fleet_form,
-        Order.Kind.MERGE: fleets_merge,
-        Order.Kind.APPOINT: admiral_appoint,
-        Order.Kind.EMBARK: units_embark,
-    }
-    groups: tuple[tuple[str, ...], ...] = (
-        (Order.Kind.POSTURE, Order.Kind.BATTLE_ORDERS, Order.Kind.LINE_ORDER),
-        (Order.Kind.TRANSFER, Order.Kind.FORM_FLEET, Order.Kind.MERGE),
-        (Order.Kind.APPOINT,),
-        (Order.Kind.EMBARK,),
-    )
-    for kinds in groups:
-        for order in _orders(ctx, kinds):
-            try:
-                note = handlers[Order.Kind(order.kind)](ctx, order)
-            except Refused as refused:
-                _skip(ctx, order, str(refused))
-                continue
-            _done(order, note)
-            ctx.report([order.nation.code], note[:1].upper() + note[1:] + ".", order=order.pk)
-    world = sea_world_load(ctx)
-    for outcome in fleets_move(world, _orders(ctx, (Order.Kind.MOVE,))):
-        if outcome.skipped:
-            _skip(ctx, outcome.order, outcome.note)
-        else:
-            _done(outcome.order, outcome.note)
-    port_capacity_enforce(world)
-    fleets_save(world)
-    for outcome in port_engagements_plan(world, _orders(ctx, (Order.Kind.SALLY,))):
-        if outcome.skipped:
-            _skip(ctx, outcome.order, outcome.note)
-        else:
-            _done(outcome.order, outcome.note)
-    engagements_record(world)
-    positions_report(world)
 
 
 def _fleet(ctx: PhaseContext, order: Order, key: str = "fleet") -> Fleet:
@@ -391,57 +285,3 @@ def units_embark(ctx: PhaseContext, order: Order) -> str:
         ship.save(update_fields=["cargo"])
     short = f" (of {wanted} ordered)" if count < wanted else ""
     return f"{count} unit(s){short} embarked at {port.name} on {fleet.name}"
-
-
-# --- phase 4 ---------------------------------------------------------------------------------------
-
-
-def battles_phase(ctx: PhaseContext) -> None:
-    """Phase 4 (RULES.md §3, §4, §5): fight what the battle tasks left, report, establish blockades."""
-    turn_id = ctx.turn.pk
-    for zone_id in engagement_zones_pending(turn_id=turn_id):
-        engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline")
-    for engagement in engagements_fought(turn_id=turn_id):
-        for die in engagement.result.get("strategic_dice", []):
-            ctx.log.append(StrategicDie.from_dict(die))
-        for event in engagement.result.get("events", []):
-            data: dict[str, Any] = {k: v for k, v in event.items() if k not in ("nations", "text")}
-            ctx.report(event["nations"], event["text"], engagement=engagement.pk, **data)
-    blockades_establish(ctx)
-
-
-def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
-    """§4: "a fleet with posture "blockade P" blockades P if, at the end of phase 4, it is at sea in
-    P's zone, has at least 1 SOL, and did not retire, break, evade or get beaten there this turn";
-    not a port whose blockaders a sally drove off this turn. Everyone sees the blockade; the
-    blockader sees the ships in the port (§3 fog of war)."""
-    turn = ctx.turn
-    worsted = fleets_worsted(turn_id=turn.pk)
-    lifted = ports_unblockaded_by_sally(turn_id=turn.pk)
-    fleets = (
-        Fleet.objects.filter(campaign=ctx.campaign, posture=Fleet.Posture.BLOCKADE, port__isnull=True)
-        .select_related("nation", "blockade_port")
-        .order_by("nation__code", "id")
-    )
-    made = []
-    for fleet in fleets:
-        port = fleet.blockade_port
-        if port is None or fleet.sea_zone_id != port.sea_zone_id or fleet.pk in worsted or port.pk in lifted:
-            continue
-        if not Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT, ship_class__in=SOL_CLASSES).exists():
-            continue
-        blockade, _ = Blockade.objects.get_or_create(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
-        made.append(blockade)
-        ctx.report(None, f"{fleet.name} ({fleet.nation.code}) blockades {port.name}.", port=port.key)
-        inside = Ship.objects.filter(fleet__port=port, condition__in=Ship.AFLOAT).select_related("nation")
-        seen = [
-            {"nation": s.nation.code, "class": s.ship_class, "condition": s.condition, "in_ordinary": s.in_ordinary}
-            for s in inside.order_by("nation__code", "id")
-        ]
-        ctx.report(
-            [fleet.nation.code],
-            f"Blockading {port.name}, {fleet.name} sees {len(seen)} ship(s) in the port.",
-            port=port.key,
-            ships=seen,
-        )
-    return made

@@ -1,0 +1,40 @@
+"""Phase 2 of RULES.md §3: construction and raising (§1, §7) — keels advance and launch, then the
+lay-down and raise orders, nations in code order, orders in listed order."""
+
+from __future__ import annotations
+
+from campaign.models import Order
+from campaign.services import land_unit_raise, ship_lay_down
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
+from fleets.services import ShipNameError, keels_advance
+from ports.models import Port
+from rules.construction import ConstructionRefused
+
+
+def construction_phase(ctx: PhaseContext) -> None:
+    for ship, fleet in keels_advance(campaign_id=ctx.campaign.pk, turn=ctx.turn.number):
+        ctx.report(
+            [ship.nation.code],
+            f"{ship.name} ({ship.get_ship_class_display()}) launched at {fleet.port} and joined {fleet.name}.",
+        )
+    ports = {p.key: p for p in Port.objects.filter(campaign=ctx.campaign)}
+    for order in orders_pending(ctx, (Order.Kind.LAY_DOWN, Order.Kind.RAISE)):
+        body = order.body
+        port = ports.get(body.get("port", ""))
+        if port is None:
+            order_skip(ctx, order, f"port {body.get('port')!r} does not exist")
+            continue
+        try:
+            if order.kind == Order.Kind.LAY_DOWN:
+                ship = ship_lay_down(nation=order.nation, ship_class=body["class"], name=body["name"], port=port)
+                order_done(order, f"{ship.name} laid down at {port.name}")
+                ctx.report([order.nation.code], f"Laid down {ship.name} ({body['class']}) at {port.name}.")
+            else:
+                train = body.get("unit") == "siege_train"
+                land_unit_raise(nation=order.nation, port=port, siege_train=train)
+                what = "siege train" if train else "land unit"
+                order_done(order, f"{what} raised at {port.name}")
+                ctx.report([order.nation.code], f"Raised a {what} at {port.name}.")
+        except (ConstructionRefused, ShipNameError) as refused:
+            order_skip(ctx, order, str(refused))

@@ -1,0 +1,74 @@
+"""Phase 4 of RULES.md §3: battles and blockades.
+
+Phase 4: every pending engagement is fought (:mod:`battles.engagements`) — usually already by the
+battle tasks the turn fanned out, one per zone (``campaign.tasks``); whatever is left is fought here,
+inline. Then the engagements' strategic dice go into the turn's dice log and their events into the
+reports, zone by zone in key order, and blockades are established (§4 "Blockade").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battles.engagements import (
+    engagement_zones_pending,
+    engagements_fight_zone,
+    engagements_fought,
+    fleets_worsted,
+    ports_unblockaded_by_sally,
+)
+from campaign.turn.context import PhaseContext
+from fleets.models import Blockade, Fleet, Ship
+from rules.ruleset import SOL_CLASSES
+from rules.strategic_log import StrategicDie
+
+
+def battles_phase(ctx: PhaseContext) -> None:
+    """Phase 4 (RULES.md §3, §4, §5): fight what the battle tasks left, report, establish blockades."""
+    turn_id = ctx.turn.pk
+    for zone_id in engagement_zones_pending(turn_id=turn_id):
+        engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline")
+    for engagement in engagements_fought(turn_id=turn_id):
+        for die in engagement.result.get("strategic_dice", []):
+            ctx.log.append(StrategicDie.from_dict(die))
+        for event in engagement.result.get("events", []):
+            data: dict[str, Any] = {k: v for k, v in event.items() if k not in ("nations", "text")}
+            ctx.report(event["nations"], event["text"], engagement=engagement.pk, **data)
+    blockades_establish(ctx)
+
+
+def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
+    """§4: "a fleet with posture "blockade P" blockades P if, at the end of phase 4, it is at sea in
+    P's zone, has at least 1 SOL, and did not retire, break, evade or get beaten there this turn";
+    not a port whose blockaders a sally drove off this turn. Everyone sees the blockade; the
+    blockader sees the ships in the port (§3 fog of war)."""
+    turn = ctx.turn
+    worsted = fleets_worsted(turn_id=turn.pk)
+    lifted = ports_unblockaded_by_sally(turn_id=turn.pk)
+    fleets = (
+        Fleet.objects.filter(campaign=ctx.campaign, posture=Fleet.Posture.BLOCKADE, port__isnull=True)
+        .select_related("nation", "blockade_port")
+        .order_by("nation__code", "id")
+    )
+    made = []
+    for fleet in fleets:
+        port = fleet.blockade_port
+        if port is None or fleet.sea_zone_id != port.sea_zone_id or fleet.pk in worsted or port.pk in lifted:
+            continue
+        if not Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT, ship_class__in=SOL_CLASSES).exists():
+            continue
+        blockade, _ = Blockade.objects.get_or_create(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
+        made.append(blockade)
+        ctx.report(None, f"{fleet.name} ({fleet.nation.code}) blockades {port.name}.", port=port.key)
+        inside = Ship.objects.filter(fleet__port=port, condition__in=Ship.AFLOAT).select_related("nation")
+        seen = [
+            {"nation": s.nation.code, "class": s.ship_class, "condition": s.condition, "in_ordinary": s.in_ordinary}
+            for s in inside.order_by("nation__code", "id")
+        ]
+        ctx.report(
+            [fleet.nation.code],
+            f"Blockading {port.name}, {fleet.name} sees {len(seen)} ship(s) in the port.",
+            port=port.key,
+            ships=seen,
+        )
+    return made

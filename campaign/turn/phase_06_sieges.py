@@ -1,0 +1,249 @@
+"""Phase 6 of RULES.md §3: landings and sieges (§7).
+
+Phase 6 "landings and sieges, captures": the land orders of every nation (nations in code order,
+orders in listed order), then every besieged port's siege roll (ports in key order, one d10 each,
+seeded from (campaign seed, turn, 6, port key)). A port taken here records its captor and the
+turn; it changes owner after phase 9 (``campaign.turn.captures``), so the garrison keeps the guns until
+then [S].
+
+The phase orchestrates; the rules are in ``rules.siege``, the writes in ``ports.services``.
+"""
+
+from __future__ import annotations
+
+from battles.models import Battle
+from campaign.models import Nation, Order, Turn
+from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.turn.context import PhaseContext
+from campaign.turn.outcomes import order_done, order_skip, orders_pending
+from fleets.models import Fleet, Ship
+from fleets.selectors import blockaders_by_port
+from fleets.weather import transports_cargo_lose
+from ports.models import LandUnit, Port
+from ports.selectors import land_units_by_port, ports_for_campaign
+from ports.services import land_units_land, siege_end, siege_result_apply
+from rules.siege import SiegeOutcome, SiegeResult, SiegeState, SiegeUnit, siege_roll
+
+# --- selectors -------------------------------------------------------------------------------------
+
+#: RULES.md §4 blockade and §7 landing: "a fleet that did not retire, break, evade or get beaten".
+BARRED_OUTCOMES = frozenset({"retired", "broke", "evaded", "beaten"})
+
+
+#: Fates after which a ship no longer tells which fleet fought: it went down or changed hands.
+_GONE_FATES = frozenset({"sunk", "captured"})
+
+
+def _ship_ref_id(ref: object) -> int | None:
+    """A battle report's ship ``ref`` as a ship id: a whole number, or text such as "ship:12"."""
+    if isinstance(ref, bool):
+        return None
+    if isinstance(ref, int):
+        return ref
+    if isinstance(ref, str):
+        tail = ref.rsplit(":", 1)[-1]
+        return int(tail) if tail.isdigit() else None
+    return None
+
+
+def fleets_beaten_this_turn(*, turn: Turn) -> frozenset[int]:
+    """Ids of the fleets that retired, broke, evaded or were beaten in any battle of ``turn``.
+
+    Reads the Battle rows of the turn: ``report["outcome"]`` gives each side's outcome (side 0
+    first). A side's fleets are ``Battle.sides[i]["fleets"]`` (fleet ids) when the battle recorded
+    them; otherwise the fleets that now hold the side's ships named by the report's ship ``ref``
+    (ship ids), leaving out ships that ended sunk or captured (they tell nothing of their old fleet).
+    A turn without battles bars no fleet.
+    """
+    barred: set[int] = set()
+    wanted_ships: set[int] = set()
+    by_ref: list[tuple[int, set[int]]] = []  # (side index, ship ids) still to be turned into fleets
+    for sides, report in Battle.objects.filter(turn=turn).values_list("sides", "report"):
+        outcome = report.get("outcome") if isinstance(report, dict) else None
+        if not isinstance(outcome, list):
+            continue
+        for index, side_outcome in enumerate(outcome):
+            if side_outcome not in BARRED_OUTCOMES:
+                continue
+            side = sides[index] if isinstance(sides, list) and index < len(sides) else {}
+            fleets = side.get("fleets") if isinstance(side, dict) else None
+            if isinstance(fleets, list):
+                barred.update(f for f in fleets if isinstance(f, int) and not isinstance(f, bool))
+                continue
+            ships = {
+                ship_id
+                for s in report.get("ships", [])
+                if isinstance(s, dict) and s.get("side") == index and s.get("fate") not in _GONE_FATES
+                for ship_id in [_ship_ref_id(s.get("ref"))]
+                if ship_id is not None
+            }
+            wanted_ships |= ships
+            by_ref.append((index, ships))
+    if wanted_ships:
+        fleet_of = dict(Ship.objects.filter(pk__in=wanted_ships, fleet__isnull=False).values_list("id", "fleet_id"))
+        for _, ships in by_ref:
+            barred.update(fleet_of[s] for s in ships if s in fleet_of)
+    return frozenset(barred)
+
+
+# --- phase 6: landings and sieges (RULES.md §7) -----------------------------------------------------
+
+
+def landings_and_sieges_phase(ctx: PhaseContext) -> None:
+    """RULES.md §3 phase 6: lost cargo, landings in order, then the sieges, ports in key order."""
+    diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
+    nations = {n.pk: n for n in Nation.objects.filter(campaign=ctx.campaign)}
+    for unit in transports_cargo_lose(campaign_id=ctx.campaign.pk):
+        ctx.report([nations[unit.nation_id].code], f"A land unit (#{unit.pk}) was lost with its transport.")
+    ports = {p.key: p for p in ports_for_campaign(campaign_id=ctx.campaign.pk)}
+    _landings(ctx, ports, diplomacy, nations)
+    _sieges(ctx, ports, diplomacy, nations)
+
+
+def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nations: dict[int, Nation]) -> None:
+    """RULES.md §7: "Landing happens in phase 6 from a fleet that did not retire, break, evade or get
+    beaten this turn, at a port in its zone: own port → garrison; allied → guests; enemy →
+    besiegers; neutral → refused."
+    """
+
+    orders = orders_pending(ctx, (Order.Kind.LAND,))
+    if not orders:
+        return
+    barred = fleets_beaten_this_turn(turn=ctx.turn)
+    for order in orders:
+        body = order.body
+        fleet = (
+            Fleet.objects.filter(campaign=ctx.campaign, pk=body.get("fleet"), nation=order.nation)
+            .select_related("sea_zone", "port")
+            .first()
+        )
+        port = ports.get(str(body.get("port", "")))
+        units_wanted = body.get("units", 1)
+        if fleet is None:
+            order_skip(ctx, order, f"fleet {body.get('fleet')} is no longer one of {order.nation.code}'s fleets")
+            continue
+        if port is None:
+            order_skip(ctx, order, f"port {body.get('port')!r} does not exist")
+            continue
+        if not isinstance(units_wanted, int) or isinstance(units_wanted, bool) or units_wanted < 1:
+            order_skip(ctx, order, f"units must be a whole number of at least 1, got {units_wanted!r}")
+            continue
+        if fleet.pk in barred:
+            order_skip(ctx, order, f"{fleet.name} retired, broke, evaded or was beaten this turn and cannot land (§7)")
+            continue
+        if fleet.sea_zone_id != port.sea_zone_id or fleet.port_id not in (None, port.pk):
+            where = fleet.port.name if fleet.port else fleet.sea_zone.name
+            order_skip(ctx, order, f"{fleet.name} is at {where}, not at sea in {port.name}'s zone (§7)")
+            continue
+        nation_id = order.nation_id
+        if port.owner_id == nation_id:
+            state, role = LandUnit.State.GARRISON, "its garrison"
+        elif diplomacy.allied(nation_id, port.owner_id):
+            state, role = LandUnit.State.ASHORE, "ashore as guests"
+        elif diplomacy.at_war(nation_id, port.owner_id):
+            state, role = LandUnit.State.ASHORE, "ashore to besiege it"
+        else:
+            order_skip(ctx, order, f"{port.name} belongs to {port.owner.code}, a neutral: landing refused (§7)")
+            continue
+        transports = list(
+            fleet.ships.filter(ship_class="transport", cargo__isnull=False, condition__in=Ship.AFLOAT)
+            .select_related("cargo")
+            .order_by("line_position", "id")[:units_wanted]
+        )
+        if not transports:
+            order_skip(ctx, order, f"{fleet.name} has no land unit aboard")
+            continue
+        units = [t.cargo for t in transports if t.cargo is not None]
+        Ship.objects.filter(pk__in=[t.pk for t in transports]).update(cargo=None)
+        land_units_land(units=units, port=port, state=state)
+        short = f" (only {len(units)} aboard)" if len(units) < units_wanted else ""
+        order_done(order, f"{len(units)} land unit(s) landed at {port.name}{short}")
+        ctx.report(
+            [order.nation.code],
+            f"{fleet.name} landed {len(units)} land unit(s) at {port.name}, {role}{short}.",
+            port=port.key,
+            units=[u.pk for u in units],
+        )
+        if state == LandUnit.State.ASHORE and diplomacy.at_war(nation_id, port.owner_id):
+            ctx.report(
+                [nations[port.owner_id].code],
+                f"{order.nation.code} landed {len(units)} land unit(s) before {port.name}.",
+                port=port.key,
+            )
+
+
+_OUTCOME_TEXT = {
+    SiegeOutcome.TAKEN_UNDEFENDED: "had no garrison and was taken",
+    SiegeOutcome.NO_ROLL: "holds: the besiegers are too few to assault it",
+    SiegeOutcome.BESIEGER_LOST: "holds; the besiegers lost a unit",
+    SiegeOutcome.NOTHING: "holds",
+    SiegeOutcome.GARRISON_LOST: "lost a garrison unit",
+    SiegeOutcome.STORMED: "was stormed: the garrison was removed and the port taken",
+    SiegeOutcome.STORMED_AT_A_COST: "was stormed at the cost of a besieging unit",
+}
+
+
+def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nations: dict[int, Nation]) -> None:
+    """RULES.md §7 "Siege": "in phase 6, after landings, a port with land units ashore from nations
+    at war with its owner is besieged (no order needed)". One d10 per port, ports in key order."""
+    turn = ctx.turn.number
+    units_at = land_units_by_port(campaign_id=ctx.campaign.pk)
+    blockaders = blockaders_by_port(campaign_id=ctx.campaign.pk, turn=turn)
+    code_to_nation = {n.code: n for n in nations.values()}
+    for key in sorted(ports):
+        port = ports[key]
+        owner = port.owner_id
+        units = units_at.get(port.pk, [])
+        besiegers = [u for u in units if u.state == LandUnit.State.ASHORE and diplomacy.at_war(u.nation_id, owner)]
+        if not besiegers:
+            if port.siege_turns:
+                siege_end(port=port)
+                ctx.report(None, f"The siege of {port.name} ({nations[owner].code}) has ended.", port=port.key)
+            continue
+        garrison = [u for u in units if u not in besiegers and diplomacy.allied(u.nation_id, owner)]
+        blockaded = any(diplomacy.at_war(nation, owner) for _, nation in blockaders.get(port.pk, []))
+        state = SiegeState(
+            port=port.key,
+            besiegers=tuple(SiegeUnit(u.pk, u.nation.code, u.siege_train) for u in besiegers),
+            garrison=tuple(SiegeUnit(u.pk, u.nation.code, u.siege_train) for u in garrison),
+            fortification=port.fortification,
+            gibraltar=port.gibraltar,
+            earlier_turns=port.siege_turns,
+            blockaded=blockaded,
+            commander=port.commander or None,
+        )
+        result = siege_roll(state, ctx.ruleset, ctx.dice(port.key), ctx.log)
+        captor = code_to_nation[result.captor] if result.captor else None
+        siege_result_apply(port=port, result=result, captor_id=captor.pk if captor else None, turn=turn)
+        _siege_report(ctx, port, nations[owner], besiegers, result, captor)
+
+
+def _siege_report(
+    ctx: PhaseContext, port: Port, owner: Nation, besiegers: list[LandUnit], result: SiegeResult, captor: Nation | None
+) -> None:
+    """Everyone sees "every port's owner, sieges" (§3 fog of war); the numbers and the die go to the
+    owner and the besieging nations."""
+    besieging = sorted({u.nation.code for u in besiegers})
+    text = f"{port.name} ({owner.code}), besieged by {', '.join(besieging)}, {_OUTCOME_TEXT[result.outcome]}"
+    if result.outcome is SiegeOutcome.GARRISON_LOST and result.taken:
+        text += ", its last: the port is taken"
+    if captor is not None:
+        text += f". {captor.code} takes it over at the end of the turn"
+    elif result.still_besieged:
+        text += f" (besieged {result.next_earlier_turns} turn(s) running)"
+    elif not result.taken:
+        text += ". The siege has ended: no besiegers are left"
+    ctx.report(None, text + ".", port=port.key, outcome=str(result.outcome), taken=result.taken)
+    detail = f"Siege of {port.name}: B {result.b} against G {result.g}"
+    if result.die is not None and result.modifiers is not None:
+        detail += f"; d10 {result.die.raw} {result.modifiers.total:+d} = {result.die.result} ({result.die.detail})"
+    else:
+        detail += "; no roll"
+    detail += f"; besiegers lost {len(result.besiegers_lost)}, garrison lost {len(result.garrison_lost)}."
+    ctx.report(
+        sorted({owner.code, *besieging}),
+        detail,
+        port=port.key,
+        besiegers_lost=list(result.besiegers_lost),
+        garrison_lost=list(result.garrison_lost),
+    )

@@ -1,0 +1,62 @@
+"""Phase 10 of RULES.md §3: the turn closes, every nation's report is stored (fog of war applied as the
+phases noted it), the next turn opens with its deadline and its backup, and the reports are mailed."""
+
+from __future__ import annotations
+
+from campaign.backup import campaign_export
+from campaign.models import Campaign, Nation, NationTurn, Turn, TurnPhase, TurnReport
+from campaign.notifications import turn_reports_email_enqueue
+from campaign.turn.context import PhaseContext
+from rules.calendar import TurnDate, deadline_after
+
+
+def next_turn_phase(ctx: PhaseContext) -> None:
+    """Close this turn, store every nation's report, open the next with its deadline, notify players."""
+    turn, campaign = ctx.turn, ctx.campaign
+    Turn.objects.filter(pk=turn.pk).update(
+        status=Turn.Status.RESOLVED, resolved_at=ctx.now, lease_token=None, lease_until=None
+    )
+    reports_store(ctx)
+    if campaign.last_turn is not None and turn.number >= campaign.last_turn:
+        Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.ENDED)
+        ctx.report(None, f"The campaign ended with turn {turn.number}.")
+    else:
+        date = TurnDate(turn.year, turn.season).next()
+        new = Turn.objects.create(
+            campaign=campaign,
+            number=turn.number + 1,
+            year=date.year,
+            season=date.season,
+            deadline=deadline_after(ctx.now, ctx.ruleset),
+        )
+        Campaign.objects.filter(pk=campaign.pk).update(turn_number=new.number, year=date.year, season=date.season)
+        NationTurn.objects.bulk_create(
+            [NationTurn(turn=new, nation=n) for n in Nation.objects.filter(campaign=campaign)]
+        )
+        # The backup of the new turn's opening state, for export_campaign --turn N.
+        new.snapshot = campaign_export(campaign=Campaign.objects.get(pk=campaign.pk), with_snapshots=False)
+        new.save(update_fields=["snapshot"])
+    turn_reports_email_enqueue(turn.pk)
+
+
+def reports_store(ctx: PhaseContext) -> None:
+    """Each nation's report: the events of every phase it may see (fog of war applied when noted)."""
+    events = [
+        event
+        for summary in TurnPhase.objects.filter(turn=ctx.turn).order_by("phase").values_list("summary", flat=True)
+        for event in summary.get("events", [])
+    ] + ctx.events
+    for nation in Nation.objects.filter(campaign=ctx.campaign):
+        seen = [e for e in events if e["nations"] is None or nation.code in e["nations"]]
+        TurnReport.objects.update_or_create(
+            turn=ctx.turn,
+            nation=nation,
+            defaults={
+                "body": {
+                    "turn": ctx.turn.number,
+                    "season": ctx.turn.season,
+                    "year": ctx.turn.year,
+                    "events": [{k: v for k, v in e.items() if k != "nations"} for e in seen],
+                }
+            },
+        )

@@ -1,0 +1,195 @@
+"""Phase 3 movement along a move order's path (RULES.md §4 "Movement", §2 in ordinary): two
+simultaneous steps, contacts after each (:mod:`campaign.turn.sea.contacts`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from campaign.models import Order
+from campaign.turn.sea.contacts import contacts_resolve
+from campaign.turn.sea.world import PORT_PREFIX, SEA, MoveNote, Mover, SeaWorld, fleet_place_name
+from fleets.models import Fleet, Ship
+from fleets.selectors import free_fleet_name
+
+
+def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
+    """Carry out the move orders (§4 "Movement") and resolve contacts after each step.
+
+    ``orders`` come in processing order. Returns the outcome of each order for the caller to mark;
+    contacts leading to a fight are appended to ``world.plans``."""
+    ruleset = world.ctx.ruleset
+    notes: dict[int, MoveNote] = {}
+    moving: list[Mover] = []
+    for order in orders:
+        reason = _order_attach(world, order)
+        if reason is not None:
+            notes[order.pk] = MoveNote(order, True, reason)
+            continue
+        mover = world.movers[int(order.body["fleet"])]
+        moving.append(mover)
+        limit = ruleset[
+            "movement.max_steps_with_disabled"
+            if any(s.condition == Ship.Condition.DISABLED for s in mover.ships)
+            else "movement.max_steps"
+        ]
+        if len(mover.path) > limit:
+            cut = mover.path[limit:]
+            mover.path = mover.path[:limit]
+            why = "it has a disabled ship" if limit < ruleset["movement.max_steps"] else "the most a move order allows"
+            world.ctx.report(
+                [world.code(mover.fleet.nation_id)],
+                f"{mover.fleet.name} may sail {limit} step(s) ({why}): {', '.join(cut)} not sailed.",
+                fleet=mover.fleet.pk,
+            )
+    for step in (1, 2):
+        entered: set[int] = set()
+        for mover in moving:
+            mover.entered_port = False
+            if mover.halted or mover.engaged or len(mover.path) < step:
+                continue
+            token = mover.path[step - 1]
+            zone_entered, problem = _step_take(world, mover, token, step)
+            if problem is not None:
+                mover.halted = True
+                rest = mover.path[step - 1 :]
+                world.ctx.report(
+                    [world.code(mover.fleet.nation_id)],
+                    f"{mover.fleet.name} could not sail {', '.join(rest)}: {problem}.",
+                    fleet=mover.fleet.pk,
+                )
+                if not mover.sailed and mover.order is not None:
+                    notes[mover.order.pk] = MoveNote(mover.order, True, problem)
+                continue
+            mover.sailed.append(token)
+            if zone_entered is not None:
+                entered.add(zone_entered)
+        if step == 1:
+            zone_ids = {m.fleet.sea_zone_id for m in world.movers.values() if m.at_sea_in(m.fleet.sea_zone_id, step)}
+        else:
+            zone_ids = entered
+        for zone in sorted((world.zones[z] for z in zone_ids), key=lambda z: z.key):
+            contacts_resolve(world, zone, step)
+        for mover in moving:
+            if mover.engaged and mover.entered_port and mover.port_step == step:
+                mover.fleet.port_id = None  # caught on its way in: it stays at sea (§4)
+            mover.entered_port = False
+    for mover in moving:
+        assert mover.order is not None
+        if mover.order.pk in notes:
+            continue
+        where = fleet_place_name(world, mover.fleet)
+        text = f"sailed {' → '.join(mover.sailed)}" if mover.sailed else "did not sail"
+        if mover.engaged and len(mover.sailed) < len(mover.path):
+            text += f"; stopped by the enemy, {', '.join(mover.path[len(mover.sailed) :])} not sailed"
+        notes[mover.order.pk] = MoveNote(mover.order, False, f"{text}; now {where}")
+    return [notes[o.pk] for o in orders if o.pk in notes]
+
+
+def _order_attach(world: SeaWorld, order: Order) -> str | None:
+    """Check a move order against the fleet as it is now; None if it can be sailed."""
+    body = order.body
+    try:
+        mover = world.movers[int(body.get("fleet"))]
+    except (KeyError, TypeError, ValueError):
+        return f"fleet {body.get('fleet')!r} does not exist"
+    fleet = mover.fleet
+    if fleet.nation_id != order.nation_id:
+        return f"{fleet.name} is not one of your fleets"
+    path = body.get("path")
+    if not isinstance(path, list) or not path or not all(isinstance(t, str) for t in path):
+        return "the order has no path"
+    if mover.order is not None:
+        return f"{fleet.name} already has a move order"
+    if not mover.ships:
+        return f"{fleet.name} has no ships"
+    if fleet.port_id is not None and path[0] == SEA:
+        laid_up = [s for s in mover.ships if s.in_ordinary]
+        if len(laid_up) == len(mover.ships):
+            return f"every ship of {fleet.name} is laid up in ordinary and cannot leave port"
+        if laid_up:
+            _leave_behind(world, mover, laid_up)
+    mover.order = order
+    mover.path = list(path)
+    return None
+
+
+def _leave_behind(world: SeaWorld, mover: Mover, ships: list[Ship]) -> None:
+    """§2: ships in ordinary cannot leave port; they stay in it (module docstring)."""
+    fleet = mover.fleet
+    port = world.ports[fleet.port_id] if fleet.port_id is not None else None
+    assert port is not None
+    staying = [
+        m
+        for m in world.movers.values()
+        if m is not mover and m.fleet.port_id == port.pk and m.fleet.nation_id == fleet.nation_id and m.order is None
+    ]
+    if staying:
+        keeper = min(staying, key=lambda m: m.fleet.pk)
+    else:
+        nation = world.nations[fleet.nation_id]
+        new = Fleet.objects.create(
+            campaign_id=fleet.campaign_id,
+            nation_id=fleet.nation_id,
+            name=free_fleet_name(campaign_id=fleet.campaign_id, nation_id=fleet.nation_id, base=port.name),
+            sea_zone_id=port.sea_zone_id,
+            port=port,
+            crew=nation.crew,
+            left_port_turn=fleet.left_port_turn,
+            created_turn=world.ctx.turn.number,
+        )
+        keeper = Mover(new, [], port.pk)
+        world.movers[new.pk] = keeper
+    top = max((s.line_position for s in keeper.ships), default=0)
+    for k, ship in enumerate(ships, start=1):
+        ship.fleet = keeper.fleet
+        ship.line_position = top + k
+    Ship.objects.bulk_update(ships, ["fleet", "line_position"])
+    keeper.ships.extend(ships)
+    mover.ships = [s for s in mover.ships if s not in ships]
+    world.ctx.report(
+        [world.code(fleet.nation_id)],
+        f"{len(ships)} ship(s) of {fleet.name} in ordinary stayed in {port.name} with {keeper.fleet.name}.",
+        fleet=fleet.pk,
+    )
+
+
+def _step_take(world: SeaWorld, mover: Mover, token: str, step: int) -> tuple[int | None, str | None]:
+    """One step (§4). Returns (zone entered, None) or (None, why it is impossible)."""
+    fleet = mover.fleet
+    zone = world.zones[fleet.sea_zone_id]
+    if token == SEA:
+        if fleet.port_id is None:
+            return None, f"it is already at sea in {zone.name}"
+        port = world.ports[fleet.port_id]
+        fleet.port_id = None
+        mover.left_port = True
+        mover.port_step = step
+        if world.friendly(fleet.nation_id, port.owner_id):
+            fleet.left_port_turn = world.ctx.turn.number  # §8 supply (c)
+        return zone.pk, None
+    if token.startswith(PORT_PREFIX):
+        key = token[len(PORT_PREFIX) :]
+        entered = world.ports_by_key.get(key)
+        if fleet.port_id is not None:
+            return None, "it is in port: its first step must be to sea"
+        if entered is None:
+            return None, f"there is no port {key!r}"
+        port = entered
+        if port.sea_zone_id != zone.pk:
+            return None, f"{port.name} is not in {zone.name}"
+        if not world.friendly(fleet.nation_id, port.owner_id):
+            owner = world.code(port.owner_id)
+            return None, f"{port.name} belongs to {owner}, neither own nor allied"
+        fleet.port_id = port.pk
+        mover.entered_port = True
+        mover.port_step = step
+        return None, None
+    target = world.zones_by_key.get(token)
+    if fleet.port_id is not None:
+        return None, "it is in port: its first step must be to sea"
+    if target is None:
+        return None, f"there is no sea zone {token!r}"
+    if token not in world.graph[zone.key]:
+        return None, f"{target.name} is not adjacent to {zone.name}"
+    fleet.sea_zone_id = target.pk
+    return target.pk, None
