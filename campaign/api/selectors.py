@@ -1,7 +1,7 @@
 """Read side of the REST API's campaign resources that the web selectors do not already return whole.
 
 Permissions and fog of war are not decided here: every function starts from
-:func:`campaign.pages.viewer.viewer_for_player` (404 for a campaign the user has no part in, 403 for
+:func:`campaign.viewer.viewer_for_player` (404 for a campaign the user has no part in, 403 for
 a player asking for another nation) and reads only what that viewer may see, with the same rule as
 the map (RULES.md §3: "a nation sees its own and allied forces" — ``Viewer.friendly``).
 """
@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 
 from battles.selectors import ship_line_key
 from campaign.models import LedgerEntry
-from campaign.pages.viewer import User, Viewer, viewer_for_player
+from campaign.viewer import User, Viewer, viewer_for_player
 from fleets.models import Fleet, Ship
 
 

@@ -55,8 +55,8 @@ from campaign.orders.validation import (
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player
 from campaign.pages.home import home_for_player
-from campaign.pages.viewer import NationNotChosen, acting_viewer_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
+from campaign.viewer import NationNotChosen, acting_viewer_for_player
 
 NATION = OpenApiParameter(
     "nation",

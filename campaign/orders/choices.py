@@ -31,7 +31,7 @@ from campaign.orders.validation import (
     orders_committed_ep,
     orders_for_turn,
 )
-from campaign.pages.viewer import Viewer, viewer_for_player
+from campaign.viewer import Viewer, viewer_for_player
 from fleets.models import Admiral, Fleet, Ship
 from fleets.selectors import navy_counts
 from ports.models import LandUnit, Port, SeaZone
@@ -72,7 +72,7 @@ class OrderDesk:
 
 def order_desk_for_player(*, user: User, slug: str, nation_code: str | None = None) -> OrderDesk:
     """The order desk ``user`` may use in campaign ``slug``
-    (:func:`campaign.pages.selectors.viewer_for_player` decides who looks through which nation).
+    (:func:`campaign.viewer.viewer_for_player` decides who looks through which nation).
 
     A player gets their own nation; asking for another nation's code is refused (403). A GM gets the
     nation named by ``nation_code`` (default: their own, else the first by code). Anyone else: 404,

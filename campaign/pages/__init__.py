@@ -2,7 +2,7 @@
 
 Each page has a ``*_for_player`` selector that decides who may see what and returns plain data:
 
-* ``viewer``      who is looking, as which nation, with which permissions (every selector starts here)
+* (``campaign.viewer``, beside this package: who is looking, as which nation — every selector starts there)
 * ``contacts``    enemy forces known from the nation's own turn reports (the event shapes it reads)
 * ``reports``     a stored turn report read back, events grouped by phase
 * ``ports``       every port's owner, garrison, sieges and blockades, and whether it pays and builds

@@ -32,7 +32,7 @@ from typing import Any
 
 from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
 from campaign.pages.reports import ReportView, battle_sides_by_id
-from campaign.pages.viewer import Viewer, nation_labels
+from campaign.viewer import Viewer, nation_labels
 from ports.models import Port, SeaZone
 from rules.ruleset import SHIP_CLASSES
 

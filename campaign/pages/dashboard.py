@@ -17,7 +17,7 @@ from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
 from campaign.pages.paging import page_of
 from campaign.pages.ports import PortRow, ports_for_viewer
 from campaign.pages.reports import ReportView, report_for_nation
-from campaign.pages.viewer import User, Viewer, viewer_for_player
+from campaign.viewer import User, Viewer, viewer_for_player
 from fleets.models import Fleet, Ship
 from fleets.selectors import navy_counts
 from rules.construction import (

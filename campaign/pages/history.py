@@ -21,7 +21,7 @@ from campaign.pages.contacts import Contact, contacts_from_events
 from campaign.pages.map import AFLOAT, MapFleet, MapPort, MapView, MapZone, edges, markers
 from campaign.pages.paging import page_of
 from campaign.pages.reports import ReportView, battle_sides_by_id, report_for_nation, season_labels
-from campaign.pages.viewer import User, Viewer, nation_labels, viewer_for_player
+from campaign.viewer import User, Viewer, nation_labels, viewer_for_player
 from fleets.models import Blockade
 from ports.models import LandUnit
 from rules.ruleset import SOL_CLASSES

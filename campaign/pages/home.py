@@ -8,8 +8,8 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef
 
 from campaign.models import Campaign, Nation, NationTurn, Turn
-from campaign.pages.viewer import User, is_staff
 from campaign.selectors import campaigns_for_user
+from campaign.viewer import User, is_staff
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from campaign.pages.labels import ZONE_TYPE_LABELS
 from campaign.pages.map_drawing import FULL_VIEWBOX, ZoneLabel, edges, layout
 from campaign.pages.ports import PortRow, ports_for_viewer
 from campaign.pages.reports import report_for_nation
-from campaign.pages.viewer import User, Viewer, viewer_for_player
+from campaign.viewer import User, Viewer, viewer_for_player
 from fleets.models import Fleet, Ship
 from ports.models import Port, SeaZone
 from rules.ruleset import SOL_CLASSES

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, F, Q
 
-from campaign.pages.viewer import Viewer
+from campaign.viewer import Viewer
 from fleets.models import Blockade
 from ports.models import LandUnit, Port
 

@@ -13,20 +13,7 @@ from typing import Any
 
 from battles.models import Battle
 from campaign.models import Campaign, Nation, Turn, TurnReport
-
-#: RULES.md §3 resolution phases, as a report groups its events.
-PHASE_NAMES = {
-    1: "Diplomacy",
-    2: "Construction and raising",
-    3: "Fleet organisation and movement",
-    4: "Battles and blockades",
-    5: "Garrison guns, fireships, running the guns",
-    6: "Landings and sieges",
-    7: "Storms, supply and attrition",
-    8: "Repairs",
-    9: "Income and upkeep",
-    10: "The next turn",
-}
+from campaign.turn.registry import PHASE_TITLES
 
 
 @dataclass
@@ -44,7 +31,7 @@ class ReportView:
         for event in self.events:
             phase = event.get("phase")
             groups[phase if isinstance(phase, int) else 0].append(event)
-        return [(PHASE_NAMES.get(n, "Other"), groups[n]) for n in sorted(groups)]
+        return [(PHASE_TITLES.get(n, "Other"), groups[n]) for n in sorted(groups)]
 
 
 def season_labels() -> dict[str, str]:
@@ -75,4 +62,4 @@ def battle_sides_by_id(ids: Sequence[int], campaign: Campaign) -> dict[int, list
     return {pk: sides if isinstance(sides, list) else [] for pk, sides in rows}
 
 
-__all__ = ["PHASE_NAMES", "ReportView", "battle_sides_by_id", "report_for_nation", "season_labels"]
+__all__ = ["ReportView", "battle_sides_by_id", "report_for_nation", "season_labels"]

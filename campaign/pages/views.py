@@ -24,8 +24,8 @@ from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
-from campaign.pages.viewer import NationNotChosen, Viewer, acting_viewer_for_player, viewer_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
+from campaign.viewer import NationNotChosen, Viewer, acting_viewer_for_player, viewer_for_player
 
 
 def home(request: HttpRequest) -> HttpResponse:
