@@ -1,7 +1,7 @@
 """Serializers of the campaign API: output shapes, and the documented request bodies.
 
 Order bodies are *documented* here (one schema per ``kind``, README "Orders JSON") but *checked* by
-:mod:`campaign.orders.validation`, the one validator the web forms and ``submit_orders`` share: a body the
+:mod:`campaign.orders.validator`, the one validator the web forms and ``submit_orders`` share: a body the
 schema allows can still be refused for what it refers to (a fleet of another nation, a port not
 adjacent…), and that refusal names the order and the reason.
 """

@@ -3,7 +3,7 @@
 Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages.selectors``,
 ``campaign.orders.choices``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
 exactly as for the web pages; DRF turns those into 404 / 403 with ``{"detail"}``. Orders go through
-``campaign.orders.validation`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
+``campaign.orders.services`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
 ``{"detail", "errors"}`` naming every refused order and its reason; a closed turn is a 409.
 """
 
@@ -42,16 +42,10 @@ from campaign.api.serializers import (
 )
 from campaign.models import Campaign, LedgerEntry, Order, Turn
 from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
-from campaign.orders.validation import (
-    OrderRefused,
-    OrdersRefused,
-    order_add,
-    order_describe,
-    order_update,
-    order_withdraw,
-    orders_for_turn,
-    orders_replace,
-)
+from campaign.orders.describe import order_describe
+from campaign.orders.errors import OrderRefused, OrdersRefused
+from campaign.orders.selectors import orders_for_turn
+from campaign.orders.services import order_add, order_update, order_withdraw, orders_replace
 from campaign.pages.selectors import dashboard_for_player, home_for_player, turn_history_for_player, viewer_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 

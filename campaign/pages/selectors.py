@@ -49,7 +49,7 @@ from django.http import Http404
 from battles.models import Battle
 from battles.selectors import ship_line_key
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn, TurnReport
-from campaign.orders.validation import orders_committed_ep
+from campaign.orders.selectors import orders_committed_ep
 from campaign.selectors import Diplomacy, campaigns_for_user, diplomacy_for_campaign
 from fleets.models import Blockade, Fleet, Ship, ShipClass
 from fleets.selectors import navy_counts

@@ -49,7 +49,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from campaign.models import Campaign, DiplomaticOffer, Nation, Order, Relation
-from campaign.orders.validation import DIPLOMACY_FROM, DIPLOMACY_KINDS
+from campaign.orders.schema import DIPLOMACY_FROM, DIPLOMACY_KINDS
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.runner import PhaseContext
 from fleets.models import Fleet

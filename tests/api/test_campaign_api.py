@@ -14,7 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaign.models import NationTurn, Order, Turn
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from tests.web.fog_worlds import PASSWORD, FogWorld, battle_event, battle_in, fog_world, sighting, turn_close
 
 pytestmark = pytest.mark.django_db

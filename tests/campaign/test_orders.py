@@ -20,20 +20,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn
-from campaign.orders.validation import (
-    Board,
-    CheckFailed,
-    CleanOrder,
-    OrderRefused,
-    OrdersRefused,
-    order_add,
-    order_update,
-    order_validate,
-    order_withdraw,
-    orders_committed_ep,
-    orders_for_turn,
-    orders_replace,
-)
+from campaign.orders.board import Board
+from campaign.orders.errors import CheckFailed, OrderRefused, OrdersRefused
+from campaign.orders.selectors import orders_committed_ep, orders_for_turn
+from campaign.orders.services import order_add, order_update, order_withdraw, orders_replace
+from campaign.orders.validator import CleanOrder, order_validate
 from campaign.services import ledger_post
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone

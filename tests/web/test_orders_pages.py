@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign, Nation, Order, Turn
 from campaign.orders.forms import ORDER_FORMS
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory, ShipFactory
 from tests.worlds import World, two_power_world

@@ -8,7 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Campaign, Nation
-from campaign.orders.validation import OrderRefused, OrdersRefused, order_describe, orders_replace
+from campaign.orders.describe import order_describe
+from campaign.orders.errors import OrderRefused, OrdersRefused
+from campaign.orders.services import orders_replace
 
 #: CONTRACT.md: a refused submission exits 2.
 REFUSED = 2
