@@ -14,6 +14,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from campaign.models import Campaign, LedgerEntry, Order, Season
+from campaign.orders.errors import RefusalCode
 from rules.ruleset import GRADES, SHIP_CLASSES
 
 # --- errors --------------------------------------------------------------------------------------------
@@ -23,12 +24,23 @@ class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(help_text="Why the request was refused.")
 
 
+class RefusalEntrySerializer(serializers.Serializer[Any]):
+    message = serializers.CharField(help_text="The refusal, naming the order (position, kind, subject) and the reason.")
+    code = serializers.ChoiceField(
+        choices=[c.value for c in RefusalCode], help_text="Why, as a stable code (campaign/orders/errors.py)."
+    )
+    field = serializers.CharField(
+        allow_null=True, help_text='The order body key it concerns, e.g. "path"; null: the whole order or list.'
+    )
+
+
 class RefusalSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(help_text="What was refused, e.g. '2 of 11 orders refused; nothing was stored.'")
     errors = serializers.ListField(  # type: ignore[assignment]  # a field, popped into _declared_fields
         child=serializers.CharField(),
         help_text="Every refusal, each naming the order (position, kind, subject) and the reason.",
     )
+    refusals = RefusalEntrySerializer(many=True, help_text="The same refusals with their code and field, in order.")
 
 
 # --- campaigns -----------------------------------------------------------------------------------------

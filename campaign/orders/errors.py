@@ -21,6 +21,7 @@ class RefusalCode(StrEnum):
     # -- the body's shape (schema.py) --
     NOT_AN_OBJECT = "not_an_object"  #: an order is not a JSON object
     NOT_A_LIST = "not_a_list"  #: a whole submission is not a JSON list
+    NOT_JSON = "not_json"  #: a request body that is not JSON (the API)
     UNKNOWN_KIND = "unknown_kind"  #: no "kind", or one that is not an order kind
     UNKNOWN_KEY = "unknown_key"  #: a key the kind does not take
     MISSING_KEY = "missing_key"  #: a required key is absent

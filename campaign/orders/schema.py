@@ -124,19 +124,20 @@ def _text_fault(text: str) -> str | None:
 
 
 def _first_fault(value: object) -> str | None:
-    """The first unstorable text anywhere in ``value`` (keys and strings of nested lists and objects)."""
-    if isinstance(value, str):
-        return _text_fault(value)
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            fault = (_text_fault(key) if isinstance(key, str) else None) or _first_fault(item)
+    """The first unstorable text anywhere in ``value`` (keys and strings of nested lists and objects).
+    Iterative: a body nested as deep as a JSON parser allows must not exhaust the stack."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            fault = _text_fault(item)
             if fault:
                 return fault
-    elif isinstance(value, list | tuple):
-        for item in value:
-            fault = _first_fault(item)
-            if fault:
-                return fault
+        elif isinstance(item, Mapping):
+            pending.extend(item.values())
+            pending.extend(key for key in item if isinstance(key, str))
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
     return None
 
 

@@ -19,7 +19,8 @@ REFUSED = 2
 class Command(BaseCommand):
     help = (
         "Replace a nation's orders for the open turn with a JSON list of orders (FILE, or - for standard "
-        "input). All or nothing: if any order is refused, every refusal is printed, nothing is stored, exit 2."
+        "input). All or nothing: if any order is refused, every refusal is printed "
+        "with its code in brackets, nothing is stored, exit 2."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -45,8 +46,9 @@ class Command(BaseCommand):
         try:
             orders = orders_replace(nation=nation, bodies=bodies)
         except OrdersRefused as refused:
-            summary = f"{len(refused.errors)} of {len(bodies)} orders refused; nothing was stored:"
-            raise CommandError("\n".join([summary, *refused.errors]), returncode=REFUSED) from None
+            summary = f"{len(refused.refusals)} of {len(bodies)} orders refused; nothing was stored:"
+            lines = [f"{r.message} [{r.code}]" for r in refused.refusals]
+            raise CommandError("\n".join([summary, *lines]), returncode=REFUSED) from None
         except OrderRefused as closed:
             raise CommandError(closed.message, returncode=REFUSED) from None
         if not orders:
@@ -62,7 +64,9 @@ class Command(BaseCommand):
                 return json.load(handle)
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc.strerror}.", returncode=REFUSED) from exc
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{path} is not valid JSON: {exc}.", returncode=REFUSED) from exc
         except UnicodeDecodeError as exc:
             raise CommandError(f"{path} is not UTF-8 text: {exc}.", returncode=REFUSED) from exc
+        except ValueError as exc:  # a JSONDecodeError, or an integer longer than Python parses
+            raise CommandError(f"{path} is not valid JSON: {exc}.", returncode=REFUSED) from exc
+        except RecursionError:
+            raise CommandError(f"{path} is nested too deeply to be a list of orders.", returncode=REFUSED) from None
