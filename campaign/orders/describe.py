@@ -50,44 +50,52 @@ def order_describe(order: Order) -> str:
     return f"Order {order.position} ({kind}{subject}): {detail}"
 
 
+class _Names:
+    """Names instead of ids and keys for one order body, from the order page's choices."""
+
+    def __init__(self, body: dict[str, Any], choices: OrderChoices) -> None:
+        self.body = body
+        self.board = choices.board
+        self.fleets = choices.fleets_by_id
+        self.ships = choices.ships
+
+    def fleet(self, key: str = "fleet") -> str:
+        place = self.fleets.get(self.body.get(key))
+        return place.fleet.name if place is not None else f"fleet {self.body.get(key)}"
+
+    def ship(self, value: Any) -> str:
+        found = self.ships.get(value)
+        return found[0].name if found is not None else f"ship {value}"
+
+    def port(self, key: Any) -> str:
+        found = self.board.ports.get(key) if isinstance(key, str) else None
+        return found.name if found is not None else str(key)
+
+    def zone(self, key: Any) -> str:
+        found = self.board.zones.get(key) if isinstance(key, str) else None
+        return found.name if found is not None else str(key)
+
+    def step(self, value: str) -> str:
+        if value == "sea":
+            return "to sea"
+        if value.startswith("port:"):
+            return f"into {self.port(value.removeprefix('port:'))}"
+        return self.zone(value)
+
+    def names(self, values: Any, limit: int = 6) -> str:
+        listed = [self.ship(v) for v in values or []]
+        more = f" and {len(listed) - limit} more" if len(listed) > limit else ""
+        return ", ".join(listed[:limit]) + more
+
+
 def order_summary(order: Order, choices: OrderChoices) -> str:
     """One order in a player's words, with names instead of ids and keys ("Channel Fleet: leave
     Portsmouth → Bay of Biscay"); :func:`order_describe` is the canonical line."""
     body = order.body
-    board = choices.board
-    fleets = choices.fleets_by_id
-    ships = choices.ships
-
-    def fleet(key: str = "fleet") -> str:
-        place = fleets.get(body.get(key))
-        return place.fleet.name if place is not None else f"fleet {body.get(key)}"
-
-    def ship(value: Any) -> str:
-        found = ships.get(value)
-        return found[0].name if found is not None else f"ship {value}"
-
-    def port(key: Any) -> str:
-        found = board.ports.get(key) if isinstance(key, str) else None
-        return found.name if found is not None else str(key)
-
-    def zone(key: Any) -> str:
-        found = board.zones.get(key) if isinstance(key, str) else None
-        return found.name if found is not None else str(key)
-
-    def step(value: str) -> str:
-        if value == "sea":
-            return "to sea"
-        if value.startswith("port:"):
-            return f"into {port(value.removeprefix('port:'))}"
-        return zone(value)
-
-    def names(values: Any, limit: int = 6) -> str:
-        listed = [ship(v) for v in values or []]
-        more = f" and {len(listed) - limit} more" if len(listed) > limit else ""
-        return ", ".join(listed[:limit]) + more
-
+    n = _Names(body, choices)
+    fleet, ship, port, zone, step, names = n.fleet, n.ship, n.port, n.zone, n.step, n.names
     kind = order.kind
-    nation = board.nations.get(body.get("nation", ""))
+    nation = n.board.nations.get(body.get("nation", ""))
     cost = choices.ruleset.ship_cost.get(body.get("class", ""), 0)
     texts: dict[str, Callable[[], str]] = {
         Order.Kind.MOVE: lambda: f"{fleet()}: " + " → ".join(step(s) for s in body.get("path") or []),
