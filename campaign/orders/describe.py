@@ -53,7 +53,7 @@ def order_describe(order: Order) -> str:
 class _Names:
     """Names instead of ids and keys for one order body, from the order page's choices."""
 
-    def __init__(self, body: dict[str, Any], choices: OrderChoices) -> None:
+    def __init__(self, body: Any, choices: OrderChoices) -> None:
         self.body = body
         self.board = choices.board
         self.fleets = choices.fleets_by_id
