@@ -5,10 +5,12 @@ of ids and keys."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign.models import Order
-from campaign.orders.choices import OrderChoices
+
+if TYPE_CHECKING:  # only a type here: the command and the API describe orders without the page's reads
+    from campaign.orders.choices import OrderChoices
 
 
 def order_describe(order: Order) -> str:

@@ -114,7 +114,7 @@ def clean_name(name: str) -> str:
 # --- text that cannot be stored ------------------------------------------------------------------------
 
 
-def _text_fault(text: str) -> str | None:
+def text_fault(text: str) -> str | None:
     """What makes ``text`` unstorable (PostgreSQL text and JSON hold neither), or None."""
     if "\x00" in text:
         return "a NUL character (U+0000)"
@@ -130,7 +130,7 @@ def _first_fault(value: object) -> str | None:
     while pending:
         item = pending.pop()
         if isinstance(item, str):
-            fault = _text_fault(item)
+            fault = text_fault(item)
             if fault:
                 return fault
         elif isinstance(item, Mapping):
@@ -145,9 +145,9 @@ def text_check(position: int, body: Mapping[Any, Any]) -> None:
     """Refuse a body with a NUL character or an unpaired surrogate in any key or string (``bad_text``,
     naming the key it is under), before anything else reads it."""
     for key, value in body.items():
-        fault = (_text_fault(key) if isinstance(key, str) else None) or _first_fault(value)
+        fault = (text_fault(key) if isinstance(key, str) else None) or _first_fault(value)
         if fault:
-            name = key if isinstance(key, str) and _text_fault(key) is None else None
+            name = key if isinstance(key, str) and text_fault(key) is None else None
             where = f'"{name}"' if name is not None else f"the key {key!a}"
             raise OrderRefused(
                 f"Order {position}: {where} holds {fault}; order text cannot contain NUL characters or "

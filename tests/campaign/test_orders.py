@@ -902,3 +902,9 @@ def test_submit_orders_exits_2_naming_the_problem_on_unstorable_input(
         call_command("submit_orders", "orders-1805", "--nation", "GB", write(tmp_path, content))
     assert failed.value.returncode == 2 and expected in str(failed.value)
     assert stored(w.gb) == []
+
+
+def test_submit_orders_exits_2_on_a_nation_code_that_is_not_text(w: World, tmp_path: Path) -> None:
+    with pytest.raises(CommandError) as failed:
+        call_command("submit_orders", "orders-1805", "--nation", "G\udcffB", write(tmp_path, []))
+    assert failed.value.returncode == 2 and "unpaired surrogate" in str(failed.value)

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from campaign.models import Campaign, Nation
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused
+from campaign.orders.schema import text_fault
 from campaign.orders.services import orders_replace
 
 #: CONTRACT.md: a refused submission exits 2.
@@ -29,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path of the JSON list of orders, or - to read standard input.")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        for name in ("slug", "nation"):
+            # Bytes that are not UTF-8 reach argv as lone surrogates, which no query can carry.
+            fault = text_fault(options[name])
+            if fault:
+                raise CommandError(f"The {name} {options[name]!a} holds {fault}.", returncode=REFUSED)
         campaign = Campaign.objects.filter(slug=options["slug"]).first()
         if campaign is None:
             raise CommandError(f"No campaign with slug {options['slug']!r}.", returncode=REFUSED)
