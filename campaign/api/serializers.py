@@ -1,7 +1,7 @@
 """Serializers of the campaign API: output shapes, and the documented request bodies.
 
 Order bodies are *documented* here (one schema per ``kind``, README "Orders JSON") but *checked* by
-:mod:`campaign.orders.validation`, the one validator the web forms and ``submit_orders`` share: a body the
+:mod:`campaign.orders.validator`, the one validator the web forms and ``submit_orders`` share: a body the
 schema allows can still be refused for what it refers to (a fleet of another nation, a port not
 adjacent…), and that refusal names the order and the reason.
 """
@@ -14,6 +14,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from campaign.models import Campaign, LedgerEntry, Order, Season
+from campaign.orders.errors import RefusalCode
 from rules.ruleset import GRADES, SHIP_CLASSES
 
 # --- errors --------------------------------------------------------------------------------------------
@@ -23,12 +24,23 @@ class ErrorSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(help_text="Why the request was refused.")
 
 
+class RefusalEntrySerializer(serializers.Serializer[Any]):
+    message = serializers.CharField(help_text="The refusal, naming the order (position, kind, subject) and the reason.")
+    code = serializers.ChoiceField(
+        choices=[c.value for c in RefusalCode], help_text="Why, as a stable code (campaign/orders/errors.py)."
+    )
+    field = serializers.CharField(
+        allow_null=True, help_text='The order body key it concerns, e.g. "path"; null: the whole order or list.'
+    )
+
+
 class RefusalSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField(help_text="What was refused, e.g. '2 of 11 orders refused; nothing was stored.'")
     errors = serializers.ListField(  # type: ignore[assignment]  # a field, popped into _declared_fields
         child=serializers.CharField(),
         help_text="Every refusal, each naming the order (position, kind, subject) and the reason.",
     )
+    refusals = RefusalEntrySerializer(many=True, help_text="The same refusals with their code and field, in order.")
 
 
 # --- campaigns -----------------------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages``,
 ``campaign.orders.choices``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
 exactly as for the web pages; DRF turns those into 404 / 403 with ``{"detail"}``. Orders go through
-``campaign.orders.validation`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
-``{"detail", "errors"}`` naming every refused order and its reason; a closed turn is a 409.
+``campaign.orders.services`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
+``{"detail", "errors", "refusals"}`` naming every refused order and its reason (``refusals`` adds each
+one's ``code`` and ``field``); a closed turn is a 409.
 """
 
 from __future__ import annotations
@@ -42,16 +43,10 @@ from campaign.api.serializers import (
 )
 from campaign.models import Campaign, LedgerEntry, Order, Turn
 from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
-from campaign.orders.validation import (
-    OrderRefused,
-    OrdersRefused,
-    order_add,
-    order_describe,
-    order_update,
-    order_withdraw,
-    orders_for_turn,
-    orders_replace,
-)
+from campaign.orders.describe import order_describe
+from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
+from campaign.orders.selectors import orders_for_turn
+from campaign.orders.services import order_add, order_update, order_withdraw, orders_replace
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player
 from campaign.pages.home import home_for_player
@@ -98,8 +93,21 @@ def _within(value: int, maximum: int) -> int:
     return value
 
 
-def _refused(detail: str, errors: list[str]) -> Response:
-    return Response({"detail": detail, "errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+def _refused(detail: str, refusals: list[OrderRefused]) -> Response:
+    """A 400 naming every refusal: ``errors`` their messages, ``refusals`` the same with each one's
+    machine-readable ``code`` and the body ``field`` it concerns (None: the whole order or list)."""
+    return Response(
+        {
+            "detail": detail,
+            "errors": [r.message for r in refusals],
+            "refusals": [{"message": r.message, "code": r.code, "field": r.field} for r in refusals],
+        },
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _bad_body(bad: _BadBody) -> Response:
+    return _refused(str(bad), [OrderRefused(str(bad), code=RefusalCode.NOT_JSON)])
 
 
 def _data(request: Request) -> Any:
@@ -155,9 +163,9 @@ def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Respo
     if not _still_open(desk):
         raise Conflict(refused.message)
     if isinstance(refused, OrdersRefused):
-        errors = refused.errors
-        return _refused(f"{len(errors)} of {total} orders refused; nothing was stored.", errors)
-    return _refused(refused.message, [refused.message])
+        refusals = refused.refusals
+        return _refused(f"{len(refusals)} of {total} orders refused; nothing was stored.", refusals)
+    return _refused(refused.message, [refused])
 
 
 # --- campaigns -----------------------------------------------------------------------------------------
@@ -346,7 +354,7 @@ class OrderListView(JsonView):
         try:
             order = order_add(nation=desk.nation, body=_data(request))
         except _BadBody as bad:
-            return _refused(str(bad), [str(bad)])
+            return _bad_body(bad)
         except OrderRefused as refused:
             return _refusal(desk, refused)
         return Response(OrderSerializer(_order_row(order)).data, status=status.HTTP_201_CREATED)
@@ -366,7 +374,7 @@ class OrderListView(JsonView):
             bodies = _data(request)
             stored = orders_replace(nation=desk.nation, bodies=bodies)
         except _BadBody as bad:
-            return _refused(str(bad), [str(bad)])
+            return _bad_body(bad)
         except OrderRefused as refused:
             return _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1)
         return Response(OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position))).data)
@@ -397,7 +405,7 @@ class OrderDetailView(JsonView):
         try:
             stored = order_update(order=order, body=_data(request))
         except _BadBody as bad:
-            return _refused(str(bad), [str(bad)])
+            return _bad_body(bad)
         except OrderRefused as refused:
             return _refusal(desk, refused)
         return Response(OrderSerializer(_order_row(stored)).data)

@@ -3,7 +3,7 @@
 The order forms (``campaign.orders.forms``) narrow their choices to what the rules allow now (RULES.md
 §1–§10): reachable zones and enterable ports for a move, dockyard ports and affordable classes within
 quota for a lay-down, the nation's own fleets, ships and admirals, nations for each diplomatic order by
-the current relation. The server still decides: every submission goes through ``campaign.orders.validation``.
+the current relation. The server still decides: every submission goes through ``campaign.orders.validator``.
 
 Permissions live here, not in templates: a player enters orders only for the nation they command; a
 GM (staff, or the campaign's ``gm``) for any nation of the campaign. Everything is loaded lazily, in a
@@ -23,14 +23,9 @@ from django.db.models import Count
 from django.http import Http404
 
 from campaign.models import Campaign, Nation, Order, Relation, Turn
-from campaign.orders.validation import (
-    DIPLOMACY_FROM,
-    RAISE_COST_KEY,
-    Board,
-    max_steps,
-    orders_committed_ep,
-    orders_for_turn,
-)
+from campaign.orders.board import Board, max_steps
+from campaign.orders.schema import DIPLOMACY_FROM, RAISE_COST_KEY
+from campaign.orders.selectors import orders_committed_ep, orders_for_turn
 from campaign.viewer import Viewer, viewer_for_player
 from fleets.models import Admiral, Fleet, Ship
 from fleets.selectors import navy_counts

@@ -3,7 +3,7 @@
 Thin views: the desk (whose orders, with what permission) comes from
 :func:`~campaign.orders.choices.order_desk_for_player`, the choices from
 :class:`~campaign.orders.choices.OrderChoices`, the forms build the body, and
-``campaign.orders.validation`` (order_add / order_update / order_withdraw) decides. Everything works as plain
+``campaign.orders.services`` (order_add / order_update / order_withdraw) decides. Everything works as plain
 forms; with HTMX the desk is swapped in place (``request.htmx``) instead of reloading the page.
 """
 
@@ -21,8 +21,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Order
 from campaign.orders.choices import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
-from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu, order_summary
-from campaign.orders.validation import OrderRefused, order_add, order_describe, order_update, order_withdraw
+from campaign.orders.describe import order_describe, order_summary
+from campaign.orders.errors import OrderRefused
+from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
+from campaign.orders.services import order_add, order_update, order_withdraw
 
 #: Query parameters that are not form values.
 _NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh"})
@@ -155,7 +157,7 @@ def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 order = order_add(nation=desk.nation, body=form.body())
             except OrderRefused as refused:
-                form.refuse(refused.message)
+                form.refuse(refused)
             else:
                 return _done(request, desk, f"Added: {order_describe(order)}", kind=kind)
         return _render(request, desk, choices=choices, form=form)
@@ -177,7 +179,7 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
             try:
                 stored = order_update(order=order, body=form.body())
             except OrderRefused as refused:
-                form.refuse(refused.message)
+                form.refuse(refused)
             else:
                 return _done(request, desk, f"Changed: {order_describe(stored)}", kind=order.kind)
         return _render(request, desk, choices=choices, form=form, editing=order)

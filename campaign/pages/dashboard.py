@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from battles.selectors import ship_line_key
 from campaign.models import LedgerEntry, Nation, Order, Turn
-from campaign.orders.validation import orders_committed_ep
+from campaign.orders.selectors import orders_committed_ep
 from campaign.pages.contacts import Contact, contacts_for_viewer
 from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
 from campaign.pages.paging import page_of

@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaign.models import DiplomaticOffer, Nation, Order, Relation
-from campaign.orders.validation import DIPLOMACY_FROM, DIPLOMACY_KINDS
+from campaign.orders.schema import DIPLOMACY_FROM, DIPLOMACY_KINDS
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.services import offer_store, offers_expire, relation_set
 from campaign.turn.context import PhaseContext

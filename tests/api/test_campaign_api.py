@@ -8,13 +8,14 @@ the API answers 403 or 404 exactly where the web pages do.
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 from campaign.models import NationTurn, Order, Turn
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from tests.web.fog_worlds import PASSWORD, FogWorld, battle_event, battle_in, fog_world, sighting, turn_close
 
 pytestmark = pytest.mark.django_db
@@ -147,6 +148,11 @@ def test_an_order_round_trip(fw: FogWorld) -> None:
     assert body["detail"] == "2 of 3 orders refused; nothing was stored."
     assert len(body["errors"]) == 2
     assert body["errors"][0].startswith("Order 2 (move") and body["errors"][1].startswith("Order 3 (lay_down")
+    assert [(r["code"], r["field"]) for r in body["refusals"]] == [
+        ("unknown_fleet", "fleet"),
+        ("not_a_choice", "class"),
+    ]
+    assert [r["message"] for r in body["refusals"]] == body["errors"]
     assert [o["id"] for o in client.get(f"{BASE}/orders/").json()["orders"]] == [order["id"]]
 
     assert client.delete(f"{BASE}/orders/{order['id']}/").status_code == 204
@@ -171,8 +177,12 @@ def test_a_refused_order_names_itself_and_its_reason(fw: FogWorld) -> None:
     response = client.post(f"{BASE}/orders/", {"kind": "lay_down", "class": "1st"}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0].startswith("Order 1 (lay_down")
+    assert response.json()["refusals"] == [
+        {"message": response.json()["errors"][0], "code": "missing_key", "field": "name"}
+    ]
     not_json = client.generic("POST", f"{BASE}/orders/", "{nope", content_type="application/json")
     assert not_json.status_code == 400 and not_json.json()["errors"]
+    assert not_json.json()["refusals"][0]["code"] == "not_json"
     assert client.put(f"{BASE}/orders/", {"kind": "sally"}, format="json").status_code == 400
 
 
@@ -250,3 +260,44 @@ def test_a_turn_report_is_the_callers_own(fw: FogWorld) -> None:
     assert client.get(f"{BASE}/turns/1/?nation=FR").status_code == 403
     assert client.get(f"{BASE}/turns/2/").status_code == 404  # open, not resolved
     assert _as(fw.villeneuve).get(f"{BASE}/turns/1/").json()["events"] == []
+
+
+# --- text and numbers that cannot be stored (issue 9) ------------------------------------------------------
+
+
+def _raw(client: APIClient, method: str, url: str, data: Any) -> Any:
+    """Send ``data`` as JSON with every non-ASCII character escaped, so "\\ud800" reaches the server."""
+    return client.generic(method, url, json.dumps(data), content_type="application/json")
+
+
+@pytest.mark.parametrize("text", ["Aja\x00x", "\ud800", "Hero\udfff"])
+def test_nul_and_lone_surrogates_are_refused_by_field_on_every_order_write(fw: FogWorld, text: str) -> None:
+    client = _as(fw.nelson)
+    stored = order_add(nation=fw.w.gb, body=_lay_down("Ajax"))
+    for method, url, data in [
+        ("POST", f"{BASE}/orders/", _lay_down(text)),
+        ("PUT", f"{BASE}/orders/", [_lay_down("Hero"), _lay_down(text)]),
+        ("PUT", f"{BASE}/orders/{stored.pk}/", {**_lay_down("Mars"), "port": text}),
+    ]:
+        response = _raw(client, method, url, data)
+        assert response.status_code == 400, (method, url)
+        [refusal] = response.json()["refusals"]
+        assert refusal["code"] == "bad_text" and refusal["field"] in ("name", "port")
+        assert "cannot contain NUL characters or unpaired surrogates" in refusal["message"]
+    assert [(o.pk, o.body["name"]) for o in Order.objects.filter(nation=fw.w.gb)] == [(stored.pk, "Ajax")]
+
+
+def test_integers_beyond_the_database_are_refused_by_field(fw: FogWorld) -> None:
+    client = _as(fw.nelson)
+    for body, field in [
+        ({"kind": "sally", "fleet": 2**70}, "fleet"),
+        ({"kind": "sally", "fleet": -3}, "fleet"),
+        ({"kind": "repair", "ship": 2**64}, "ship"),
+        ({"kind": "transfer", "ships": [1, 2**63], "to_fleet": fw.w.channel_fleet.pk}, "ships"),
+        ({"kind": "embark", "fleet": fw.w.channel_fleet.pk, "port": "portsmouth", "units": 2**31}, "units"),
+    ]:
+        response = _raw(client, "POST", f"{BASE}/orders/", body)
+        assert response.status_code == 400, body
+        [refusal] = response.json()["refusals"]
+        assert (refusal["code"], refusal["field"]) == ("out_of_range", field), body
+    assert not Order.objects.filter(nation=fw.w.gb).exists()

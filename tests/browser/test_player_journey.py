@@ -27,7 +27,7 @@ from playwright.sync_api import Page, expect
 
 from battles.models import Battle
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from campaign.services import ledger_post
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim

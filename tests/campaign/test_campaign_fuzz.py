@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from campaign.backup import campaign_export, campaign_import
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn, TurnPhase, TurnReport
-from campaign.orders.validation import OrderRefused, order_add
+from campaign.orders.errors import OrderRefused
+from campaign.orders.services import order_add
 from campaign.scenario import scenario_load
 from campaign.selectors import diplomacy_for_campaign
 from campaign.tasks import turn_resolve

@@ -18,22 +18,15 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn
-from campaign.orders.validation import (
-    Board,
-    CheckFailed,
-    CleanOrder,
-    OrderRefused,
-    OrdersRefused,
-    order_add,
-    order_update,
-    order_validate,
-    order_withdraw,
-    orders_committed_ep,
-    orders_for_turn,
-    orders_replace,
-)
+from campaign.orders.board import Board
+from campaign.orders.errors import CheckFailed, OrderRefused, OrdersRefused, RefusalCode
+from campaign.orders.selectors import orders_committed_ep, orders_for_turn
+from campaign.orders.services import order_add, order_update, order_withdraw, orders_replace
+from campaign.orders.validator import CleanOrder, order_validate
 from campaign.services import ledger_post
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
@@ -726,6 +719,89 @@ def test_orders_replace_is_all_or_nothing_and_lists_every_refusal(w: World) -> N
     assert [(o.position, o.kind) for o in replaced] == [(1, "move"), (2, "lay_down")] == stored(w.gb)
 
 
+# --- refusal codes and fields; text and numbers that cannot be stored -------------------------------------------------
+
+
+def refused_as(w: World, body: Any, earlier: list[dict[str, Any]] | None = None) -> tuple[str, str | None]:
+    with pytest.raises(OrderRefused) as refused:
+        check(w, body, earlier)
+    return refused.value.code, refused.value.field
+
+
+def test_every_refusal_carries_a_code_and_the_field_it_concerns(w: World) -> None:
+    assert refused_as(w, move(w.western, "iberia")) == (RefusalCode.NOT_ADJACENT, "path")
+    assert refused_as(w, move(w.western, "biscay"), [move(w.western, "biscay")]) == (RefusalCode.ONE_PER_TURN, "fleet")
+    assert refused_as(w, lay_down("Hibernia"), [lay_down("Caledonia")]) == (RefusalCode.OVER_QUOTA, "class")
+    assert refused_as(w, lay_down("Caledonia"), [lay_down("Caledonia", "frigate")]) == (RefusalCode.BAD_NAME, "name")
+    assert refused_as(w, {"kind": "sally", "fleet": "x"}) == (RefusalCode.WRONG_TYPE, "fleet")
+    assert refused_as(w, {"kind": "sally", "fleet": w.home.pk, "speed": 3}) == (RefusalCode.UNKNOWN_KEY, None)
+    assert refused_as(w, {"kind": "sally"}) == (RefusalCode.MISSING_KEY, "fleet")
+    assert refused_as(w, {"kind": "teleport"}) == (RefusalCode.UNKNOWN_KIND, "kind")
+    assert refused_as(w, {"kind": "offer_peace", "nation": "RU"}) == (RefusalCode.WRONG_RELATION, "nation")
+    assert refused_as(w, {"kind": "run_guns", "fleet": w.western.pk, "port": "brest"}) == (
+        RefusalCode.WRONG_ZONE,
+        "port",
+    )
+
+
+def test_every_refusal_code_is_a_stable_snake_case_word() -> None:
+    assert all(code.value == code.name.lower() and code.value.isidentifier() for code in RefusalCode)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"kind": "lay_down", "class": "1st", "name": "Cale\x00donia", "port": "plymouth"}, "name"),
+        ({"kind": "lay_down", "class": "1st", "name": "Caledonia", "port": "\ud800plymouth"}, "port"),
+        ({"kind": "move", "fleet": 1, "path": ["biscay", "ib\x00eria"]}, "path"),
+        ({"kind": "declare_war", "nation": "R\udc00U"}, "nation"),
+        ({"kind": "sally", "fleet": 1, "note": {"deep": [["\x00"]]}}, "note"),
+        ({"kind": "sally", "fleet": 1, "no\x00te": 1}, None),
+        ({"kind": "sa\x00lly", "fleet": 1}, "kind"),
+    ],
+)
+def test_nul_and_unpaired_surrogates_anywhere_in_a_body_are_refused_naming_the_field(
+    w: World, body: dict[str, Any], field: str | None
+) -> None:
+    with pytest.raises(OrderRefused) as refused:
+        check(w, body)
+    assert (refused.value.code, refused.value.field) == (RefusalCode.BAD_TEXT, field)
+    assert refused.value.message.startswith("Order 1: ")
+    assert "\x00" not in refused.value.message and not any("\ud800" <= c <= "\udfff" for c in refused.value.message)
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        ({"kind": "sally", "fleet": 2**64}, "fleet", f'"fleet" must be at most {2**63 - 1}'),
+        ({"kind": "sally", "fleet": 0}, "fleet", '"fleet" must be at least 1, not 0'),
+        ({"kind": "repair", "ship": -5}, "ship", '"ship" must be at least 1, not -5'),
+        ({"kind": "line_order", "fleet": 1, "ships": [3, -1]}, "ships", '"ships" must list ids from 1 to'),
+        ({"kind": "land", "fleet": 1, "port": "brest", "units": 2**31}, "units", '"units" must be at most 2147483647'),
+    ],
+)
+def test_integers_out_of_range_are_refused_by_field_before_any_lookup(
+    w: World, body: dict[str, Any], field: str, words: str
+) -> None:
+    with CaptureQueriesContext(connection) as queries, pytest.raises(OrderRefused) as refused:
+        check(w, body)
+    # Only the nation and the campaign are read: no query is made with the body's numbers.
+    assert not [q["sql"] for q in queries.captured_queries if "fleets_" in q["sql"] or "ports_" in q["sql"]]
+    assert (refused.value.code, refused.value.field) == (RefusalCode.OUT_OF_RANGE, field)
+    assert words in refused.value.message
+
+
+def test_a_refused_list_carries_every_refusal_with_its_code(w: World) -> None:
+    with pytest.raises(OrdersRefused) as refused:
+        orders_replace(nation=w.gb, bodies=[move(w.western, "iberia"), {"kind": "sally", "fleet": "x\x00"}])
+    assert [(r.code, r.field) for r in refused.value.refusals] == [
+        (RefusalCode.NOT_ADJACENT, "path"),
+        (RefusalCode.BAD_TEXT, "fleet"),
+    ]
+    assert refused.value.errors == [r.message for r in refused.value.refusals]
+    assert stored(w.gb) == []
+
+
 # --- submit_orders ----------------------------------------------------------------------------------------------------
 
 
@@ -780,6 +856,7 @@ def test_submit_orders_refuses_all_with_exit_code_2_and_every_refusal(w: World, 
         "Order 4 (lay_down, 1st 'Hibernia')",
         "Order 5 (offer_peace, RU)",
     ]
+    assert [line.rsplit(" ", 1)[1] for line in lines[1:]] == ["[one_per_turn]", "[over_quota]", "[wrong_relation]"]
     assert stored(w.gb) == []
 
 
@@ -806,3 +883,28 @@ def test_submit_orders_exits_2_when_the_turn_is_resolving(w: World, tmp_path: Pa
     with pytest.raises(CommandError) as failed:
         call_command("submit_orders", "orders-1805", "--nation", "GB", write(tmp_path, []))
     assert (failed.value.returncode, str(failed.value)) == (2, "The turn is being resolved; orders are closed.")
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('[{"kind": "lay_down", "class": "1st", "name": "A\\u0000", "port": "plymouth"}]', "[bad_text]"),
+        ('[{"kind": "declare_war", "nation": "\\ud800"}]', "[bad_text]"),
+        ('[{"kind": "sally", "fleet": 99999999999999999999999}]', "[out_of_range]"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('[{"kind": "sally", "fleet": 1' + "0" * 5000 + "}]", "is not valid JSON"),
+    ],
+)
+def test_submit_orders_exits_2_naming_the_problem_on_unstorable_input(
+    w: World, tmp_path: Path, content: str, expected: str
+) -> None:
+    with pytest.raises(CommandError) as failed:
+        call_command("submit_orders", "orders-1805", "--nation", "GB", write(tmp_path, content))
+    assert failed.value.returncode == 2 and expected in str(failed.value)
+    assert stored(w.gb) == []
+
+
+def test_submit_orders_exits_2_on_a_nation_code_that_is_not_text(w: World, tmp_path: Path) -> None:
+    with pytest.raises(CommandError) as failed:
+        call_command("submit_orders", "orders-1805", "--nation", "G\udcffB", write(tmp_path, []))
+    assert failed.value.returncode == 2 and "unpaired surrogate" in str(failed.value)

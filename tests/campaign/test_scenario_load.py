@@ -176,7 +176,7 @@ def test_a_campaign_in_play_round_trips_with_its_orders_reports_and_history(tmp_
     from django.utils import timezone
 
     from campaign.models import Order, Turn
-    from campaign.orders.validation import order_add
+    from campaign.orders.services import order_add
     from campaign.tasks import turn_resolve
     from campaign.turn.lifecycle import nation_ready_set, turn_claim
     from fleets.models import Blockade, Ship
@@ -214,7 +214,7 @@ def test_an_export_describes_the_database_not_a_stale_campaign_object() -> None:
 
     from campaign.backup import campaign_import
     from campaign.models import Turn
-    from campaign.orders.validation import order_add
+    from campaign.orders.services import order_add
     from campaign.tasks import turn_resolve
     from campaign.turn.lifecycle import turn_claim
     from tests.worlds import two_power_world

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.models import Relation, Turn
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from fleets.models import Ship

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Turn
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from campaign.services import ledger_post
 from fleets.models import Blockade, Ship
 from ports.models import LandUnit, Port

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import LedgerEntry, NationTurn, Relation, Turn
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from campaign.pages.contacts import contacts_from_events
 from campaign.services import ledger_post
 from fleets.models import Fleet

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign, Nation, Order, Turn
 from campaign.orders.forms import ORDER_FORMS
-from campaign.orders.validation import order_add
+from campaign.orders.services import order_add
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory, ShipFactory
 from tests.worlds import World, two_power_world
@@ -458,3 +458,42 @@ def test_htmx_reloads_the_form_for_the_fleet_chosen(world: World) -> None:
     select = _field_block(page, "fleet")
     assert 'hx-get="/campaigns/channel-1805/orders/"' in select and 'hx-trigger="change"' in select
     assert set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path"))) == {"port:portsmouth", "biscay"}
+
+
+# --- text and numbers that cannot be stored (issue 9) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"kind": "lay_down", "class": "1st", "name": "Cale\x00donia", "port": "portsmouth"}, "name"),
+        ({"kind": "form_fleet", "name": "Flying\x00Squadron"}, "name"),
+        ({"kind": "move", "path": "sea\x00"}, "path"),
+        ({"kind": "embark", "port": "portsmouth", "units": "99999999999999999999"}, "units"),
+        ({"kind": "move", "fleet": "99999999999999999999999", "path": "sea"}, "fleet"),
+    ],
+)
+def test_nul_characters_and_huge_numbers_are_refused_next_to_the_field(
+    world: World, data: dict[str, str], field: str
+) -> None:
+    client = _client(world.gb.player)
+    data = {"fleet": str(world.channel_fleet.pk), **data}
+    response = client.post(_url(world), data)
+    assert response.status_code == 200
+    assert 'class="field-errors"' in _field_block(response.content.decode(), field)
+    assert not Order.objects.filter(nation=world.gb).exists()
+
+
+def test_a_nul_character_in_an_edit_is_refused_and_changes_nothing(world: World) -> None:
+    order = order_add(
+        nation=world.gb, body={"kind": "lay_down", "class": "frigate", "name": "Amethyst", "port": "portsmouth"}
+    )
+    url = reverse("campaign:order_edit", args=[world.campaign.slug, order.pk])
+    response = _client(world.gb.player).post(
+        url, {"kind": "lay_down", "class": "frigate", "name": "Ame\x00thyst", "port": "portsmouth"}
+    )
+    assert response.status_code == 200 and "Null characters are not allowed" in _field_block(
+        response.content.decode(), "name"
+    )
+    order.refresh_from_db()
+    assert order.body["name"] == "Amethyst"

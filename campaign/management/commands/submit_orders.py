@@ -8,7 +8,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Campaign, Nation
-from campaign.orders.validation import OrderRefused, OrdersRefused, order_describe, orders_replace
+from campaign.orders.describe import order_describe
+from campaign.orders.errors import OrderRefused, OrdersRefused
+from campaign.orders.schema import text_fault
+from campaign.orders.services import orders_replace
 
 #: CONTRACT.md: a refused submission exits 2.
 REFUSED = 2
@@ -17,7 +20,8 @@ REFUSED = 2
 class Command(BaseCommand):
     help = (
         "Replace a nation's orders for the open turn with a JSON list of orders (FILE, or - for standard "
-        "input). All or nothing: if any order is refused, every refusal is printed, nothing is stored, exit 2."
+        "input). All or nothing: if any order is refused, every refusal is printed "
+        "with its code in brackets, nothing is stored, exit 2."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -26,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path of the JSON list of orders, or - to read standard input.")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        for name in ("slug", "nation"):
+            # Bytes that are not UTF-8 reach argv as lone surrogates, which no query can carry.
+            fault = text_fault(options[name])
+            if fault:
+                raise CommandError(f"The {name} {options[name]!a} holds {fault}.", returncode=REFUSED)
         campaign = Campaign.objects.filter(slug=options["slug"]).first()
         if campaign is None:
             raise CommandError(f"No campaign with slug {options['slug']!r}.", returncode=REFUSED)
@@ -43,8 +52,9 @@ class Command(BaseCommand):
         try:
             orders = orders_replace(nation=nation, bodies=bodies)
         except OrdersRefused as refused:
-            summary = f"{len(refused.errors)} of {len(bodies)} orders refused; nothing was stored:"
-            raise CommandError("\n".join([summary, *refused.errors]), returncode=REFUSED) from None
+            summary = f"{len(refused.refusals)} of {len(bodies)} orders refused; nothing was stored:"
+            lines = [f"{r.message} [{r.code}]" for r in refused.refusals]
+            raise CommandError("\n".join([summary, *lines]), returncode=REFUSED) from None
         except OrderRefused as closed:
             raise CommandError(closed.message, returncode=REFUSED) from None
         if not orders:
@@ -60,7 +70,9 @@ class Command(BaseCommand):
                 return json.load(handle)
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc.strerror}.", returncode=REFUSED) from exc
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{path} is not valid JSON: {exc}.", returncode=REFUSED) from exc
         except UnicodeDecodeError as exc:
             raise CommandError(f"{path} is not UTF-8 text: {exc}.", returncode=REFUSED) from exc
+        except ValueError as exc:  # a JSONDecodeError, or an integer longer than Python parses
+            raise CommandError(f"{path} is not valid JSON: {exc}.", returncode=REFUSED) from exc
+        except RecursionError:
+            raise CommandError(f"{path} is nested too deeply to be a list of orders.", returncode=REFUSED) from None

@@ -1,0 +1,324 @@
+"""The rules an order is checked against that do not depend on the order list: the board (zones and
+adjacency, ports, nations, relations) and the checks of RULES.md §2, §4, §7 and §10 made on it.
+
+Each check raises :class:`~campaign.orders.errors.CheckFailed` with the bare reason and a
+:class:`~campaign.orders.errors.RefusalCode`; the per-kind checks (``checks/``) name the order. Today
+only the order checks and the order pages call them; resolution (``campaign/turn``) keeps its own
+versions of some of these rules (the move length, the repair check), which is an open item of issue 8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+
+from campaign.models import Nation, Relation
+from campaign.orders.errors import CheckFailed, RefusalCode
+from campaign.orders.schema import DIPLOMACY_FROM
+from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from fleets.models import Fleet, Ship
+from ports.models import Port, SeaZone
+from rules.ruleset import Ruleset
+
+
+def ship_names(ships: Iterable[Ship]) -> str:
+    """Ships' names, comma-separated, for a refusal."""
+    return ", ".join(s.name for s in ships)
+
+
+def max_steps(ruleset: Ruleset, ships: Iterable[Ship]) -> int:
+    """RULES.md §4: "a path of at most 2 steps (1 if the fleet has a disabled ship)"."""
+    if any(s.condition == Ship.Condition.DISABLED for s in ships):
+        return ruleset["movement.max_steps_with_disabled"]
+    return ruleset["movement.max_steps"]
+
+
+def leave_port_check(*, ships: Iterable[Ship]) -> None:
+    """RULES.md §2: "A ship in ordinary cannot leave port"."""
+    laid_up = [s for s in ships if s.in_ordinary]
+    if laid_up:
+        raise CheckFailed(
+            f"ships in ordinary cannot leave port (RULES.md §2): {ship_names(laid_up)} "
+            f"{'is' if len(laid_up) == 1 else 'are'} in ordinary; transfer them to another fleet first "
+            "(fleet organisation comes before movement) or recommission them (phase 8)",
+            code=RefusalCode.IN_ORDINARY,
+        )
+
+
+def port_recently_taken(port: Port, turn: int) -> bool:
+    """RULES.md §1, §2, §7: a port taken this turn or last does not build or repair."""
+    return port.taken_turn is not None and port.taken_turn >= turn - 1
+
+
+def raise_port_check(*, nation: Nation, port: Port) -> None:
+    """RULES.md §7: land units and siege trains are raised "in an own port that is not besieged"."""
+    if port.owner_id != nation.pk:
+        raise CheckFailed(
+            f"land units are raised only in an own port (RULES.md §7); {port.name} is not {nation.code}'s",
+            code=RefusalCode.NOT_OWN_PORT,
+        )
+    if port.siege_turns > 0:
+        raise CheckFailed(
+            f"{port.name} is besieged; nothing can be raised there (RULES.md §7)", code=RefusalCode.BESIEGED
+        )
+
+
+def repair_check(*, nation: Nation, ship: Ship, port: Port | None, turn: int) -> None:
+    """RULES.md §2: repair "a damaged or disabled ship in an own port with a dockyard, not taken this
+    turn or last" (the blockade is known only at resolution)."""
+    if ship.condition not in (Ship.Condition.DAMAGED, Ship.Condition.DISABLED):
+        raise CheckFailed(
+            f"{ship.name} is {ship.condition}; only a damaged or disabled ship is repaired (RULES.md §2)",
+            code=RefusalCode.NOT_DAMAGED,
+        )
+    if port is None:
+        raise CheckFailed(
+            f"{ship.name} is at sea; ships are repaired in an own port with a dockyard (RULES.md §2)",
+            code=RefusalCode.AT_SEA,
+        )
+    if port.owner_id != nation.pk:
+        raise CheckFailed(
+            f"{ship.name} is in {port.name}, which is not {nation.code}'s; repairs need an own port",
+            code=RefusalCode.NOT_OWN_PORT,
+        )
+    if not port.dockyard:
+        raise CheckFailed(
+            f"{port.name} has no dockyard; ships are repaired only where there is one (RULES.md §2)",
+            code=RefusalCode.NO_DOCKYARD,
+        )
+    if port_recently_taken(port, turn):
+        raise CheckFailed(
+            f"{port.name} was taken in turn {port.taken_turn}; it repairs again from turn {turn + 1}",
+            code=RefusalCode.RECENTLY_TAKEN,
+        )
+
+
+def ordinary_check(*, nation: Nation, ship: Ship, port: Port | None, lay_up: bool) -> None:
+    """RULES.md §2: "lay up" and "recommission" orders are for a ship in an own port."""
+    if port is None or port.owner_id != nation.pk:
+        where = "at sea" if port is None else f"in {port.name}, which is not {nation.code}'s"
+        raise CheckFailed(
+            f"{ship.name} is {where}; only a ship in an own port is laid up or recommissioned (§2)",
+            code=RefusalCode.NOT_OWN_PORT,
+        )
+    if lay_up and ship.in_ordinary:
+        raise CheckFailed(f"{ship.name} is already in ordinary", code=RefusalCode.ALREADY_IN_ORDINARY)
+    if not lay_up and not ship.in_ordinary:
+        raise CheckFailed(
+            f"{ship.name} is in commission, not in ordinary; there is nothing to recommission",
+            code=RefusalCode.NOT_IN_ORDINARY,
+        )
+
+
+class Board:
+    """What the order checks read about one campaign: zones and adjacency, ports, nations, relations.
+
+    A read-only snapshot, loaded lazily (a few queries in all). Build one per validation, or one
+    per phase after diplomacy, and call its checks as often as needed.
+    """
+
+    def __init__(self, campaign_id: int) -> None:
+        self.campaign_id = campaign_id
+
+    @cached_property
+    def zones(self) -> dict[str, SeaZone]:
+        return {z.key: z for z in SeaZone.objects.filter(campaign_id=self.campaign_id)}
+
+    @cached_property
+    def zones_by_id(self) -> dict[int, SeaZone]:
+        return {z.pk: z for z in self.zones.values()}
+
+    @cached_property
+    def adjacency(self) -> dict[int, frozenset[int]]:
+        pairs: dict[int, set[int]] = {pk: set() for pk in self.zones_by_id}
+        rows = SeaZone.objects.filter(campaign_id=self.campaign_id, adjacent__isnull=False).values_list(
+            "pk", "adjacent"
+        )
+        for a, b in rows:
+            if b is None:
+                continue
+            pairs[a].add(b)
+            pairs.setdefault(b, set()).add(a)  # the relation is symmetric; keep it so even if a row is missing
+        return {pk: frozenset(others) for pk, others in pairs.items()}
+
+    @cached_property
+    def ports(self) -> dict[str, Port]:
+        return {p.key: p for p in Port.objects.filter(campaign_id=self.campaign_id)}
+
+    @cached_property
+    def ports_by_id(self) -> dict[int, Port]:
+        return {p.pk: p for p in self.ports.values()}
+
+    @cached_property
+    def nations(self) -> dict[str, Nation]:
+        return {n.code: n for n in Nation.objects.filter(campaign_id=self.campaign_id)}
+
+    @cached_property
+    def nations_by_id(self) -> dict[int, Nation]:
+        return {n.pk: n for n in self.nations.values()}
+
+    @cached_property
+    def diplomacy(self) -> Diplomacy:
+        return diplomacy_for_campaign(campaign_id=self.campaign_id)
+
+    # -- facts -----------------------------------------------------------------------------------------
+    def adjacent(self, a: SeaZone, b: SeaZone) -> bool:
+        return b.pk in self.adjacency.get(a.pk, frozenset())
+
+    def owner_code(self, port: Port) -> str:
+        owner = self.nations_by_id.get(port.owner_id)
+        return owner.code if owner is not None else "?"
+
+    def relation(self, nation: Nation, other_id: int) -> str:
+        """ "self", "peace", "war" or "alliance" (RULES.md §10; no stored relation is peace)."""
+        return self.diplomacy.state(nation.pk, other_id)
+
+    def friendly(self, nation: Nation, port: Port) -> bool:
+        """RULES.md §4: an "own or allied port"."""
+        return self.diplomacy.allied(nation.pk, port.owner_id)
+
+    def place(self, fleet: Fleet) -> tuple[SeaZone, Port | None]:
+        """Where a fleet is now: its zone and, if in port, the port."""
+        port = self.ports_by_id.get(fleet.port_id) if fleet.port_id is not None else None
+        return self.zones_by_id[fleet.sea_zone_id], port
+
+    # -- checks -----------------------------------------------------------------------------------------
+    def port_entry_check(self, *, nation: Nation, port: Port) -> None:
+        """RULES.md §4: "Fleets never enter the port of a nation that is neither own nor allied"."""
+        if not self.friendly(nation, port):
+            state = self.relation(nation, port.owner_id)
+            raise CheckFailed(
+                f"{port.name} is {self.owner_code(port)}'s and {nation.code} is at {state} with it; fleets enter "
+                "only own or allied ports (RULES.md §4)",
+                code=RefusalCode.PORT_NOT_FRIENDLY,
+            )
+
+    def step(
+        self, *, nation: Nation, zone: SeaZone, port: Port | None, step: str, ships: Sequence[Ship] | None = None
+    ) -> tuple[SeaZone, Port | None]:
+        """One movement step (RULES.md §4) from (zone, port): the new place, or :class:`CheckFailed`.
+
+        A step is a zone key (to an adjacent zone, from sea), "port:<key>" (enter an own or allied port
+        of the current zone, from sea) or "sea" (leave the port into its zone). ``ships``, when
+        given, are checked for ships in ordinary as the fleet leaves port.
+        """
+        if step == "sea":
+            if port is None:
+                raise CheckFailed(
+                    f'"sea" leaves a port, but the fleet is already at sea in {zone.name}', code=RefusalCode.BAD_STEP
+                )
+            if ships is not None:
+                leave_port_check(ships=ships)
+            return self.zones_by_id[port.sea_zone_id], None
+        if step.startswith("port:"):
+            key = step.removeprefix("port:")
+            target = self.ports.get(key)
+            if target is None:
+                raise CheckFailed(f"there is no port {key!r} in this campaign", code=RefusalCode.UNKNOWN_PORT)
+            if port is not None:
+                raise CheckFailed(
+                    f'the fleet is in {port.name}; it leaves with "sea" before entering another port',
+                    code=RefusalCode.BAD_STEP,
+                )
+            if target.sea_zone_id != zone.pk:
+                raise CheckFailed(
+                    f"{target.name} lies in {self.zones_by_id[target.sea_zone_id].name}, not in {zone.name}; "
+                    "a fleet enters only a port of the zone it is in",
+                    code=RefusalCode.WRONG_ZONE,
+                )
+            self.port_entry_check(nation=nation, port=target)
+            return zone, target
+        target_zone = self.zones.get(step)
+        if target_zone is None:
+            raise CheckFailed(
+                f'there is no sea zone {step!r} in this campaign (a step is a zone key, "port:<key>" or "sea")',
+                code=RefusalCode.UNKNOWN_ZONE,
+            )
+        if port is not None:
+            raise CheckFailed(
+                f'the fleet is in {port.name}; its first step must be "sea" to leave it', code=RefusalCode.BAD_STEP
+            )
+        if not self.adjacent(zone, target_zone):
+            raise CheckFailed(f"{target_zone.name} is not adjacent to {zone.name}", code=RefusalCode.NOT_ADJACENT)
+        return target_zone, None
+
+    def walk(
+        self,
+        *,
+        nation: Nation,
+        zone: SeaZone,
+        port: Port | None,
+        path: Sequence[str],
+        ships: Sequence[Ship] | None = None,
+    ) -> tuple[SeaZone, Port | None]:
+        """Follow a whole path; :class:`CheckFailed` names the step that cannot be taken."""
+        for n, step in enumerate(path, 1):
+            try:
+                zone, port = self.step(nation=nation, zone=zone, port=port, step=step, ships=ships)
+            except CheckFailed as failed:
+                raise CheckFailed(f"step {n} ({step!r}): {failed}", code=failed.code) from None
+        return zone, port
+
+    def run_guns_check(self, *, nation: Nation, port: Port, zone: SeaZone, in_port: Port | None) -> None:
+        """RULES.md §4: run the guns (or send fireships, §9) at a port of a nation at war, from sea in
+        its zone. ``zone``/``in_port``: where the fleet will be after movement."""
+        if port.owner_id == nation.pk:
+            raise CheckFailed(
+                f"{port.name} is {nation.code}'s own port; nobody runs the guns of its own side",
+                code=RefusalCode.OWN_PORT,
+            )
+        state = self.relation(nation, port.owner_id)
+        if state != Relation.State.WAR:
+            raise CheckFailed(
+                f"{port.name} is {self.owner_code(port)}'s and {nation.code} is at {state} with it; only the guns of "
+                "a port of a nation at war can be run (RULES.md §4)",
+                code=RefusalCode.NOT_AT_WAR,
+            )
+        if in_port is not None:
+            raise CheckFailed(
+                f"the fleet will be in port at {in_port.name}; it attacks {port.name} from sea in its zone",
+                code=RefusalCode.IN_PORT,
+            )
+        if zone.pk != port.sea_zone_id:
+            raise CheckFailed(
+                f"{port.name} lies in {self.zones_by_id[port.sea_zone_id].name}, but the fleet will be in {zone.name} "
+                "(after any move order listed before this one)",
+                code=RefusalCode.WRONG_ZONE,
+            )
+
+    def landing_check(self, *, nation: Nation, port: Port, zone: SeaZone, in_port: Port | None = None) -> None:
+        """RULES.md §7: land "at a port in its zone: own → garrison; allied → guests; enemy → besiegers;
+        neutral → refused". ``zone``/``in_port``: where the fleet will be after movement; a fleet in
+        port lands only there — "ships in port are not in the zone" (§4)."""
+        if zone.pk != port.sea_zone_id:
+            raise CheckFailed(
+                f"{port.name} lies in {self.zones_by_id[port.sea_zone_id].name}, but the fleet will be in {zone.name} "
+                "(after any move order listed before this one); units land only at a port of the fleet's zone",
+                code=RefusalCode.WRONG_ZONE,
+            )
+        if in_port is not None and in_port.pk != port.pk:
+            raise CheckFailed(
+                f"the fleet will be in port at {in_port.name} (after any move order listed before this one); "
+                f"ships in port are not in the zone (RULES.md §4), so it lands units only there, or at "
+                f"{port.name} from sea",
+                code=RefusalCode.IN_PORT,
+            )
+        if self.relation(nation, port.owner_id) == Relation.State.PEACE:
+            raise CheckFailed(
+                f"{port.name} is {self.owner_code(port)}'s, a neutral nation ({nation.code} is at peace with it); "
+                "landing at a neutral port is refused (RULES.md §7)",
+                code=RefusalCode.NEUTRAL_PORT,
+            )
+
+    def diplomacy_check(self, *, kind: str, nation: Nation, other: Nation) -> None:
+        """RULES.md §10: declare war from peace or alliance; offer peace from war; propose an alliance
+        from peace; leave an alliance from alliance. Never towards oneself."""
+        if other.pk == nation.pk:
+            raise CheckFailed(f"{nation.code} cannot give a diplomatic order to itself", code=RefusalCode.OWN_NATION)
+        state = self.relation(nation, other.pk)
+        if state not in DIPLOMACY_FROM[kind]:
+            allowed = " or ".join(DIPLOMACY_FROM[kind])
+            raise CheckFailed(
+                f"{nation.code} and {other.code} are at {state}; {kind} is given from {allowed} (RULES.md §10)",
+                code=RefusalCode.WRONG_RELATION,
+            )

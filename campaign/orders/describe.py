@@ -1,0 +1,142 @@
+"""Orders in words: :func:`order_describe`, the canonical line of a stored order (messages, the API,
+``submit_orders``), and :func:`order_summary`, the player's line on the order page, with names instead
+of ids and keys."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from campaign.models import Order
+
+if TYPE_CHECKING:  # only a type here: the command and the API describe orders without the page's reads
+    from campaign.orders.choices import OrderChoices
+
+
+def order_describe(order: Order) -> str:
+    """One readable line for a stored order, e.g. "Order 1 (move, fleet 'Channel Fleet'): channel → biscay"."""
+    body = order.body
+    kind = order.kind
+    subject = f", fleet {order.fleet.name!r}" if order.fleet is not None and kind != Order.Kind.TRANSFER else ""
+
+    def ids(key: str) -> str:
+        return ", ".join(str(v) for v in body.get(key) or [])
+
+    details: dict[str, Callable[[], str]] = {
+        Order.Kind.MOVE: lambda: " → ".join(body.get("path") or []),
+        Order.Kind.POSTURE: lambda: f"{body.get('posture')}" + (f" {body['port']}" if body.get("port") else ""),
+        Order.Kind.BATTLE_ORDERS: lambda: (
+            f"after battle {body.get('after_battle')}; retreat port {body.get('retreat_port') or '—'}; "
+            f"retreat zone {body.get('retreat_zone') or '—'}"
+        ),
+        Order.Kind.LINE_ORDER: lambda: f"line {ids('ships')}",
+        Order.Kind.RUN_GUNS: lambda: f"at {body.get('port')}",
+        Order.Kind.SALLY: lambda: "sally against the blockaders",
+        Order.Kind.FIRESHIPS: lambda: f"at {body.get('port')}",
+        Order.Kind.LAY_DOWN: lambda: f"{body.get('class')} {body.get('name')!r} at {body.get('port')}",
+        Order.Kind.RAISE: lambda: f"{str(body.get('unit')).replace('_', ' ')} at {body.get('port')}",
+        Order.Kind.REPAIR: lambda: f"ship {body.get('ship')} {'on' if body.get('on', True) else 'off'}",
+        Order.Kind.LAY_UP: lambda: f"ship {body.get('ship')}",
+        Order.Kind.RECOMMISSION: lambda: f"ship {body.get('ship')}",
+        Order.Kind.TRANSFER: lambda: (
+            f"ships {ids('ships')} to fleet {body.get('to_fleet')}"
+            + (f" ({order.fleet.name})" if order.fleet is not None else "")
+        ),
+        Order.Kind.FORM_FLEET: lambda: f"ships {ids('ships')} as {body.get('name')!r}",
+        Order.Kind.MERGE: lambda: f"into fleet {body.get('into')}",
+        Order.Kind.APPOINT: lambda: f"admiral {body.get('admiral')}",
+        Order.Kind.EMBARK: lambda: f"{body.get('units')} unit(s) at {body.get('port')}",
+        Order.Kind.LAND: lambda: f"{body.get('units')} unit(s) at {body.get('port')}",
+    }
+    detail = details[kind]() if kind in details else f"towards {body.get('nation')}"
+    return f"Order {order.position} ({kind}{subject}): {detail}"
+
+
+class _Names:
+    """Names instead of ids and keys for one order body, from the order page's choices."""
+
+    def __init__(self, body: Any, choices: OrderChoices) -> None:
+        self.body = body
+        self.board = choices.board
+        self.fleets = choices.fleets_by_id
+        self.ships = choices.ships
+
+    def fleet(self, key: str = "fleet") -> str:
+        place = self.fleets.get(self.body.get(key))
+        return place.fleet.name if place is not None else f"fleet {self.body.get(key)}"
+
+    def ship(self, value: Any) -> str:
+        found = self.ships.get(value)
+        return found[0].name if found is not None else f"ship {value}"
+
+    def port(self, key: Any) -> str:
+        found = self.board.ports.get(key) if isinstance(key, str) else None
+        return found.name if found is not None else str(key)
+
+    def zone(self, key: Any) -> str:
+        found = self.board.zones.get(key) if isinstance(key, str) else None
+        return found.name if found is not None else str(key)
+
+    def step(self, value: str) -> str:
+        if value == "sea":
+            return "to sea"
+        if value.startswith("port:"):
+            return f"into {self.port(value.removeprefix('port:'))}"
+        return self.zone(value)
+
+    def names(self, values: Any, limit: int = 6) -> str:
+        listed = [self.ship(v) for v in values or []]
+        more = f" and {len(listed) - limit} more" if len(listed) > limit else ""
+        return ", ".join(listed[:limit]) + more
+
+
+def order_summary(order: Order, choices: OrderChoices) -> str:
+    """One order in a player's words, with names instead of ids and keys ("Channel Fleet: leave
+    Portsmouth → Bay of Biscay"); :func:`order_describe` is the canonical line."""
+    body = order.body
+    n = _Names(body, choices)
+    fleet, ship, port, zone, step, names = n.fleet, n.ship, n.port, n.zone, n.step, n.names
+    kind = order.kind
+    nation = n.board.nations.get(body.get("nation", ""))
+    cost = choices.ruleset.ship_cost.get(body.get("class", ""), 0)
+    texts: dict[str, Callable[[], str]] = {
+        Order.Kind.MOVE: lambda: f"{fleet()}: " + " → ".join(step(s) for s in body.get("path") or []),
+        Order.Kind.POSTURE: lambda: (
+            f"{fleet()}: "
+            + (
+                f"blockade {port(body.get('port'))}"
+                if body.get("posture") == "blockade"
+                else f"{body.get('posture')} battle"
+            )
+        ),
+        Order.Kind.BATTLE_ORDERS: lambda: (
+            f"{fleet()}: after a drawn day {body.get('after_battle')}"
+            + (f"; retreat into {port(body['retreat_port'])}" if body.get("retreat_port") else "")
+            + (f"; else to {zone(body['retreat_zone'])}" if body.get("retreat_zone") else "")
+        ),
+        Order.Kind.LINE_ORDER: lambda: f"{fleet()}: line {names(body.get('ships'))}",
+        Order.Kind.RUN_GUNS: lambda: f"{fleet()}: run the guns of {port(body.get('port'))}",
+        Order.Kind.SALLY: lambda: f"{fleet()}: sally against the blockaders",
+        Order.Kind.FIRESHIPS: lambda: f"{fleet()}: fireships into {port(body.get('port'))}",
+        Order.Kind.LAY_DOWN: lambda: f"{body.get('class')} {body.get('name')} at {port(body.get('port'))} ({cost} EP)",
+        Order.Kind.RAISE: lambda: f"{str(body.get('unit')).replace('_', ' ')} at {port(body.get('port'))}",
+        Order.Kind.REPAIR: lambda: ("repair " if body.get("on", True) else "stop repairing ") + ship(body.get("ship")),
+        Order.Kind.LAY_UP: lambda: f"{ship(body.get('ship'))} into ordinary",
+        Order.Kind.RECOMMISSION: lambda: f"{ship(body.get('ship'))} back into commission",
+        Order.Kind.TRANSFER: lambda: f"{names(body.get('ships'))} → {fleet('to_fleet')}",
+        Order.Kind.FORM_FLEET: lambda: f"{names(body.get('ships'))} → new fleet {body.get('name')}",
+        Order.Kind.MERGE: lambda: f"{fleet()} into {fleet('into')}",
+        Order.Kind.APPOINT: lambda: f"{body.get('admiral')} to command {fleet()}",
+        Order.Kind.EMBARK: lambda: f"{fleet()}: embark {body.get('units')} unit(s) at {port(body.get('port'))}",
+        Order.Kind.LAND: lambda: f"{fleet()}: land {body.get('units')} unit(s) at {port(body.get('port'))}",
+    }
+    if kind in texts:
+        return texts[kind]()
+    target = nation.name if nation is not None else body.get("nation")
+    diplomacy: dict[str, str] = {
+        Order.Kind.DECLARE_WAR: f"declare war on {target}",
+        Order.Kind.OFFER_PEACE: f"offer peace to {target}",
+        Order.Kind.PROPOSE_ALLIANCE: f"propose an alliance to {target}",
+        Order.Kind.LEAVE_ALLIANCE: f"leave the alliance with {target}",
+    }
+    return diplomacy.get(kind, str(body))

@@ -1,0 +1,61 @@
+"""Forms of the army orders: embark and land land units (RULES.md §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from campaign.models import Order
+from campaign.orders.choices import FleetPlace
+from campaign.orders.forms.base import OrderForm
+
+
+class _ArmyForm(OrderForm):
+    fleet_dependent = True
+
+    def transport_fleets(self) -> list[FleetPlace]:
+        return [p for p in self.choices.fleets_afloat if any(s.ship_class == "transport" for s in p.ships)]
+
+    def ports_for(self, place: FleetPlace) -> list[Any]:
+        raise NotImplementedError
+
+    def setup(self) -> None:
+        places = self.transport_fleets()
+        self.fleet_field(places)
+        chosen = self.selected_fleet(places)
+        self.port_field("port", self.ports_for(chosen) if chosen is not None else [], label="Port")
+        self.fields["units"] = forms.IntegerField(label="Land units", min_value=1, max_value=999, initial=1)
+
+    def body(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"kind": self.kind, "fleet": data["fleet"], "port": data["port"], "units": data["units"]}
+
+
+class EmbarkForm(_ArmyForm):
+    kind = Order.Kind.EMBARK
+    title = "Embark land units"
+    group = "Armies"
+    help = "Phase 3: land units board the fleet's empty transports, one unit each (RULES.md §7)."
+
+    def ports_for(self, place: FleetPlace) -> list[Any]:
+        units = self.choices.land_units_at
+        if place.port is not None:
+            return [place.port] if units[place.port.pk] else []
+        return [p for p in self.choices.ports if p.sea_zone_id == place.zone.pk and units[p.pk]]
+
+
+class LandForm(_ArmyForm):
+    kind = Order.Kind.LAND
+    title = "Land land units"
+    group = "Armies"
+    help = (
+        "Phase 6: units land at a port of the fleet's zone (after its move): own → garrison, allied → guests, "
+        "enemy → besiegers; never at a neutral port (RULES.md §7)."
+    )
+
+    def ports_for(self, place: FleetPlace) -> list[Any]:
+        reach = self.choices.zones_in_reach(place)
+        return [
+            p for p in self.choices.ports if p.sea_zone_id in reach and self.choices.relation(p.owner_id) != "peace"
+        ]

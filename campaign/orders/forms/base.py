@@ -1,0 +1,128 @@
+"""The base of every order form: fields shared by the kinds, and a refusal shown next to its field.
+
+The forms check only the shape of the input (a choice from the list, a whole number); the rules are the
+server's: a body the services refuse comes back as :class:`~campaign.orders.errors.OrderRefused`, and
+:meth:`OrderForm.refuse` shows its message next to the field it names (``refusal.field``), or above
+the form when it is about the whole order or a field the form does not show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from django import forms
+
+from battles.widgets import use_fast_selects
+from campaign.orders.choices import FleetPlace, OrderChoices
+from campaign.orders.errors import OrderRefused
+
+Choices = list[tuple[str, Any]]
+
+
+class OrderForm(forms.Form):
+    """One order kind. Subclasses declare ``kind``, ``title``, ``group``, build their fields in
+    :meth:`setup` from the nation's :class:`OrderChoices` and turn cleaned data into a body."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    group: ClassVar[str]
+    help: ClassVar[str] = ""
+    #: Its choices depend on the fleet chosen: the page offers a "show choices" refresh.
+    fleet_dependent: ClassVar[bool] = False
+
+    def __init__(
+        self, data: Mapping[str, Any] | None = None, *, choices: OrderChoices, initial: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(data, initial=dict(initial or {}))
+        self.choices = choices
+        self.setup()
+        use_fast_selects(self)
+
+    # -- building ---------------------------------------------------------------------------------------
+    def setup(self) -> None:
+        raise NotImplementedError
+
+    def body(self) -> dict[str, Any]:
+        """The order body from the cleaned data (call after ``is_valid()``)."""
+        raise NotImplementedError
+
+    @classmethod
+    def initial_from_body(cls, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Initial field values for editing a stored order."""
+        return {k: v for k, v in body.items() if k != "kind"}
+
+    def value(self, name: str) -> Any:
+        """The field's current value: submitted data first, then the initial value."""
+        if self.is_bound and name in self.data:
+            return self.data.get(name)
+        return self.initial.get(name)
+
+    # -- shared fields -------------------------------------------------------------------------------------
+    def fleet_field(self, places: Iterable[FleetPlace], *, name: str = "fleet", label: str = "Fleet") -> None:
+        self.fields[name] = forms.TypedChoiceField(
+            label=label,
+            coerce=int,
+            choices=[(p.fleet.pk, p.label) for p in places],
+            error_messages={"invalid_choice": "Choose one of your fleets from the list."},
+        )
+
+    def selected_fleet(self, places: list[FleetPlace], name: str = "fleet") -> FleetPlace | None:
+        """The fleet whose choices are shown: the one submitted or given, else the first."""
+        by_id = {p.fleet.pk: p for p in places}
+        raw = self.value(name)
+        try:
+            chosen = by_id.get(int(raw)) if raw not in (None, "") else None
+        except (TypeError, ValueError):
+            chosen = None
+        if chosen is None and places:
+            chosen = places[0]
+            self.initial.setdefault(name, chosen.fleet.pk)
+        return chosen
+
+    def port_field(
+        self, name: str, ports: Iterable[Any], *, label: str, required: bool = True, blank: str = "—"
+    ) -> None:
+        options: Choices = [(p.key, self.choices.port_label(p)) for p in ports]
+        if not required:
+            options = [("", blank), *options]
+        self.fields[name] = forms.ChoiceField(
+            label=label,
+            required=required,
+            choices=options,
+            error_messages={"invalid_choice": "Choose a port from the list."},
+        )
+
+    def ship_field(self, ships: Iterable[Any], *, label: str = "Ship") -> None:
+        self.fields["ship"] = forms.TypedChoiceField(
+            label=label,
+            coerce=int,
+            choices=[(ship.pk, self.choices.ship_label(ship, place)) for ship, place in ships],
+            error_messages={"invalid_choice": "Choose one of your ships from the list."},
+        )
+
+    def ships_field(self, *, label: str, help_text: str = "") -> None:
+        groups: Choices = []
+        for place in self.choices.fleets_afloat:
+            groups.append(
+                (
+                    f"{place.fleet.name} — {place.where}",
+                    [(s.pk, self.choices.ship_label(s, place).split(" — ")[0]) for s in place.ships],
+                )
+            )
+        self.fields["ships"] = forms.TypedMultipleChoiceField(
+            label=label,
+            coerce=int,
+            choices=groups,
+            widget=forms.CheckboxSelectMultiple,
+            help_text=help_text,
+            error_messages={"invalid_choice": "Choose your own ships afloat from the list."},
+        )
+
+    # -- refusals -----------------------------------------------------------------------------------------
+    def refuse(self, refused: OrderRefused) -> str | None:
+        """Show the server's refusal next to the field it names; returns that field (None: the whole
+        order, or a field this form does not show, shown above the form)."""
+        field = refused.field if refused.field in self.fields else None
+        self.add_error(field, refused.message)
+        return field

@@ -1,0 +1,189 @@
+"""Changes of a nation's order list for the open turn: add, update, withdraw, replace.
+
+Each runs in one transaction with the turn row locked (so the turn runner's claim waits for it, and it
+for the claim) and, when it refuses, raises :class:`~campaign.orders.errors.OrderRefused` and changes
+nothing. The stored list stays valid as a whole, checked in listed order by
+:mod:`campaign.orders.validator`: a change that would make another order of the list refused is
+refused too. Resolution does not call these checks again; it re-checks what can have changed since
+(paths, port entry, landings…) on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaign.models import Campaign, Nation, NationTurn, Order, Turn
+from campaign.orders.context import OrderContext
+from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
+from campaign.orders.schema import json_type
+from campaign.orders.selectors import orders_for_turn
+from campaign.orders.validator import CleanOrder, order_check, orders_validate
+
+_CLOSED = RefusalCode.TURN_CLOSED
+
+
+def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
+    """The open turn, locked until the end of the transaction (a claim waits for us, we for it)."""
+    campaign = Campaign.objects.get(pk=campaign_id)
+    if campaign.status == Campaign.Status.ENDED:
+        raise OrderRefused(f"{campaign.name} has ended; orders are closed.", code=_CLOSED)
+    # The snapshot and dice log are large JSON blobs nobody needs for an order change.
+    turns = Turn.objects.select_for_update().defer("snapshot", "dice_log").filter(campaign_id=campaign_id)
+    turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
+    if turn is not None and turn.status == Turn.Status.OPEN:
+        return turn
+    if turn is not None and turn.status == Turn.Status.RESOLVED:
+        raise OrderRefused(f"Turn {turn.number} has been resolved; its orders are closed.", code=_CLOSED)
+    if turn is not None or Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.RESOLVING).exists():
+        raise OrderRefused("The turn is being resolved; orders are closed.", code=_CLOSED)
+    raise OrderRefused(f"{campaign.name} has no open turn; orders are closed.", code=_CLOSED)
+
+
+def _mark_submitted(*, nation: Nation, turn: Turn) -> None:
+    NationTurn.objects.update_or_create(turn=turn, nation=nation, defaults={"submitted_at": timezone.now()})
+
+
+def _store_refused(exc: IntegrityError) -> OrderRefused:
+    # The checks refuse every conflict the database knows of; this guards the last gap.
+    return OrderRefused(
+        f"The orders conflict with orders stored meanwhile; reload them and try again ({exc}).",
+        code=RefusalCode.STORE_CONFLICT,
+    )
+
+
+@transaction.atomic
+def order_add(*, nation: Nation, body: object) -> Order:
+    """Append an order at the end of the nation's list for the open turn."""
+    turn = _turn_locked(campaign_id=nation.campaign_id)
+    existing = list(orders_for_turn(nation=nation, turn=turn))
+    ctx = OrderContext(nation=nation, turn=turn)
+    for order in existing:
+        ctx.absorb(order.body)
+    clean = order_check(ctx, body)
+    position = (max((o.position for o in existing), default=0)) + 1
+    try:
+        with transaction.atomic():
+            order = Order.objects.create(
+                campaign_id=nation.campaign_id,
+                turn=turn,
+                nation=nation,
+                position=position,
+                kind=clean.kind,
+                body=clean.body,
+                fleet=clean.fleet,
+            )
+    except IntegrityError as exc:
+        raise _store_refused(exc) from exc
+    _mark_submitted(nation=nation, turn=turn)
+    return order
+
+
+def _list_change_check(
+    *, nation: Nation, turn: Turn, before: Sequence[Order], after: Sequence[tuple[int, object]], changed: int | None
+) -> dict[int, CleanOrder]:
+    """Refuse a change of the list that makes an order refused that was not refused before.
+
+    ``after``: (order id, body) in the new listed order; ``changed``: the id whose body is new.
+    Orders that were already refused (the world changed under them) do not block the change.
+    """
+    _, old_refusals = orders_validate(nation=nation, turn=turn, bodies=[o.body for o in before])
+    was_refused = {o.pk for o, refused in zip(before, old_refusals, strict=True) if refused}
+    cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=[body for _, body in after])
+    if changed is not None:
+        for (order_id, _), refused in zip(after, refusals, strict=True):
+            if order_id == changed and refused:
+                raise refused
+    for (order_id, _), refused in zip(after, refusals, strict=True):
+        if refused and (order_id == changed or order_id not in was_refused):
+            raise OrderRefused(
+                f"That change would leave another order refused: {refused.message}",
+                code=RefusalCode.BREAKS_ANOTHER_ORDER,
+            )
+    return {order_id: clean for (order_id, _), clean in zip(after, cleans, strict=True) if clean is not None}
+
+
+@transaction.atomic
+def order_update(*, order: Order, body: object) -> Order:
+    """Replace an order's body (its kind may change); it keeps its place in the list."""
+    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
+    nation = Nation.objects.get(pk=order.nation_id)
+    before = list(orders_for_turn(nation=nation, turn=turn))
+    if order.pk not in {o.pk for o in before}:
+        raise OrderRefused(f"Order {order.position} no longer exists; it was withdrawn.", code=RefusalCode.ORDER_GONE)
+    after = [(o.pk, body if o.pk == order.pk else o.body) for o in before]
+    clean = _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=order.pk)[order.pk]
+    stored = next(o for o in before if o.pk == order.pk)
+    stored.kind, stored.body, stored.fleet = clean.kind, clean.body, clean.fleet
+    try:
+        with transaction.atomic():
+            stored.save(update_fields=["kind", "body", "fleet", "updated_at"])
+    except IntegrityError as exc:
+        raise _store_refused(exc) from exc
+    _mark_submitted(nation=nation, turn=turn)
+    order.kind, order.body, order.fleet, order.position = stored.kind, stored.body, stored.fleet, stored.position
+    return stored
+
+
+@transaction.atomic
+def order_withdraw(*, order: Order) -> None:
+    """Withdraw an order; the orders after it move up one place (positions stay 1, 2, 3…)."""
+    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
+    nation = Nation.objects.get(pk=order.nation_id)
+    before = list(orders_for_turn(nation=nation, turn=turn))
+    if order.pk not in {o.pk for o in before}:
+        raise OrderRefused(
+            f"Order {order.position} no longer exists; it was already withdrawn.", code=RefusalCode.ORDER_GONE
+        )
+    after = [(o.pk, o.body) for o in before if o.pk != order.pk]
+    _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=None)
+    Order.objects.filter(pk=order.pk).delete()
+    # One row at a time, upwards: each position is free when an order moves into it.
+    for position, stored in enumerate((o for o in before if o.pk != order.pk), 1):
+        if stored.position != position:
+            stored.position = position
+            stored.save(update_fields=["position", "updated_at"])
+    _mark_submitted(nation=nation, turn=turn)
+
+
+@transaction.atomic
+def orders_replace(*, nation: Nation, bodies: Sequence[object]) -> list[Order]:
+    """Replace the nation's whole list for the open turn, all or nothing.
+
+    Raises :class:`OrdersRefused` listing every refused order with its reason, or a plain
+    :class:`OrderRefused` when the submission as a whole cannot be taken (orders closed, not a list);
+    then nothing is stored. An empty list withdraws every order (and still counts as submitted).
+    """
+    if isinstance(bodies, str | bytes | Mapping) or not isinstance(bodies, Sequence):
+        raise OrderRefused(
+            f"The orders must be a JSON list of order objects, not {json_type(bodies)}.",
+            code=RefusalCode.NOT_A_LIST,
+        )
+    turn = _turn_locked(campaign_id=nation.campaign_id)
+    cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=bodies)
+    refused = [r for r in refusals if r is not None]
+    if refused:
+        raise OrdersRefused(refused)
+    Order.objects.filter(turn=turn, nation=nation).delete()
+    orders = [
+        Order(
+            campaign_id=nation.campaign_id,
+            turn=turn,
+            nation=nation,
+            position=clean.position,
+            kind=clean.kind,
+            body=clean.body,
+            fleet=clean.fleet,
+        )
+        for clean in cleans
+        if clean is not None
+    ]
+    try:
+        with transaction.atomic():
+            stored = Order.objects.bulk_create(orders)
+    except IntegrityError as exc:
+        raise OrdersRefused([_store_refused(exc)]) from exc
+    _mark_submitted(nation=nation, turn=turn)
+    return stored
