@@ -146,3 +146,17 @@ def _side_nations(side: dict[str, Any]) -> list[str]:
     if not isinstance(nations, list):
         return []
     return [code for code in nations if isinstance(code, str)]
+
+
+def alliances_now(*, campaign: Any) -> dict[str, set[str]]:
+    """Each nation code of ``campaign`` → the codes of its allies as the relations stand now.
+
+    ``campaign`` is a ``campaign.models.Campaign`` reached through a battle's or engagement's
+    foreign key (the battles app imports no campaign code); its ``relations`` hold one row per pair
+    of nations."""
+    pairs = campaign.relations.filter(state="alliance").values_list("a__code", "b__code")
+    allies: dict[str, set[str]] = defaultdict(set)
+    for a, b in pairs:
+        allies[a].add(b)
+        allies[b].add(a)
+    return dict(allies)
