@@ -1,9 +1,11 @@
 """Read side of the battle report pages: which battles a player may see, and each report made readable.
 
-Fog of war (RULES.md §3): a player sees a battle if a nation of theirs or an ally of theirs fought in
-it (``Battle.sides[*].nations``), or if their turn report for that turn notes it (an event carrying
-``"battle": <id>``); a GM (staff, or the campaign's ``gm``) sees every battle. Any other battle is
-answered exactly like one that does not exist (404).
+Fog of war (RULES.md §3), fixed at the time of the battle: a player sees a battle if their nation
+fought in it (``Battle.sides[*].nations``) or was allied to a side when it was fought
+(``Battle.seen_by``, written at resolution), or if their turn report for that turn notes it (an
+event carrying ``"battle": <id>``); a GM (staff, or the campaign's ``gm``) sees every battle. An
+alliance made later opens nothing. Any other battle is answered exactly like one that does not
+exist (404).
 
 The battles app does not import the campaign app (import contracts): the campaign is named by its
 slug and its nations, relations and reports are reached through the Battle's own relations.
@@ -24,7 +26,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
-from django.db.models import Q
 from django.http import Http404
 
 from battles.models import Battle
@@ -37,15 +38,19 @@ User = AbstractBaseUser | AnonymousUser
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who is looking at a campaign's battles: a GM sees all; a player sees those of ``codes``
-    (their nation and its allies) and the ones their turn reports note."""
+    """Who is looking at a campaign's battles: a GM sees all; a player sees those their nation
+    (``code``) fought in or was allied to a side of at the time, and the ones their turn reports note."""
 
     is_gm: bool
     nation: Any  # campaign.models.Nation, or None
-    codes: frozenset[str]
+    code: str | None
 
-    def fought(self, sides: Any) -> bool:
-        return bool({code for side in _sides(sides) for code in side.get("nations", [])} & self.codes)
+    def witnessed(self, sides: Any, seen_by: Any) -> bool:
+        """Fought in it (its sides) or allied to a side when it was fought (its ``seen_by``)."""
+        if self.code is None:
+            return False
+        fought = {code for side in _sides(sides) for code in side.get("nations", [])}
+        return self.code in fought or (isinstance(seen_by, list) and self.code in seen_by)
 
 
 def _sides(raw: Any) -> list[dict[str, Any]]:
@@ -57,15 +62,13 @@ def _sides(raw: Any) -> list[dict[str, Any]]:
 def _viewer(*, user: User, campaign: Any) -> Viewer:
     """The viewer of a campaign (a ``campaign.models.Campaign``, reached through a Battle)."""
     if not user.is_authenticated:
-        return Viewer(False, None, frozenset())
+        return Viewer(False, None, None)
     if getattr(user, "is_staff", False) or campaign.gm_id == user.pk:
-        return Viewer(True, None, frozenset())
+        return Viewer(True, None, None)
     nation = campaign.nations.filter(player=user).first()
     if nation is None:
-        return Viewer(False, None, frozenset())
-    allied = campaign.relations.filter(Q(a=nation) | Q(b=nation), state="alliance").values_list("a__code", "b__code")
-    codes = {nation.code} | {code for pair in allied for code in pair}
-    return Viewer(False, nation, frozenset(codes))
+        return Viewer(False, None, None)
+    return Viewer(False, nation, nation.code)
 
 
 def _noted(viewer: Viewer, turn_ids: Iterable[int] | None = None) -> set[int]:
@@ -95,7 +98,7 @@ def battle_for_player(*, user: User, campaign: str, battle_id: int) -> Battle:
     if battle is None or not user.is_authenticated:
         raise Http404("No such battle.")
     viewer = _viewer(user=user, campaign=battle.campaign)
-    if viewer.is_gm or viewer.fought(battle.sides):
+    if viewer.is_gm or viewer.witnessed(battle.sides, battle.seen_by):
         return battle
     if viewer.nation is not None and battle.pk in _noted(viewer, [battle.turn_id]):
         return battle
@@ -123,12 +126,16 @@ def battles_for_player(*, user: User, campaign: str, page: int | str | None = 1,
     viewer = _viewer(user=user, campaign=the_campaign)
     if not viewer.is_gm and viewer.nation is None:
         raise Http404("No such campaign.")
-    rows = Battle.objects.filter(campaign=the_campaign).order_by("-turn__number", "id").values_list("pk", "sides")
+    rows = (
+        Battle.objects.filter(campaign=the_campaign)
+        .order_by("-turn__number", "id")
+        .values_list("pk", "sides", "seen_by")
+    )
     if viewer.is_gm:
-        ids = [pk for pk, _ in rows]
+        ids = [pk for pk, _, _ in rows]
     else:
         noted = _noted(viewer)
-        ids = [pk for pk, sides in rows if pk in noted or viewer.fought(sides)]
+        ids = [pk for pk, sides, seen_by in rows if pk in noted or viewer.witnessed(sides, seen_by)]
     paginator: Paginator[Any] = Paginator(ids, per_page)
     chosen: Page[Any] = paginator.get_page(page)
     battles = Battle.objects.filter(pk__in=list(chosen.object_list)).select_related("turn", "sea_zone", "port")

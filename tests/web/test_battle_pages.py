@@ -177,12 +177,26 @@ def test_a_player_whose_nation_did_not_fight_gets_404(world: World) -> None:
     assert _client(outsider).get(_url(battle)).status_code == 404
 
 
-def test_an_ally_of_a_fighting_nation_sees_the_battle(world: World) -> None:
+def test_a_nation_allied_to_a_side_when_the_battle_was_fought_sees_it(world: World) -> None:
+    """Issue 9: the resolution records the nations allied to a side at the time (``seen_by``)."""
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    battle.seen_by = ["ES", "FR", "GB"]
+    battle.save(update_fields=["seen_by"])
+    assert _client(spain.player).get(_url(battle)).status_code == 200
+    listing = _client(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert _url(battle) in listing
+
+
+def test_an_alliance_made_after_the_battle_does_not_open_it(world: World) -> None:
+    """Issue 9: visibility is fixed at the time of the battle, not by today's alliances."""
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
     spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
     a, b = sorted((spain, world.fr), key=lambda n: n.pk)
     Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
-    assert _client(spain.player).get(_url(battle)).status_code == 200
+    assert _client(spain.player).get(_url(battle)).status_code == 404
+    listing = _client(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert _url(battle) not in listing
 
 
 def test_a_battle_noted_in_the_players_turn_report_is_shown(world: World) -> None:
