@@ -24,7 +24,7 @@ from battles.engine import (
     run_the_guns,
 )
 from battles.models import Battle
-from battles.web_selectors import battle_view
+from battles.report_view import battle_view
 from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
 from fleets.models import Ship
 from rules.fireships import FireshipTarget, fireships_attack
