@@ -177,6 +177,43 @@ def fireships_send(
     return PortActionResult(battle, sorted({fleet_code, *target_codes}), text, losses)
 
 
+def _running_the_guns_spec(
+    ctx: PortActionContext,
+    port: Port,
+    lead: Fleet,
+    line: Sequence[Ship],
+    defenders: Sequence[Ship],
+    defending: Belligerent,
+    *,
+    guns_hostile: bool,
+) -> BattleSpec:
+    """The attacking line (named after its lead fleet, with its admiral and supply) against the
+    ships in ``port`` (of the ``defending`` nation's navy), the port's guns firing when hostile."""
+    lead_nation = ctx.nations[lead.nation_id]
+    admiral = lead.admiral
+    names = unique_names([*line, *defenders])
+    return BattleSpec(
+        type=RUNNING_THE_GUNS,
+        sides=(
+            SideSpec(
+                name=f"{lead_nation.name} ({lead.name})",
+                navy=lead_nation.navy,
+                crew=lead_nation.crew,
+                admiral=None if admiral is None else AdmiralSpec(admiral.grade, admiral.name),
+                in_supply=lead.in_supply,
+                ships=tuple(ship_spec(s, names[s.pk], ctx) for s in line),
+            ),
+            SideSpec(
+                name=port.name,
+                navy=defending.navy,
+                crew=defending.crew,
+                ships=tuple(ship_spec(s, names[s.pk], ctx) for s in defenders),
+            ),
+        ),
+        port=port_spec(port, hostile=guns_hostile),
+    )
+
+
 def _fireship_report_json(result: FireshipReport, ships: Mapping[int, Ship], seed: int, offset: int) -> dict[str, Any]:
     def die(d: StrategicDie | None) -> dict[str, object] | None:
         return None if d is None else d.to_dict()
@@ -247,31 +284,8 @@ def running_the_guns_fight(
     )
     if not line or not (defenders or guns_hostile):
         return None
-    lead = fleets[0]
-    lead_nation = ctx.nations[lead.nation_id]
-    admiral = lead.admiral
-    names = unique_names([*line, *defenders])
     defending = ctx.nations[guns_holder_id if guns_hostile and guns_holder_id is not None else defenders[0].nation_id]
-    spec = BattleSpec(
-        type=RUNNING_THE_GUNS,
-        sides=(
-            SideSpec(
-                name=f"{lead_nation.name} ({lead.name})",
-                navy=lead_nation.navy,
-                crew=lead_nation.crew,
-                admiral=None if admiral is None else AdmiralSpec(admiral.grade, admiral.name),
-                in_supply=lead.in_supply,
-                ships=tuple(ship_spec(s, names[s.pk], ctx) for s in line),
-            ),
-            SideSpec(
-                name=port.name,
-                navy=defending.navy,
-                crew=defending.crew,
-                ships=tuple(ship_spec(s, names[s.pk], ctx) for s in defenders),
-            ),
-        ),
-        port=port_spec(port, hostile=guns_hostile),
-    )
+    spec = _running_the_guns_spec(ctx, port, fleets[0], line, defenders, defending, guns_hostile=guns_hostile)
     offset = ctx.dice.count
     report = run_the_guns(spec, ctx.dice, ctx.ruleset)
     attacker_codes = nation_codes(ctx, attacking_nations)

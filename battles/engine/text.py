@@ -145,10 +145,29 @@ def _render_lines(report: BattleReport, lines: RoundLines, names: list[str], siz
 
 def render_report(report: BattleReport, ruleset: Ruleset = DEFAULT_RULESET) -> str:
     """A battle report as text, round by round."""
-    spec = report.spec
     names = [s.name for s in report.ships]
     side_names = [s.name for s in report.sides]
     size = ruleset["battle.division_size"]
+    out = _head_lines(report)
+    rows_by_round: dict[int, list[tuple[int, DieRow]]] = {}
+    for n, row in enumerate(report.dice_rows, start=1):
+        rows_by_round.setdefault(row[0], []).append((n, row))
+    events_by_round: dict[int, list[str]] = {}
+    for e in report.events:
+        if e.kind == "stays":
+            events_by_round.setdefault(e.round, []).append("  " + event_text(e.kind, "", side_names[e.side], ""))
+    for lines in report.lines:
+        out.append("")
+        out.append(f"Round {lines.round}")
+        out.extend(_round_lines(report, lines, rows_by_round.get(lines.round, []), names, size))
+        out.extend(events_by_round.get(lines.round, []))
+    out.extend(_end_lines(report, names, side_names))
+    return "\n".join(out) + "\n"
+
+
+def _head_lines(report: BattleReport) -> list[str]:
+    """The title, and the sides (a fleet action) or the port and its two sides (a port action)."""
+    spec = report.spec
     head = _TITLES.get(report.type, report.type)
     seed = f"seed {report.seed}" if report.seed is not None else "dice given"
     out = [f"{head} ({seed}), at most {report.max_rounds} round{'s' if report.max_rounds != 1 else ''}"]
@@ -168,60 +187,60 @@ def render_report(report: BattleReport, ruleset: Ruleset = DEFAULT_RULESET) -> s
         role = ("attacker", "ships in port") if report.type == RUNNING_THE_GUNS else ("ships in port", "holds the guns")
         for k, port_side in enumerate(spec.sides):
             out.append(_side_line(role[k], port_side))
+    return out
 
-    rows_by_round: dict[int, list[tuple[int, DieRow]]] = {}
-    for n, row in enumerate(report.dice_rows, start=1):
-        rows_by_round.setdefault(row[0], []).append((n, row))
+
+def _round_lines(
+    report: BattleReport, lines: RoundLines, rows: list[tuple[int, DieRow]], names: list[str], size: int
+) -> list[str]:
+    """One round: the pairing and initiative (or the barrage due), then every die in order under
+    the side that rolled it, integrity checks in their place."""
+    side_names = [s.name for s in report.sides]
     checks = {(c.round, c.side): c for c in report.checks}
-    events_by_round: dict[int, list[str]] = {}
-    for e in report.events:
-        if e.kind == "stays":
-            events_by_round.setdefault(e.round, []).append("  " + event_text(e.kind, "", side_names[e.side], ""))
+    rnd = lines.round
+    out: list[str] = []
+    lines_shown = lines.barrage is None
+    if lines.barrage is None:
+        # Fast Fleet Action: the pairing, then the initiative, open the round.
+        out.extend(_render_lines(report, lines, names, size))
+        out.append(_initiative_text(report, rnd, lines, side_names))
+    else:
+        out.append(f"  Barrage: {lines.barrage} dice due")
+    header: str | None = None
+    for n, row in rows:
+        purpose, side = row[3], row[1]
+        if purpose == "initiative":
+            continue
+        if purpose == "integrity":
+            c = checks[(rnd, side)]
+            loss = f"{c.lost}/{c.start}"
+            out.append("  " + integrity_text(side_names[side], loss, c.penalty, c.raw, c.mod, c.total, c.result))
+            continue
+        if purpose == "towing":
+            if header != "towing":
+                header = "towing"
+                out.append(f"  {side_names[side]} leaves with its damaged ships:")
+            out.append(f"  {n:>5}    {_die_text(row, names)}")
+            continue
+        if purpose.startswith("barrage") and header != "barrage":
+            header = "barrage"
+            out.append(f"  {side_names[side]} fires the barrage:")
+        elif purpose in ("fire", "admiral") and header != f"fire{side}":
+            if not lines_shown:
+                lines_shown = True
+                out.extend(_render_lines(report, lines, names, size))
+            header = f"fire{side}"
+            out.append(f"  {side_names[side]} fires:")
+        indent = "      " if purpose in _CONSEQUENCES else "    "
+        out.append(f"  {n:>5}{indent}{_die_text(row, names)}")
+    if not lines_shown and (lines.lines[0] or lines.lines[1]):
+        out.extend(_render_lines(report, lines, names, size))
+    return out
 
-    for lines in report.lines:
-        rnd = lines.round
-        out.append("")
-        out.append(f"Round {rnd}")
-        lines_shown = lines.barrage is None
-        if lines.barrage is None:
-            # Fast Fleet Action: the pairing, then the initiative, open the round.
-            out.extend(_render_lines(report, lines, names, size))
-            out.append(_initiative_text(report, rnd, lines, side_names))
-        else:
-            out.append(f"  Barrage: {lines.barrage} dice due")
-        header: str | None = None
-        for n, row in rows_by_round.get(rnd, []):
-            purpose, side = row[3], row[1]
-            if purpose == "initiative":
-                continue
-            if purpose == "integrity":
-                c = checks[(rnd, side)]
-                loss = f"{c.lost}/{c.start}"
-                out.append("  " + integrity_text(side_names[side], loss, c.penalty, c.raw, c.mod, c.total, c.result))
-                continue
-            if purpose == "towing":
-                if header != "towing":
-                    header = "towing"
-                    out.append(f"  {side_names[side]} leaves with its damaged ships:")
-                out.append(f"  {n:>5}    {_die_text(row, names)}")
-                continue
-            if purpose.startswith("barrage") and header != "barrage":
-                header = "barrage"
-                out.append(f"  {side_names[side]} fires the barrage:")
-            elif purpose in ("fire", "admiral") and header != f"fire{side}":
-                if not lines_shown:
-                    lines_shown = True
-                    out.extend(_render_lines(report, lines, names, size))
-                header = f"fire{side}"
-                out.append(f"  {side_names[side]} fires:")
-            indent = "      " if purpose in _CONSEQUENCES else "    "
-            out.append(f"  {n:>5}{indent}{_die_text(row, names)}")
-        if not lines_shown and (lines.lines[0] or lines.lines[1]):
-            out.extend(_render_lines(report, lines, names, size))
-        out.extend(events_by_round.get(rnd, []))
 
-    out.append("")
-    out.append("End of the day" if report.type == FLEET_ACTION else "Afterwards")
+def _end_lines(report: BattleReport, names: list[str], side_names: list[str]) -> list[str]:
+    """The end of the day (captures, prizes abandoned), the result and each ship's fate."""
+    out = ["", "End of the day" if report.type == FLEET_ACTION else "Afterwards"]
     shown = False
     for e in report.events:
         if e.kind == "stays":
@@ -248,7 +267,7 @@ def render_report(report: BattleReport, ruleset: Ruleset = DEFAULT_RULESET) -> s
             if sh.captured_by is not None:
                 extra += f" by {side_names[sh.captured_by]}"
             out.append(f"    {sh.name:<24} {sh.fate}{extra}")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _initiative_text(report: BattleReport, rnd: int, lines: RoundLines, side_names: list[str]) -> str:
