@@ -57,7 +57,7 @@ def fleet_action_battle(campaign: Campaign, turn: Turn, a: list[Ship], b: list[S
     taken = {s.name for s in a}
 
     def side(name: str, ships: list[Ship], grade: str) -> SideSpec:
-        # Names are unique within a battle (as battles/engagements.py makes them).
+        # Names are unique within a battle (as battles/engagements/loading.py makes them).
         specs = tuple(
             ShipSpec(
                 s.name if s in a or s.name not in taken else f"{s.name} #{s.pk}",
