@@ -20,10 +20,10 @@ from .combat import (
     DISABLED,
     NO_SHIP,
     Chart,
-    Combat,
     Params,
     params_for,
 )
+from .combat_state import Combat
 from .report import (
     BEATEN,
     BROKE,
