@@ -20,7 +20,15 @@ from collections.abc import Mapping, Sequence
 
 from battles.engine import BattleReport
 from battles.port_context import PortActionContext
-from battles.results import fleet_admirals_lose, fleet_line_end, ship_capture, ship_save, ship_sink
+from battles.results import (
+    fleet_admirals_lose,
+    fleet_line_end,
+    prize_fleet_in_port,
+    ship_capture,
+    ship_condition_save,
+    ship_save,
+    ship_sink,
+)
 from battles.selectors import fleet_ships_in_line
 from fleets.models import Fleet, Ship
 from ports.models import Port
@@ -77,7 +85,16 @@ def port_results_apply(
         elif result.fate == "captured":
             winner_index = boarded_by.get(index)
             if winner_index is None:
-                captor, destination = port_captor, _port_fleet(ctx, port, port_captor)
+                captor, destination = (
+                    port_captor,
+                    prize_fleet_in_port(
+                        campaign_id=ctx.campaign_id,
+                        nation_id=port_captor,
+                        port=port,
+                        crew=ctx.nations[port_captor].crew,
+                        turn=ctx.turn,
+                    ),
+                )
             else:
                 winner_ref = refs[winner_index]
                 assert isinstance(winner_ref, int)
@@ -92,8 +109,7 @@ def port_results_apply(
             condition = _FATE_CONDITION[result.fate]
             if condition != ship.condition:
                 losses.setdefault(code, Counter())[condition] += 1
-                ship.condition = condition
-                ship.save(update_fields=["condition"])
+                ship_condition_save(ship, condition)
     fleet_admirals_lose(lost_flagships)
     return losses
 
@@ -122,8 +138,7 @@ def fireship_results_apply(
                 lost_flagships.add(ship.fleet_id or 0)
             ship_gone(ship, ctx.turn, Ship.Condition.SUNK)
         else:
-            ship.condition = after
-            ship.save(update_fields=["condition"])
+            ship_condition_save(ship, after)
     fleet_admirals_lose(lost_flagships)
     return spent, losses
 
@@ -184,24 +199,3 @@ def _flagships(fleet_ids: set[int], ruleset: Ruleset) -> dict[int, int]:
     """Fleet id → its flagship (first ship of its line) for the fleets that have an admiral."""
     with_admiral = list(Fleet.objects.filter(pk__in=fleet_ids, admiral__isnull=False))
     return {fid: ships[0].pk for fid, ships in fleet_ships_in_line(with_admiral, ruleset).items() if ships}
-
-
-def _port_fleet(ctx: PortActionContext, port: Port, nation_id: int) -> Fleet:
-    """A fleet of ``nation_id`` in ``port`` (the lowest id), or a new one named after the port."""
-    existing = Fleet.objects.filter(campaign_id=ctx.campaign_id, nation_id=nation_id, port=port).order_by("id").first()
-    if existing is not None:
-        return existing
-    taken = set(Fleet.objects.filter(campaign_id=ctx.campaign_id, nation_id=nation_id).values_list("name", flat=True))
-    name, n = port.name, 1
-    while name in taken:
-        n += 1
-        name = f"{port.name} {n}"
-    return Fleet.objects.create(
-        campaign_id=ctx.campaign_id,
-        nation_id=nation_id,
-        name=name,
-        sea_zone_id=port.sea_zone_id,
-        port=port,
-        crew=ctx.nations[nation_id].crew,
-        created_turn=ctx.turn,
-    )

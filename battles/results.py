@@ -3,6 +3,7 @@
 Fleet actions (:mod:`battles.engagements`) and the port actions of phase 5 (:mod:`battles.services`)
 decide *what* happened to each ship with the engine; this module is where it is written:
 
+* a damaged or disabled ship takes that condition and stays where it is;
 * a sunk ship (or a spent fireship) leaves its fleet and keeps the turn it was lost (§3, §9);
 * a captured ship changes owner (``original_nation`` kept), takes its captor's crew grade and joins
   the fleet the caller chose, at the end of its line (§4 "prizes their captor's", §0);
@@ -25,7 +26,7 @@ from django.db.models import Max
 
 from battles.models import Battle
 from fleets.models import Admiral, Fleet, Ship
-from ports.models import LandUnit
+from ports.models import LandUnit, Port
 
 #: Every field a battle's result may change on a ship.
 RESULT_FIELDS = ("condition", "fleet", "nation", "crew", "line_position", "lost_turn", "cargo", "in_ordinary")
@@ -72,9 +73,39 @@ def ship_capture(
         ship.in_ordinary = False
 
 
+def ship_condition_save(ship: Ship, condition: str) -> None:
+    """A damaged or disabled ship (or one a fireship left as it was taken in) stays where it is,
+    in its new ``condition``; written now."""
+    ship.condition = condition
+    ship.save(update_fields=["condition"])
+
+
 def fleet_line_end(fleet: Fleet) -> int:
     """The last ``line_position`` in ``fleet`` as stored (0 for an empty fleet): prizes join after it."""
     return Ship.objects.filter(fleet=fleet).aggregate(top=Max("line_position"))["top"] or 0
+
+
+def prize_fleet_in_port(*, campaign_id: int, nation_id: int, port: Port, crew: str, turn: int) -> Fleet:
+    """Where ships taken by a port go: a fleet of ``nation_id`` in ``port`` (the lowest id), or a
+    new one named after the port (numbered when the nation has a fleet of that name), crewed at
+    ``crew`` and created in ``turn``."""
+    existing = Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id, port=port).order_by("id").first()
+    if existing is not None:
+        return existing
+    taken = set(Fleet.objects.filter(campaign_id=campaign_id, nation_id=nation_id).values_list("name", flat=True))
+    name, n = port.name, 1
+    while name in taken:
+        n += 1
+        name = f"{port.name} {n}"
+    return Fleet.objects.create(
+        campaign_id=campaign_id,
+        nation_id=nation_id,
+        name=name,
+        sea_zone_id=port.sea_zone_id,
+        port=port,
+        crew=crew,
+        created_turn=turn,
+    )
 
 
 def land_units_lose(unit_ids: Sequence[int]) -> None:
