@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 
@@ -346,3 +348,16 @@ def test_a_fireship_attack_lists_each_attack_and_its_dice(world: World) -> None:
     assert "Fireship attack at Brest" in page and "Fireship attacks" in page
     for attack in result.attacks:
         assert names[attack.fireship_id] in page
+
+
+def test_battles_fought_before_seen_by_existed_are_seen_by_the_nations_that_fought_them(world: World) -> None:
+    """Issue 9's data migration: who was allied at the time was not recorded, so an old battle opens
+    to the nations of its sides (and, as before, to those whose turn report noted it)."""
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    assert battle.seen_by == []
+    executor = MigrationExecutor(connection)
+    executor.migrate([("battles", "0003_battle_seen_by")])
+    executor.loader.build_graph()
+    executor.migrate([("battles", "0004_battle_seen_by_from_sides")])
+    battle.refresh_from_db()
+    assert battle.seen_by == ["FR", "GB"]
