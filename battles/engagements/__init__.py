@@ -64,11 +64,8 @@ from battles.engagements.ordering import (
     HELD,
     LEAVING,
     RETIRED,
-    FleetRank,
     able_to_form_a_line,
     ship_line_key,
-    side_order,
-    sol_count,
 )
 from battles.engagements.selectors import (
     FleetOutcome,
@@ -78,6 +75,7 @@ from battles.engagements.selectors import (
     fleets_worsted,
     ports_unblockaded_by_sally,
 )
+from battles.selectors import FleetRank, side_order, sol_count
 
 __all__ = [
     "BATTLE_PHASE",

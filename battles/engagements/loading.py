@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from battles.engagements.ordering import FIGHTING_CONDITIONS, FleetRank, ship_line_key, side_order, sol_count
+from battles.engagements.ordering import FIGHTING_CONDITIONS, ship_line_key
 from battles.engine import (
     FLEET_ACTION,
     AdmiralSpec,
@@ -23,6 +23,7 @@ from battles.engine import (
     line_eligible,
 )
 from battles.models import Engagement
+from battles.selectors import FleetRank, side_order, sol_count
 from fleets.models import Admiral, Fleet, Ship
 from rules.ruleset import LIGHT_CLASSES, Ruleset
 

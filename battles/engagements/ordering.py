@@ -1,16 +1,17 @@
 """The order of a side in a fight (RULES.md §4 "Sides", "Line"): which fleet leads, in what order
 its ships form the line, and whether a side can form one at all. Shared with phase 3's contacts.
+Which fleet leads a side (:func:`~battles.selectors.side_order`) is in :mod:`battles.selectors`,
+shared with phase 5's port actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 from battles.engine import line_eligible
 from battles.selectors import ship_line_key as line_key
 from fleets.models import Ship
-from rules.ruleset import GRADES, SOL_CLASSES, Ruleset
+from rules.ruleset import Ruleset
 
 #: RULES.md §3: battles are phase 4; a battle's seed is derived from (campaign seed, turn, 4, place, sequence).
 BATTLE_PHASE = 4
@@ -21,40 +22,9 @@ LEAVING = frozenset({RETIRED, BROKE, EVADED, BEATEN})
 FIGHTING_CONDITIONS = ("ready", "damaged")
 
 
-@dataclass(frozen=True, slots=True)
-class FleetRank:
-    """What §4's side order needs of one fleet: its SOL at the place and its admiral's grade."""
-
-    fleet_id: int
-    sol: int
-    admiral_grade: str | None
-
-
-def side_order(fleets: Iterable[FleetRank]) -> list[int]:
-    """§4: fleet ids of one side, lead fleet first, then the others by descending SOL (then id).
-
-    "A side's admiral is its best-graded admiral (ties: the fleet with more SOL, then lower fleet
-    id); the lead fleet is his (with no admiral, the fleet with most SOL, then lower id)."
-    """
-    ranked = sorted(fleets, key=lambda f: (-f.sol, f.fleet_id))
-    if not ranked:
-        return []
-    commanded = [f for f in ranked if f.admiral_grade is not None]
-    lead = (
-        min(commanded, key=lambda f: (GRADES.index(f.admiral_grade or ""), -f.sol, f.fleet_id))
-        if commanded
-        else ranked[0]
-    )
-    return [lead.fleet_id, *(f.fleet_id for f in ranked if f is not lead)]
-
-
 def ship_line_key(ruleset: Ruleset) -> Callable[[Ship], tuple[int, int, int]]:
     """A fleet's line order as a sort key (§4; :func:`battles.selectors.ship_line_key`)."""
     return lambda ship: line_key(ship, ruleset)
-
-
-def sol_count(ships: Iterable[Ship]) -> int:
-    return sum(1 for s in ships if s.ship_class in SOL_CLASSES)
 
 
 def able_to_form_a_line(ships: Sequence[Ship]) -> bool:
