@@ -119,6 +119,8 @@ def _turn_key_share(turn_id: int) -> None:
 
 
 def _engagement_settle(e: Engagement, state: ZoneState) -> None:
+    """Load both sides as they stand now and settle the engagement: no fight when a side has gone
+    or neither can form a line, a capture whole when only one can, else a battle."""
     campaign = e.turn.campaign
     ruleset = campaign.ruleset
     kind = e.kind
