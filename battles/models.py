@@ -26,6 +26,11 @@ class Battle(models.Model):
     sides = models.JSONField(default=list, help_text='[{"name", "nations": [codes]}, ...] — side 0 first.')
     winner = models.SmallIntegerField(null=True, blank=True, help_text="0, 1 or empty for no winner.")
     report = models.JSONField(default=dict, help_text="The engine's report (CONTRACT.md), dice log included.")
+    # Fog of war fixed in time (RULES.md §3): who fought in it or was allied to a side when it was
+    # fought. An alliance made later does not open it.
+    seen_by = models.JSONField(
+        default=list, blank=True, help_text="Nation codes that fought or were allied to a side at the time."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

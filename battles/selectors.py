@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from battles.models import Battle
-from fleets.models import Blockade, Fleet, Ship
+from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import Port
-from rules.ruleset import SOL_CLASSES, Ruleset
+from rules.ruleset import GRADES, SOL_CLASSES, Ruleset
 
 #: Ships that are in a fleet and afloat: the ones a port action can touch (building ships have no
 #: fleet; sunk and expended ones have left theirs).
@@ -82,29 +83,51 @@ def fleet_ships_in_line(fleets: Iterable[Fleet], ruleset: Ruleset) -> dict[int, 
     return by_fleet
 
 
-def sol_count(ships: Sequence[Ship]) -> int:
+@dataclass(frozen=True, slots=True)
+class FleetRank:
+    """What §4's side order needs of one fleet: its SOL at the place and its admiral's grade."""
+
+    fleet_id: int
+    sol: int
+    admiral_grade: str | None
+
+
+def side_order(fleets: Iterable[FleetRank]) -> list[int]:
+    """§4: fleet ids of one side, lead fleet first, then the others by descending SOL (then id).
+
+    "A side's admiral is its best-graded admiral (ties: the fleet with more SOL, then lower fleet
+    id); the lead fleet is his (with no admiral, the fleet with most SOL, then lower id)."
+    """
+    ranked = sorted(fleets, key=lambda f: (-f.sol, f.fleet_id))
+    if not ranked:
+        return []
+    commanded = [f for f in ranked if f.admiral_grade is not None]
+    lead = (
+        min(commanded, key=lambda f: (GRADES.index(f.admiral_grade or ""), -f.sol, f.fleet_id))
+        if commanded
+        else ranked[0]
+    )
+    return [lead.fleet_id, *(f.fleet_id for f in ranked if f is not lead)]
+
+
+def sol_count(ships: Iterable[Ship]) -> int:
     """Ships of the line among ``ships``."""
     return sum(1 for s in ships if s.ship_class in SOL_CLASSES)
 
 
 def side_lead_order(fleets: Sequence[Fleet], ships: dict[int, list[Ship]]) -> list[Fleet]:
-    """The fleets of one side, lead fleet first, then "the other fleets by descending SOL" (ties:
-    lower id) — RULES.md §4 "Sides": "A side's admiral is its best-graded admiral (ties: the fleet
-    with more SOL, then lower fleet id); the lead fleet is his (with no admiral, the fleet with most
-    SOL, then lower id)." Grades run A (best) to H."""
-    if not fleets:
-        return []
-
-    def sol(f: Fleet) -> int:
-        return sol_count(ships.get(f.pk, []))
-
-    with_admiral = [f for f in fleets if f.admiral is not None and f.admiral.status == "active"]
-    if with_admiral:
-        lead = min(with_admiral, key=lambda f: (f.admiral.grade if f.admiral else "Z", -sol(f), f.pk))
-    else:
-        lead = min(fleets, key=lambda f: (-sol(f), f.pk))
-    rest = sorted((f for f in fleets if f.pk != lead.pk), key=lambda f: (-sol(f), f.pk))
-    return [lead, *rest]
+    """The fleets of one side in :func:`side_order` (RULES.md §4 "Sides"), counting each fleet's
+    SOL among ``ships`` and its admiral only while active."""
+    ranks = [
+        FleetRank(
+            f.pk,
+            sol_count(ships.get(f.pk, [])),
+            f.admiral.grade if f.admiral is not None and f.admiral.status == Admiral.Status.ACTIVE else None,
+        )
+        for f in fleets
+    ]
+    by_id = {f.pk: f for f in fleets}
+    return [by_id[i] for i in side_order(ranks)]
 
 
 def blockading_fleets(*, campaign_id: int, turn: int, port_id: int) -> set[int]:
@@ -146,3 +169,17 @@ def _side_nations(side: dict[str, Any]) -> list[str]:
     if not isinstance(nations, list):
         return []
     return [code for code in nations if isinstance(code, str)]
+
+
+def alliances_now(*, campaign: Any) -> dict[str, set[str]]:
+    """Each nation code of ``campaign`` → the codes of its allies as the relations stand now.
+
+    ``campaign`` is a ``campaign.models.Campaign`` reached through a battle's or engagement's
+    foreign key (the battles app imports no campaign code); its ``relations`` hold one row per pair
+    of nations."""
+    pairs = campaign.relations.filter(state="alliance").values_list("a__code", "b__code")
+    allies: dict[str, set[str]] = defaultdict(set)
+    for a, b in pairs:
+        allies[a].add(b)
+        allies[b].add(a)
+    return dict(allies)

@@ -18,8 +18,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from battles.engine import DEFAULT_RULESET, Ruleset, SpecError, parse_spec, render_odds, simulate_odds
+from battles.report_view import battle_view
 from battles.simulator import CHUNK, MAX_RUNS, MAX_RUNS_AT_ONCE, SimulatorForm, Tally, odds_chunk, odds_rows
-from battles.web_selectors import battle_for_player, battle_view, battles_for_player
+from battles.web_selectors import battle_for_player, battles_for_player
 from rules.ruleset import RulesetError
 
 _SALT = "battles.simulator"

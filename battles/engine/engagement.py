@@ -35,7 +35,7 @@ from .contacts import (
 )
 from .fleet_action import fight_day_with
 from .report import EVADED, HELD, BattleReport, ShipResult
-from .spec import FLEET_ACTION, AdmiralSpec, BattleSpec, SideSpec, SpecError
+from .spec import FLEET_ACTION, AdmiralSpec, BattleSpec, ShipSpec, SideSpec, SpecError
 
 CONTINUE = "continue"
 EVADE = "evade"
@@ -184,6 +184,36 @@ class EngagementReport:
         }
 
 
+@dataclass
+class _Fight:
+    """An engagement's state per ship (spec order, side 0 first) and each side's admiral, carried
+    from day to day."""
+
+    ships: list[list[ShipSpec]]
+    offsets: tuple[int, int]
+    fate: list[str]
+    exploded: list[bool]
+    captured_by: list[int | None]
+    admirals: list[AdmiralSpec | None]
+
+    @classmethod
+    def start(cls, sides: tuple[SideSpec, SideSpec]) -> _Fight:
+        ships = [list(side.ships) for side in sides]
+        total = len(ships[0]) + len(ships[1])
+        return cls(
+            ships=ships,
+            offsets=(0, len(ships[0])),
+            fate=["damaged" if s.condition == "damaged" else "intact" for side in ships for s in side],
+            exploded=[False] * total,
+            captured_by=[None] * total,
+            admirals=[sides[0].admiral, sides[1].admiral],
+        )
+
+    def afloat(self, s: int) -> int:
+        """Ships of side ``s`` neither sunk nor captured."""
+        return sum(1 for k in range(len(self.ships[s])) if self.fate[self.offsets[s] + k] not in ("sunk", "captured"))
+
+
 def fight_engagement(
     spec: BattleSpec,
     dice: Dice,
@@ -201,14 +231,7 @@ def fight_engagement(
     ctx = context or EngagementContext()
     p = params_for(ruleset)
     sides = spec.sides
-    ships = [list(side.ships) for side in sides]
-    offsets = (0, len(ships[0]))
-    total = len(ships[0]) + len(ships[1])
-    # Engagement-wide state per ship (spec order).
-    fate = ["damaged" if s.condition == "damaged" else "intact" for side in ships for s in side]
-    exploded = [False] * total
-    captured_by: list[int | None] = [None] * total
-    admirals: list[AdmiralSpec | None] = [sides[0].admiral, sides[1].admiral]
+    fight = _Fight.start(sides)
     days: list[EngagementDay] = []
     pursuits: list[Pursuit] = []
     gauge_bonus = ctx.interceptor
@@ -216,56 +239,21 @@ def fight_engagement(
     evaded: int | None = None
 
     for day in range(1, p.max_days + 1):
-        index: list[int] = []
-        day_sides: list[SideSpec] = []
         gauge = weather_gauge_roll(
             dice,
             ruleset,
             sides=[
-                ContactSide(side.navy, None if a is None else a.grade) for side, a in zip(sides, admirals, strict=True)
+                ContactSide(side.navy, None if a is None else a.grade)
+                for side, a in zip(sides, fight.admirals, strict=True)
             ],
             interceptor=gauge_bonus,
             besieged_port_fleet=at_sea_fleet,
         )
-        for s, side in enumerate(sides):
-            line = []
-            for k, ship in enumerate(ships[s]):
-                i = offsets[s] + k
-                if fate[i] in ("intact", "damaged"):
-                    index.append(i)
-                    line.append(replace(ship, condition="ready" if fate[i] == "intact" else "damaged"))
-            day_sides.append(
-                replace(
-                    side,
-                    ships=tuple(line),
-                    admiral=admirals[s],
-                    weather_gauge=s == gauge.winner,
-                    at_anchor=side.at_anchor and day == 1,
-                )
-            )
-        day_spec = BattleSpec(FLEET_ACTION, (day_sides[0], day_sides[1]), spec.max_rounds)
+        day_spec, index = _day_spec(spec, fight, gauge.winner, day)
         report = fight_day_with(day_spec, dice, p, first=gauge.winner)
         report = replace(report, seed=None)  # a day alone does not replay from the engagement's seed
         days.append(EngagementDay(day, gauge, report, tuple(index)))
-        for k, result in enumerate(report.ships):
-            i = index[k]
-            fate[i] = result.fate
-            exploded[i] = exploded[i] or result.exploded
-            captured_by[i] = result.captured_by
-        if report.winner is not None:
-            # Disabled ships kept from earlier days are among the loser's disabled ships.
-            loser = 1 - report.winner
-            today = set(index)
-            for k in range(len(ships[loser])):
-                i = offsets[loser] + k
-                if fate[i] == "disabled" and i not in today:
-                    fate[i] = "captured"
-                    captured_by[i] = report.winner
-        for s in (0, 1):
-            flagship = day_sides[s].ships[0].name if day_sides[s].ships else None
-            lost = any(r.name == flagship and r.fate in ("sunk", "captured") for r in report.ships)
-            if lost:
-                admirals[s] = None  # §0: an admiral whose flagship is sunk or captured is lost
+        _day_results(fight, day_spec, report, index)
 
         if report.outcome != (HELD, HELD) or day == p.max_days:
             break
@@ -281,43 +269,117 @@ def fight_engagement(
             evaded = -1
             break
         evader = 0 if decided[0] == EVADE else 1
-        pursuer = 1 - evader
         if ctx.in_port_side == evader:
-            pursuits.append(Pursuit(day, decided, pursuer))  # it stays in port: no pursuit
+            pursuits.append(Pursuit(day, decided, 1 - evader))  # it stays in port: no pursuit
             evaded = evader
             break
-        evader_at_sea = sum(
-            1 for k in range(len(ships[evader])) if fate[offsets[evader] + k] not in ("sunk", "captured")
-        )
-        pursuer_admiral = admirals[pursuer]
-        sighting = sighting_roll(
-            dice,
-            ruleset,
-            zone_type=ctx.zone_type,
-            light_ships=ctx.sides[pursuer].light_ships,
-            target_ships_at_sea=evader_at_sea + ctx.sides[evader].other_ships_at_sea,
-            target_escorts_transports=ctx.sides[evader].escorts_transports,
-            admiral_grade=None if pursuer_admiral is None else pursuer_admiral.grade,
-            gale_season=ctx.gale_season,
-            pursuit=True,
-            side=pursuer,
-        )
-        intercept = None
-        if sighting.sighted:
-            intercept = intercept_roll(
-                dice,
-                ruleset,
-                interceptor=_contact_side(sides[pursuer], admirals[pursuer]),
-                target=_contact_side(sides[evader], admirals[evader]),
-                interceptor_side=pursuer,
-            )
-        pursuit = Pursuit(day, decided, pursuer, sighting, intercept)
+        pursuit = _pursue(dice, ruleset, ctx, spec, fight, day, decided, evader)
         pursuits.append(pursuit)
         if not pursuit.fight_on:
             evaded = evader
             break
-        gauge_bonus = pursuer  # "the pursuer, on a pursuit day" +1 to the gauge
+        gauge_bonus = pursuit.pursuer  # "the pursuer, on a pursuit day" +1 to the gauge
+    return _engagement_report(spec, dice, fight, days, pursuits, evaded)
 
+
+def _day_spec(spec: BattleSpec, fight: _Fight, gauge_winner: int, day: int) -> tuple[BattleSpec, list[int]]:
+    """The day's battle: each side's ships still in the fight (ready or damaged), its admiral if
+    not lost, the gauge to ``gauge_winner``, at anchor on day 1 only. Also each day ship's index
+    in the engagement's order."""
+    index: list[int] = []
+    day_sides: list[SideSpec] = []
+    for s, side in enumerate(spec.sides):
+        line = []
+        for k, ship in enumerate(fight.ships[s]):
+            i = fight.offsets[s] + k
+            if fight.fate[i] in ("intact", "damaged"):
+                index.append(i)
+                line.append(replace(ship, condition="ready" if fight.fate[i] == "intact" else "damaged"))
+        day_sides.append(
+            replace(
+                side,
+                ships=tuple(line),
+                admiral=fight.admirals[s],
+                weather_gauge=s == gauge_winner,
+                at_anchor=side.at_anchor and day == 1,
+            )
+        )
+    return BattleSpec(FLEET_ACTION, (day_sides[0], day_sides[1]), spec.max_rounds), index
+
+
+def _day_results(fight: _Fight, day_spec: BattleSpec, report: BattleReport, index: list[int]) -> None:
+    """Carry a day's fates into the engagement: the loser's disabled ships kept from earlier days
+    are taken with today's; an admiral whose flagship is sunk or captured is lost (§0)."""
+    for k, result in enumerate(report.ships):
+        i = index[k]
+        fight.fate[i] = result.fate
+        fight.exploded[i] = fight.exploded[i] or result.exploded
+        fight.captured_by[i] = result.captured_by
+    if report.winner is not None:
+        # Disabled ships kept from earlier days are among the loser's disabled ships.
+        loser = 1 - report.winner
+        today = set(index)
+        for k in range(len(fight.ships[loser])):
+            i = fight.offsets[loser] + k
+            if fight.fate[i] == "disabled" and i not in today:
+                fight.fate[i] = "captured"
+                fight.captured_by[i] = report.winner
+    for s in (0, 1):
+        day_ships = day_spec.sides[s].ships
+        flagship = day_ships[0].name if day_ships else None
+        lost = any(r.name == flagship and r.fate in ("sunk", "captured") for r in report.ships)
+        if lost:
+            fight.admirals[s] = None  # §0: an admiral whose flagship is sunk or captured is lost
+
+
+def _pursue(
+    dice: Dice,
+    ruleset: Ruleset,
+    ctx: EngagementContext,
+    spec: BattleSpec,
+    fight: _Fight,
+    day: int,
+    decided: tuple[str, str],
+    evader: int,
+) -> Pursuit:
+    """§5 pursuit: the pursuer re-sights the evader (at sea: its ships afloat and those not in the
+    line) and, if it sights it, intercepts."""
+    pursuer = 1 - evader
+    pursuer_admiral = fight.admirals[pursuer]
+    sighting = sighting_roll(
+        dice,
+        ruleset,
+        zone_type=ctx.zone_type,
+        light_ships=ctx.sides[pursuer].light_ships,
+        target_ships_at_sea=fight.afloat(evader) + ctx.sides[evader].other_ships_at_sea,
+        target_escorts_transports=ctx.sides[evader].escorts_transports,
+        admiral_grade=None if pursuer_admiral is None else pursuer_admiral.grade,
+        gale_season=ctx.gale_season,
+        pursuit=True,
+        side=pursuer,
+    )
+    intercept = None
+    if sighting.sighted:
+        intercept = intercept_roll(
+            dice,
+            ruleset,
+            interceptor=_contact_side(spec.sides[pursuer], fight.admirals[pursuer]),
+            target=_contact_side(spec.sides[evader], fight.admirals[evader]),
+            interceptor_side=pursuer,
+        )
+    return Pursuit(day, decided, pursuer, sighting, intercept)
+
+
+def _engagement_report(
+    spec: BattleSpec,
+    dice: Dice,
+    fight: _Fight,
+    days: list[EngagementDay],
+    pursuits: list[Pursuit],
+    evaded: int | None,
+) -> EngagementReport:
+    """The engagement's report: the last day's winner and outcome (a side that evaded: ``evaded``,
+    -1 for both), and each ship's fate over all days."""
     last = days[-1].report
     outcome = list(last.outcome)
     for s in (0, 1):
@@ -327,16 +389,16 @@ def fight_engagement(
         ShipResult(
             s,
             ship.name,
-            fate[offsets[s] + k],
-            exploded[offsets[s] + k],
-            captured_by[offsets[s] + k],
+            fight.fate[fight.offsets[s] + k],
+            fight.exploded[fight.offsets[s] + k],
+            fight.captured_by[fight.offsets[s] + k],
             ship.ref,
             ship.cls,
             ship.navy,
             ship.crew,
         )
         for s in (0, 1)
-        for k, ship in enumerate(ships[s])
+        for k, ship in enumerate(fight.ships[s])
     )
     return EngagementReport(
         seed=dice.seed if isinstance(dice, SeededDice) else None,

@@ -20,10 +20,10 @@ from .combat import (
     DISABLED,
     NO_SHIP,
     Chart,
-    Combat,
     Params,
     params_for,
 )
+from .combat_state import Combat
 from .report import (
     BEATEN,
     BROKE,
@@ -60,13 +60,10 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
     a_side = first
     b_side = 1 - first
     log = c.log.extend
-    cond = c.cond
     lost = c.lost
-    start = c.start
 
     st = c.static
     init_mod = st.init_mod
-    integrity_mod = st.integrity_mod
     admiral_dice = st.admiral_dice
     anchor = st.anchor
     # Round 1 at anchor: that side's ships' and admiral's d10s are at battle.at_anchor_penalty.
@@ -76,7 +73,6 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
         anchor_mods = [m + p.anchor_penalty if anchor[c.side_of[i]] else m for i, m in enumerate(c.fire_mod)]
         anchor_charts = [p.chart(m) for m in anchor_mods]
 
-    num, den = p.integrity_num, p.integrity_den
     triggered = [False, False]
     prev_lost = [0, 0]
     outcome = [HELD, HELD]
@@ -117,47 +113,67 @@ def fight_day_with(spec: BattleSpec, dice: Dice, p: Params, *, first: int = 0) -
                 c.fire(s, c.charts, c.fire_mod, admiral_dice[s])
 
         # 5. Integrity.
-        ended = False
-        if lost[0] >= start[0] or lost[1] >= start[1]:
-            # A side with no ship left is beaten and does not check; nor does its enemy.
-            for s in (0, 1):
-                if lost[s] >= start[s]:
-                    outcome[s] = BEATEN
-            ended = True
-        else:
-            for s in (a_side, b_side):
-                if not triggered[s]:
-                    if not c.loss_fraction_ge(s, num, den):
-                        continue
-                    triggered[s] = True  # the first round in which L ≥ 1/4
-                elif lost[s] <= prev_lost[s]:
-                    continue  # later rounds: only when L rose
-                penalty = integrity_penalty(lost[s], start[s], num, den, p.integrity_step_pct)
-                flagship_lost = cond[c.ships[s][0]] >= DISABLED
-                mod = integrity_mod[s] - penalty + (p.integrity_flagship_lost if flagship_lost else 0)
-                raw = roll(D6)
-                total = raw + mod
-                result = HELD if total >= p.integrity_hold else RETIRED if total >= p.integrity_retire else BROKE
-                log((rnd, s, D6, "integrity", raw, mod, total, NO_SHIP, NO_SHIP, result))
-                checks.append(IntegrityCheck(rnd, s, lost[s], start[s], penalty, raw, mod, total, result))
-                if result != HELD:
-                    outcome[s] = result
-                    ended = True
-                    break  # B checks only if A held
-            for s in (a_side, b_side):
-                if outcome[s] == RETIRED:
-                    c.towing(s)  # it leaves now with its damaged ships, each rolling a d10
-                elif outcome[s] == BROKE:
-                    for i in c.ships[s]:
-                        if cond[i] == DAMAGED:  # its damaged ships are captured by the enemy
-                            c.take_at_end(i, 1 - s)
-                            events.append((rnd, "taken", s, i, 1 - s))
+        ended = _integrity_step(c, p, (a_side, b_side), triggered, prev_lost, outcome, checks, events)
         prev_lost = [lost[0], lost[1]]
         if ended:
             break
 
     winner = end_of_day(c, outcome, events, rounds)
     return build_report(spec, dice, c, p, outcome, winner, rounds, max_rounds, lines, checks, events, a_side)
+
+
+def _integrity_step(
+    c: Combat,
+    p: Params,
+    order: tuple[int, int],
+    triggered: list[bool],
+    prev_lost: list[int],
+    outcome: list[str],
+    checks: list[IntegrityCheck],
+    events: list[EventRow],
+) -> bool:
+    """§5 step 5 of round ``c.rnd``: side A checks, then B only if A held; a side with no ship
+    left is beaten and nobody checks. A side that retires leaves with its damaged ships (towing
+    dice); one that breaks loses its damaged ships to the enemy. Returns whether the day ended."""
+    rnd = c.rnd
+    lost, start, cond = c.lost, c.start, c.cond
+    integrity_mod = c.static.integrity_mod
+    num, den = p.integrity_num, p.integrity_den
+    if lost[0] >= start[0] or lost[1] >= start[1]:
+        # A side with no ship left is beaten and does not check; nor does its enemy.
+        for s in (0, 1):
+            if lost[s] >= start[s]:
+                outcome[s] = BEATEN
+        return True
+    ended = False
+    for s in order:
+        if not triggered[s]:
+            if not c.loss_fraction_ge(s, num, den):
+                continue
+            triggered[s] = True  # the first round in which L ≥ 1/4
+        elif lost[s] <= prev_lost[s]:
+            continue  # later rounds: only when L rose
+        penalty = integrity_penalty(lost[s], start[s], num, den, p.integrity_step_pct)
+        flagship_lost = cond[c.ships[s][0]] >= DISABLED
+        mod = integrity_mod[s] - penalty + (p.integrity_flagship_lost if flagship_lost else 0)
+        raw = c.roll(D6)
+        total = raw + mod
+        result = HELD if total >= p.integrity_hold else RETIRED if total >= p.integrity_retire else BROKE
+        c.log.extend((rnd, s, D6, "integrity", raw, mod, total, NO_SHIP, NO_SHIP, result))
+        checks.append(IntegrityCheck(rnd, s, lost[s], start[s], penalty, raw, mod, total, result))
+        if result != HELD:
+            outcome[s] = result
+            ended = True
+            break  # B checks only if A held
+    for s in order:
+        if outcome[s] == RETIRED:
+            c.towing(s)  # it leaves now with its damaged ships, each rolling a d10
+        elif outcome[s] == BROKE:
+            for i in c.ships[s]:
+                if cond[i] == DAMAGED:  # its damaged ships are captured by the enemy
+                    c.take_at_end(i, 1 - s)
+                    events.append((rnd, "taken", s, i, 1 - s))
+    return ended
 
 
 def integrity_penalty(lost: int, start: int, num: int, den: int, step_pct: int) -> int:

@@ -25,10 +25,10 @@ from .combat import (
     E_DAMAGED,
     NO_SHIP,
     READY,
-    Combat,
     Params,
     params_for,
 )
+from .combat_state import Combat
 from .fleet_action import build_report
 from .report import BEATEN, HELD, RETIRED, BattleReport, EventRow, RoundLines
 from .spec import GARRISON_GUNS, RUNNING_THE_GUNS, BattleSpec, PortSpec, SpecError

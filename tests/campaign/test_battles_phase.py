@@ -341,6 +341,18 @@ def test_neutrals_learn_nothing_of_a_battle() -> None:
     assert not any("Battle at" in t or "Escadre" in t for t in seen(world, "US"))
 
 
+def test_a_battle_records_who_fought_and_who_was_allied_to_a_side_when_it_was_fought() -> None:
+    """Issue 9: a nation sees a battle if it fought in it or was allied to a side at the time; the
+    Battle row keeps those nation codes, so an alliance made later opens nothing."""
+    world, _ = meeting(BATTLE_SEED)
+    us = NationFactory.create(campaign=world.campaign, code="US", name="United States", crew="C")
+    NationFactory.create(campaign=world.campaign, code="DK", name="Denmark", crew="C")
+    a, b = sorted((us, world.gb), key=lambda n: n.pk)
+    Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
+    run(world, 3, 4)
+    assert Battle.objects.get().seen_by == ["FR", "GB", "US"]
+
+
 def test_nothing_is_fought_twice_when_phase_4_finds_the_zone_already_fought() -> None:
     """Issue 4: "nothing resolved twice" — an engagement is marked fought with its battle."""
     world, _ = meeting(BATTLE_SEED)

@@ -175,6 +175,19 @@ def test_the_alexandria_raid_runs_the_guns_through_an_order() -> None:
     assert world.french.port is None and world.french.sea_zone == world.levant
 
 
+def test_a_port_action_is_seen_by_the_nations_allied_to_a_side_at_the_time() -> None:
+    """Issue 9: the Battle row keeps the nations that fought or were allied to a side when it was
+    fought; a neutral is not among them."""
+    world = levant_world()
+    ally = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", navy="ES", crew="D")
+    NationFactory.create(campaign=world.campaign, code="US", name="United States", navy="US", crew="D")
+    relation(world.campaign, ally, world.fr, "alliance")
+    blockade(world, world.french, world.alexandria)
+    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_5(world)
+    assert Battle.objects.get(turn=world.turn, kind="running_the_guns").seen_by == ["EG", "ES", "FR"]
+
+
 def test_ottoman_and_egyptian_ships_in_alexandria_defend_it_together() -> None:
     """§4: "Side 1 = every ship in P of nations at war with the attacker"; §6: "+ floor(defender's ships in
     port not sunk or captured / 4)" counts them all: 16 dice with 3 Egyptian and 2 Ottoman ships."""

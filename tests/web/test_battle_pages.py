@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 
@@ -24,7 +26,7 @@ from battles.engine import (
     run_the_guns,
 )
 from battles.models import Battle
-from battles.web_selectors import battle_view
+from battles.report_view import battle_view
 from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
 from fleets.models import Ship
 from rules.fireships import FireshipTarget, fireships_attack
@@ -57,7 +59,7 @@ def fleet_action_battle(campaign: Campaign, turn: Turn, a: list[Ship], b: list[S
     taken = {s.name for s in a}
 
     def side(name: str, ships: list[Ship], grade: str) -> SideSpec:
-        # Names are unique within a battle (as battles/engagements.py makes them).
+        # Names are unique within a battle (as battles/engagements/loading.py makes them).
         specs = tuple(
             ShipSpec(
                 s.name if s in a or s.name not in taken else f"{s.name} #{s.pk}",
@@ -177,12 +179,26 @@ def test_a_player_whose_nation_did_not_fight_gets_404(world: World) -> None:
     assert _client(outsider).get(_url(battle)).status_code == 404
 
 
-def test_an_ally_of_a_fighting_nation_sees_the_battle(world: World) -> None:
+def test_a_nation_allied_to_a_side_when_the_battle_was_fought_sees_it(world: World) -> None:
+    """Issue 9: the resolution records the nations allied to a side at the time (``seen_by``)."""
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    battle.seen_by = ["ES", "FR", "GB"]
+    battle.save(update_fields=["seen_by"])
+    assert _client(spain.player).get(_url(battle)).status_code == 200
+    listing = _client(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert _url(battle) in listing
+
+
+def test_an_alliance_made_after_the_battle_does_not_open_it(world: World) -> None:
+    """Issue 9: visibility is fixed at the time of the battle, not by today's alliances."""
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
     spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
     a, b = sorted((spain, world.fr), key=lambda n: n.pk)
     Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
-    assert _client(spain.player).get(_url(battle)).status_code == 200
+    assert _client(spain.player).get(_url(battle)).status_code == 404
+    listing = _client(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert _url(battle) not in listing
 
 
 def test_a_battle_noted_in_the_players_turn_report_is_shown(world: World) -> None:
@@ -332,3 +348,16 @@ def test_a_fireship_attack_lists_each_attack_and_its_dice(world: World) -> None:
     assert "Fireship attack at Brest" in page and "Fireship attacks" in page
     for attack in result.attacks:
         assert names[attack.fireship_id] in page
+
+
+def test_battles_fought_before_seen_by_existed_are_seen_by_the_nations_that_fought_them(world: World) -> None:
+    """Issue 9's data migration: who was allied at the time was not recorded, so an old battle opens
+    to the nations of its sides (and, as before, to those whose turn report noted it)."""
+    battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
+    assert battle.seen_by == []
+    executor = MigrationExecutor(connection)
+    executor.migrate([("battles", "0003_battle_seen_by")])
+    executor.loader.build_graph()
+    executor.migrate([("battles", "0004_battle_seen_by_from_sides")])
+    battle.refresh_from_db()
+    assert battle.seen_by == ["FR", "GB"]
