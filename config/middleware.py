@@ -1,0 +1,61 @@
+"""Request guards that hold for every view, whatever parser it declares.
+
+Some API views name DRF's plain ``JSONParser`` themselves, so the strict default parser alone
+would not reach them: this middleware checks every JSON body once, before any view, with the
+same rules (config.parsers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from config.parsers import MAX_JSON_DEPTH, forbidden_string, json_depth
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _is_json(request: HttpRequest) -> bool:
+    content_type = request.content_type or ""
+    return content_type == "application/json" or content_type.endswith("+json")
+
+
+class JSONBodyGuardMiddleware:
+    """400 for a JSON body that is too large, too deep, or holds NUL / lone surrogates.
+
+    A body that is simply not JSON is left to the view, whose parser refuses it in the
+    endpoint's own format; only what would become a 500 is stopped here.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in _BODY_METHODS and _is_json(request):
+            refusal = self._refusal(request)
+            if refusal is not None:
+                return JsonResponse({"detail": f"JSON parse error - {refusal}."}, status=400)
+        return self.get_response(request)
+
+    @staticmethod
+    def _refusal(request: HttpRequest) -> str | None:
+        try:
+            body = request.body  # Django bounds it by DATA_UPLOAD_MAX_MEMORY_SIZE
+        except RequestDataTooBig:
+            return "the body is too large"
+        if not body:
+            return None
+        try:
+            text = body.decode(request.encoding or "utf-8")
+        except (UnicodeDecodeError, LookupError):
+            return None  # the view's parser refuses it in the endpoint's own words
+        if json_depth(text) > MAX_JSON_DEPTH:
+            return f"the document is nested deeper than {MAX_JSON_DEPTH} levels"
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None  # not JSON: likewise the view's to refuse
+        return forbidden_string(data)
