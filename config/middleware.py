@@ -13,7 +13,8 @@ from collections.abc import Callable
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config.parsers import MAX_JSON_DEPTH, forbidden_string, json_depth
+from campaign.json_text import forbidden_string, json_depth
+from config.parsers import MAX_JSON_DEPTH
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

@@ -8,7 +8,6 @@ cannot store — each a 500 on every JSON endpoint (issue 9). This parser refuse
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -17,47 +16,11 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json as drf_json
 
+from campaign.json_text import forbidden_string, json_depth
+
 # Deep enough for every document the API takes (an order's body is two levels); shallow enough
 # that the decoder's recursion never comes near Python's limit.
 MAX_JSON_DEPTH = 32
-
-_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_NOT_A_BRACKET = re.compile(r"[^\[\]{}]")
-_FORBIDDEN_CHARACTER = re.compile("[\x00\ud800-\udfff]")
-
-
-def json_depth(text: str) -> int:
-    """The deepest nesting of arrays and objects in a JSON text (brackets inside strings ignored)."""
-    brackets = _NOT_A_BRACKET.sub("", _STRING_LITERAL.sub("", text))
-    depth = deepest = 0
-    for bracket in brackets:
-        if bracket in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
-def forbidden_string(value: Any, path: str = "$") -> str | None:
-    """The first string (key or value) holding a NUL or an unpaired surrogate, as a readable problem."""
-    if isinstance(value, str):
-        found = _FORBIDDEN_CHARACTER.search(value)
-        if found is None:
-            return None
-        what = "a NUL character" if found.group() == "\x00" else "an unpaired surrogate"
-        return f"the string at {path} contains {what}"
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            problem = forbidden_string(key, f"{path} (a key)") or forbidden_string(item, f"{path}.{key}")
-            if problem:
-                return problem
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            problem = forbidden_string(item, f"{path}[{index}]")
-            if problem:
-                return problem
-    return None
 
 
 def json_body_problem(text: str, *, strict_constants: bool = True) -> tuple[str | None, Any]:
