@@ -5,6 +5,7 @@ PostgreSQL and Redis on 127.0.0.1) and ``prod`` (every secret from the environme
 ``.env.example`` lists every variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
@@ -35,6 +36,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_celery_beat",
+    "axes",
     "ports",
     "fleets",
     "battles",
@@ -54,6 +56,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "campaign.middleware.TimezoneMiddleware",
+    # Last, as django-axes asks: it turns a lockout raised during authentication into its page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -115,6 +119,21 @@ X_FRAME_OPTIONS = "DENY"
 # The OpenAPI schema (/api/schema/) and its browsable docs (/api/docs/): to logged-in users only,
 # unless this is set (config.permissions.ApiDocsPermission reads it on every request).
 API_DOCS_PUBLIC = env.bool("API_DOCS_PUBLIC", default=False)
+
+# Login throttling (django-axes) for the web login, the admin login and the API's Basic auth:
+# after AXES_FAILURE_LIMIT failures from one address for one username — or from one address for any
+# usernames — further logins from there are refused with a 429 page until the cool-off has passed.
+AUTHENTICATION_BACKENDS = [
+    "config.auth_backends.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
