@@ -3,11 +3,13 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from campaign.api.views import api_not_found
+from config.accounts import ThrottledPasswordResetView
 from config.permissions import ApiDocsPermission
 from config.views import campaign_document_schema
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/password_reset/", ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("schemas/campaign-document.json", campaign_document_schema, name="campaign-document-schema"),
     path("api/schema/", SpectacularAPIView.as_view(permission_classes=[ApiDocsPermission]), name="schema"),

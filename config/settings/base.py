@@ -135,6 +135,10 @@ AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
 
+# Password-reset requests in an hour, per address asked for and per client address (config.accounts).
+PASSWORD_RESET_PER_ADDRESS = env.int("PASSWORD_RESET_PER_ADDRESS", default=3)
+PASSWORD_RESET_PER_CLIENT = env.int("PASSWORD_RESET_PER_CLIENT", default=10)
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -159,6 +163,15 @@ EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Admiralty <admiralty@localhost>")
+
+# The cache holds rate-limit counters (password reset), shared by every server process: Redis.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env("CACHE_URL", default="redis://127.0.0.1:6379/1"),
+        "KEY_PREFIX": "admiralty",
+    }
+}
 
 # --- Celery ---------------------------------------------------------------------------------------
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
