@@ -152,7 +152,7 @@ def _turn() -> dict[str, Any]:
 
 
 def _world_records() -> dict[str, dict[str, Any]]:
-    """The campaign row, its nations and the map: what a scenario defines."""
+    """The campaign row, its ruleset, its nations and their relations."""
     return {
         "campaign": _record(
             {
@@ -196,6 +196,12 @@ def _world_records() -> dict[str, dict[str, Any]]:
         "relations": _list_of(
             "relations", _record({"a": _nation(), "b": _nation(), "state": column(Relation, "state")})
         ),
+    }
+
+
+def _map_records() -> dict[str, dict[str, Any]]:
+    """The map: sea zones and ports."""
+    return {
         "sea_zones": _list_of(
             "sea_zones",
             _record(
@@ -238,7 +244,7 @@ def _world_records() -> dict[str, dict[str, Any]]:
 
 
 def _force_records() -> dict[str, dict[str, Any]]:
-    """Land units, admirals, fleets and ships."""
+    """Land units and admirals."""
     return {
         "land_units": _list_of(
             "land_units",
@@ -268,6 +274,12 @@ def _force_records() -> dict[str, dict[str, Any]]:
                 }
             ),
         ),
+    }
+
+
+def _fleet_records() -> dict[str, dict[str, Any]]:
+    """Fleets and their ships."""
+    return {
         "fleets": _list_of(
             "fleets",
             _record(
@@ -326,7 +338,7 @@ def _force_records() -> dict[str, dict[str, Any]]:
 
 
 def _history_records() -> dict[str, dict[str, Any]]:
-    """The ledger, the turns and everything recorded in them."""
+    """The ledger and the turns."""
     return {
         "ledger": _list_of(
             "ledger",
@@ -357,6 +369,12 @@ def _history_records() -> dict[str, dict[str, Any]]:
                 }
             ),
         ),
+    }
+
+
+def _order_records() -> dict[str, dict[str, Any]]:
+    """Orders, diplomatic offers, readiness and the phases done, per turn."""
+    return {
         "orders": _list_of(
             "orders",
             _record(
@@ -404,6 +422,12 @@ def _history_records() -> dict[str, dict[str, Any]]:
                 }
             ),
         ),
+    }
+
+
+def _report_records() -> dict[str, dict[str, Any]]:
+    """Turn reports, blockades and battles."""
+    return {
         "reports": _list_of(
             "reports",
             _record(
@@ -452,8 +476,12 @@ def campaign_document_schema() -> dict[str, Any]:
     properties: dict[str, Any] = {
         "format": {"const": FORMAT_VERSION},
         **_world_records(),
+        **_map_records(),
         **_force_records(),
+        **_fleet_records(),
         **_history_records(),
+        **_order_records(),
+        **_report_records(),
         # The state as each turn opened: each one a campaign document without snapshots of its own.
         "snapshots": {
             "type": "object",
