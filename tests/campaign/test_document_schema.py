@@ -104,3 +104,14 @@ def test_a_bad_people_mapping_is_refused_with_nothing_written(
         _import(europe, tmp_path, *args)
     assert refused.value.returncode == 2
     assert not Campaign.objects.filter(slug="copy").exists()
+
+
+def test_the_demo_still_gets_its_gm_and_players(db: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """setup_demo names its GM through scenario_load → campaign_import(gm=...), its players after."""
+    from campaign import demo
+
+    monkeypatch.setattr(demo, "logins_file", lambda: tmp_path / "demo-logins.txt")
+    campaign, logins, created = demo.demo_setup()
+    assert created and campaign.gm is not None and campaign.gm.get_username() == "gm"
+    assert not Nation.objects.filter(campaign=campaign, player__isnull=True).exists()
+    assert len(logins) == 1 + Nation.objects.filter(campaign=campaign).count()
