@@ -30,27 +30,32 @@ def json_depth(text: str) -> int:
     return deepest
 
 
-def forbidden_string(value: Any, path: str = "$") -> str | None:
-    """The first string (key or value) holding a NUL or an unpaired surrogate, as a readable problem.
+def find_forbidden_string(value: Any, path: str = "$") -> tuple[str, str] | None:
+    """(path, what) of the first string (key or value) holding a NUL or an unpaired surrogate.
 
-    ``path`` names where ``value`` is (``$`` the whole document); the answer names the string's
-    own path, e.g. ``the string at $.orders[0].name contains a NUL character``. Only call it on a
-    document whose depth was checked: it recurses once per level.
+    ``path`` names where ``value`` is (``$`` the whole document); the answer gives the string's own
+    path, e.g. ``("$.orders[0].name", "a NUL character")``. Only call it on a document whose depth
+    was checked: it recurses once per level.
     """
     if isinstance(value, str):
         found = _FORBIDDEN_CHARACTER.search(value)
         if found is None:
             return None
-        what = "a NUL character" if found.group() == "\x00" else "an unpaired surrogate"
-        return f"the string at {path} contains {what}"
+        return path, "a NUL character" if found.group() == "\x00" else "an unpaired surrogate"
     if isinstance(value, Mapping):
         for key, item in value.items():
-            problem = forbidden_string(key, f"{path} (a key)") or forbidden_string(item, f"{path}.{key}")
+            problem = find_forbidden_string(key, f"{path} (a key)") or find_forbidden_string(item, f"{path}.{key}")
             if problem:
                 return problem
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            problem = forbidden_string(item, f"{path}[{index}]")
+            problem = find_forbidden_string(item, f"{path}[{index}]")
             if problem:
                 return problem
     return None
+
+
+def forbidden_string(value: Any, path: str = "$") -> str | None:
+    """:func:`find_forbidden_string` as a sentence: ``the string at $.name contains a NUL character``."""
+    found = find_forbidden_string(value, path)
+    return f"the string at {found[0]} contains {found[1]}" if found else None

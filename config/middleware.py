@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from campaign.json_text import forbidden_string, json_depth
+from campaign.json_text import find_forbidden_string, json_depth
 from config.parsers import MAX_JSON_DEPTH
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -39,15 +39,20 @@ class JSONBodyGuardMiddleware:
         if request.method in _BODY_METHODS and _is_json(request):
             refusal = self._refusal(request)
             if refusal is not None:
-                return JsonResponse({"detail": f"JSON parse error - {refusal}."}, status=400)
+                field, problem = refusal
+                detail = f"JSON parse error - {problem}."
+                # Every shape the API's refusals take (detail; detail + errors; field + detail), so
+                # each endpoint's documented 400 holds for this one too.
+                return JsonResponse({"detail": detail, "errors": [detail], "field": field}, status=400)
         return self.get_response(request)
 
     @staticmethod
-    def _refusal(request: HttpRequest) -> str | None:
+    def _refusal(request: HttpRequest) -> tuple[str, str] | None:
+        """(field, problem) for a body to refuse: the field as a path in the body, ``(body)`` for all of it."""
         try:
             body = request.body  # Django bounds it by DATA_UPLOAD_MAX_MEMORY_SIZE
         except RequestDataTooBig:
-            return "the body is too large"
+            return "(body)", "the body is too large"
         if not body:
             return None
         try:
@@ -55,12 +60,17 @@ class JSONBodyGuardMiddleware:
         except (UnicodeDecodeError, LookupError):
             return None  # the view's parser refuses it in the endpoint's own words
         if json_depth(text) > MAX_JSON_DEPTH:
-            return f"the document is nested deeper than {MAX_JSON_DEPTH} levels"
+            return "(body)", f"the document is nested deeper than {MAX_JSON_DEPTH} levels"
         try:
             data = json.loads(text)
         except ValueError:
             return None  # not JSON: likewise the view's to refuse
-        return forbidden_string(data)
+        found = find_forbidden_string(data)
+        if found is None:
+            return None
+        path, what = found
+        field = path.removeprefix("$.").removeprefix("$") or "(body)"
+        return field, f"the string at {path} contains {what}"
 
 
 class ContentSecurityPolicyMiddleware:

@@ -122,3 +122,15 @@ def test_the_default_parser_refuses_the_same_bodies(kind: str) -> None:
     raw = body if isinstance(body, bytes) else str(body).encode()
     with pytest.raises(ParseError, match=words):
         StrictJSONParser().parse(io.BytesIO(raw), "application/json", {"encoding": "utf-8"})
+
+
+def test_the_refusal_has_every_shape_the_endpoints_document(fw: FogWorld) -> None:
+    """detail (ready), detail + errors (orders), field + detail (simulator): all present."""
+    response = _as(fw.nelson).post(
+        "/api/v1/simulator/", '{"sides": [{"ships": [{"name": "\\u0000"}]}]}', content_type="application/json"
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["field"] == "sides[0].ships[0].name"
+    assert body["errors"] == [body["detail"]]
+    assert body["detail"] == "JSON parse error - the string at $.sides[0].ships[0].name contains a NUL character."
