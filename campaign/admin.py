@@ -249,14 +249,34 @@ class LayDownForm(forms.Form):
         port_field.queryset = Port.objects.filter(owner=nation, dockyard=True).order_by("name")
 
 
+# Treasuries, ledger amounts and balances are 32-bit integer columns: a larger number would reach
+# the database as an error (a 500), so the form refuses it first.
+TREASURY_MAX = 2**31 - 1
+
+
 class AdjustTreasuryForm(forms.Form):
-    amount = forms.IntegerField(help_text="EP to add (negative to take away); not 0.")
+    amount = forms.IntegerField(
+        min_value=-TREASURY_MAX, max_value=TREASURY_MAX, help_text="EP to add (negative to take away); not 0."
+    )
     reason = forms.CharField(max_length=150, help_text="Shown to the player in the ledger.")
+
+    def __init__(self, *args: Any, nation: Nation, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.nation = nation
 
     def clean_amount(self) -> int:
         amount: int = self.cleaned_data["amount"]
         if amount == 0:
             raise forms.ValidationError("An adjustment must change the treasury: enter a non-zero amount.")
+        if self.nation.treasury + amount > TREASURY_MAX:
+            raise forms.ValidationError(
+                f"The treasury would be {self.nation.treasury + amount} EP; it holds at most {TREASURY_MAX} EP."
+            )
+        if self.nation.treasury + amount < 0:
+            raise forms.ValidationError(
+                f"{self.nation.code} has {self.nation.treasury} EP; taking {-amount} EP would leave it "
+                f"{-(self.nation.treasury + amount)} EP short. A treasury never goes below 0 (RULES.md §2)."
+            )
         return amount
 
 
@@ -350,7 +370,7 @@ class NationAdmin(admin.ModelAdmin):
 
     def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         nation = self._nation(request, pk)
-        form = AdjustTreasuryForm(request.POST or None)
+        form = AdjustTreasuryForm(request.POST or None, nation=nation)
         if request.method == "POST" and form.is_valid():
             try:
                 treasury_adjust(nation=nation, amount=form.cleaned_data["amount"], reason=form.cleaned_data["reason"])

@@ -1,5 +1,8 @@
 """Full backups of a campaign: ``export_campaign`` / ``import_campaign`` (CONTRACT.md).
 
+Export writes the document here; import checks it in full (campaign.schemas.checks), maps people
+only from the caller's ``gm``/``players``, and writes the rows through campaign.backup_restore.
+
 The export holds everything a campaign is, so that importing it into a new slug and exporting
 again gives the same document except for the slug and the database ids. Ids in the document are
 only references inside it (a ship's ``fleet`` is a fleet's ``id``); import gives new ones.
@@ -7,15 +10,16 @@ only references inside it (a ship's ``fleet`` is a fleet's ``id``); import gives
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.utils.dateparse import parse_datetime
+from django.contrib.auth.models import User
+from django.db import DataError, IntegrityError, transaction
 
 from battles.models import Battle
+from campaign.backup_restore import campaign_rows_restore
 from campaign.models import (
     Campaign,
     DiplomaticOffer,
@@ -29,15 +33,26 @@ from campaign.models import (
     TurnReport,
     slug_validator,
 )
+from campaign.schemas.campaign_document import FORMAT_VERSION
+from campaign.schemas.checks import document_problems
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
-from rules.ruleset import RulesetError, validate_flat
 
-FORMAT_VERSION = 1
+# A campaign document is refused unread beyond these: a long campaign's export with every turn's
+# snapshot stays far below them.
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+MAX_DOCUMENT_DEPTH = 64
 
 
 class BackupError(ValueError):
-    """The document is not a campaign export this version can restore, or the slug is taken."""
+    """The document is not a campaign export this version can restore, or the slug is taken.
+
+    ``problems`` lists each problem of the document by its path, when there are several.
+    """
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or [message]
 
 
 def _dt(value: datetime | None) -> str | None:
@@ -50,6 +65,10 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
     ``with_snapshots=False`` leaves out the stored opening states of the turns: that is the form a
     turn's own snapshot takes (a snapshot holding every earlier one would grow with the square of
     the campaign's length).
+
+    One piece on purpose: the returned literal is the document's format, section by section in the
+    order the schema (campaign/schemas/) and the restore (campaign.backup_restore) follow; split
+    up, the format would have no single place to read it.
     """
     if turn is not None:
         stored = Turn.objects.filter(campaign=campaign, number=turn).values_list("snapshot", flat=True).first()
@@ -317,20 +336,48 @@ def _fleet_id(admiral: Admiral) -> int | None:
         return None
 
 
-@transaction.atomic
-def campaign_import(*, document: dict[str, Any], slug: str | None = None, replace: bool = False) -> Campaign:
-    """Restore an export as a new campaign (``slug`` overrides the document's); all or nothing."""
+def campaign_import(
+    *,
+    document: Any,
+    slug: str | None = None,
+    replace: bool = False,
+    gm: User | None = None,
+    players: Mapping[str, User] | None = None,
+) -> Campaign:
+    """Restore an export as a new campaign (``slug`` overrides the document's); all or nothing.
+
+    The document is checked in full first (:func:`campaign.schemas.checks.document_problems`);
+    a ``BackupError`` lists every problem by its path and nothing is written. People are never
+    taken from the file: ``gm`` becomes the GM and ``players`` maps nation codes to their players;
+    without them the campaign starts with no GM and no players (the usernames in the document are
+    a record of who they were, nothing more).
+    """
+    problems = document_problems(document)
+    if problems:
+        raise BackupError("The export is incomplete or malformed:\n  " + "\n  ".join(problems), problems)
+    people = players or {}
+    codes = {n["code"] for n in document["nations"]}
+    unknown = sorted(set(people) - codes)
+    if unknown:
+        raise BackupError(
+            f"--player: no nation {', '.join(unknown)} in the document; its nations: {', '.join(sorted(codes))}."
+        )
+    twice = [u.get_username() for u, n in Counter(people.values()).items() if n > 1]
+    if twice:
+        raise BackupError(f"--player: {', '.join(sorted(twice))} would play more than one nation; one each.")
     try:
-        if document.get("format") != FORMAT_VERSION:
-            raise BackupError(f"Unsupported export format {document.get('format')!r}; expected {FORMAT_VERSION}.")
-        return _import(document, slug, replace)
-    except (KeyError, TypeError) as exc:
-        raise BackupError(f"The export is incomplete or malformed: {exc!r} is missing or wrong.") from exc
+        with transaction.atomic():
+            return _restore(document, slug, replace, gm, people)
+    except (IntegrityError, DataError) as exc:
+        # The checks above mirror the database's constraints; this is the net under them.
+        raise BackupError(f"The database refused the document: {str(exc).splitlines()[0]}") from exc
 
 
-def _import(doc: dict[str, Any], slug: str | None, replace: bool) -> Campaign:
-    c = doc["campaign"]
-    slug = slug or c["slug"]
+def _restore(
+    doc: dict[str, Any], slug: str | None, replace: bool, gm: User | None, players: Mapping[str, User]
+) -> Campaign:
+    """The slug checked (and a campaign holding it replaced, if asked), then the rows written."""
+    slug = slug or doc["campaign"]["slug"]
     try:
         slug_validator(slug)
     except Exception as exc:
@@ -340,300 +387,4 @@ def _import(doc: dict[str, Any], slug: str | None, replace: bool) -> Campaign:
         if not replace:
             raise BackupError(f"A campaign with slug {slug!r} already exists; pass --replace or another --slug.")
         existing.delete()
-    try:
-        validate_flat(doc["ruleset"])
-    except RulesetError as exc:
-        raise BackupError(f"ruleset: {exc}") from exc
-    users = {u.get_username(): u for u in get_user_model().objects.all()}
-    campaign = Campaign.objects.create(
-        slug=slug,
-        name=c["name"],
-        scenario=c.get("scenario", ""),
-        gm=users.get(c.get("gm") or ""),
-        start_year=c["start_year"],
-        year=c["year"],
-        season=c["season"],
-        turn_number=c["turn"],
-        status=c["status"],
-        seed=c["seed"],
-        last_turn=c.get("last_turn"),
-        settings=doc["ruleset"],
-    )
-    nations = {
-        n["code"]: Nation.objects.create(
-            campaign=campaign,
-            code=n["code"],
-            name=n["name"],
-            navy=n["navy"],
-            treasury=n["treasury"],
-            player=users.get(n.get("player") or ""),
-            base_income=n["base_income"],
-            crew=n["crew"],
-            color=n["color"],
-            unpaid_upkeep_turn=n.get("unpaid_upkeep_turn"),
-        )
-        for n in doc["nations"]
-    }
-    for r in doc["relations"]:
-        a, b = sorted((nations[r["a"]], nations[r["b"]]), key=lambda n: n.pk)
-        Relation.objects.create(campaign=campaign, a=a, b=b, state=r["state"])
-    zones = {
-        z["key"]: SeaZone(campaign=campaign, key=z["key"], name=z["name"], type=z["type"], x=z["x"], y=z["y"])
-        for z in doc["sea_zones"]
-    }
-    SeaZone.objects.bulk_create(zones.values())
-    through = SeaZone.adjacent.through
-    through.objects.bulk_create(
-        [
-            through(from_seazone_id=zones[z["key"]].pk, to_seazone_id=zones[o].pk)
-            for z in doc["sea_zones"]
-            for o in z["adjacent"]
-        ]
-    )
-    ports = {
-        p["key"]: Port(
-            campaign=campaign,
-            key=p["key"],
-            name=p["name"],
-            sea_zone=zones[p["sea_zone"]],
-            owner=nations[p["owner"]],
-            x=p["x"],
-            y=p["y"],
-            fortification=p["fortification"],
-            capacity=p["capacity"],
-            ep_value=p["ep_value"],
-            dockyard=p["dockyard"],
-            gibraltar=p["gibraltar"],
-            batteries=p["batteries"],
-            commander=p["commander"] or "",
-            taken_turn=p["taken_turn"],
-            captor=nations[p["captor"]] if p["captor"] else None,
-            siege_turns=p["siege_turns"],
-        )
-        for p in doc["ports"]
-    }
-    Port.objects.bulk_create(ports.values())
-    units = {
-        u["id"]: LandUnit(
-            campaign=campaign,
-            nation=nations[u["nation"]],
-            siege_train=u["siege_train"],
-            state=u["state"],
-            port=ports[u["port"]] if u["port"] else None,
-            out_of_supply_turns=u["out_of_supply_turns"],
-            raised_turn=u["raised_turn"],
-        )
-        for u in doc["land_units"]
-    }
-    LandUnit.objects.bulk_create(units.values())
-    cargo = {u["transport"]: units[u["id"]] for u in doc["land_units"] if u["transport"] is not None}
-    fleets = {
-        f["id"]: Fleet(
-            campaign=campaign,
-            nation=nations[f["nation"]],
-            name=f["name"],
-            sea_zone=zones[f["sea_zone"]],
-            port=ports[f["port"]] if f["port"] else None,
-            crew=f["crew"],
-            posture=f["posture"],
-            blockade_port=ports[f["blockade_port"]] if f["blockade_port"] else None,
-            after_battle=f["after_battle"],
-            retreat_port=ports[f["retreat_port"]] if f["retreat_port"] else None,
-            retreat_zone=zones[f["retreat_zone"]] if f["retreat_zone"] else None,
-            left_port_turn=f["left_port_turn"],
-            in_supply=f["in_supply"],
-            out_of_supply_turns=f["out_of_supply_turns"],
-            created_turn=f["created_turn"],
-        )
-        for f in doc["fleets"]
-    }
-    Fleet.objects.bulk_create(fleets.values())
-    ship_rows = Ship.objects.bulk_create(
-        [
-            Ship(
-                campaign=campaign,
-                name=s["name"],
-                ship_class=s["class"],
-                nation=nations[s["nation"]],
-                original_nation=nations[s["original_nation"]],
-                condition=s["condition"],
-                in_ordinary=s["in_ordinary"],
-                crew=s["crew"],
-                fleet=fleets[s["fleet"]] if s["fleet"] is not None else None,
-                building_turns_left=s["building_turns_left"],
-                building_port=ports[s["building_port"]] if s["building_port"] else None,
-                line_position=s["line_position"],
-                repair_port=ports[s["repair_port"]] if s.get("repair_port") else None,
-                repair_ready_turn=s.get("repair_ready_turn"),
-                cargo=cargo.get(s["id"]),
-                laid_down_turn=s["laid_down_turn"],
-                lost_turn=s["lost_turn"],
-                source=s["source"],
-            )
-            for s in doc["ships"]
-        ]
-    )
-    for a in doc["admirals"]:
-        admiral = Admiral.objects.create(
-            campaign=campaign,
-            nation=nations[a["nation"]],
-            name=a["name"],
-            grade=a["grade"],
-            status=a["status"],
-            port=ports[a["port"]] if a["port"] else None,
-        )
-        if a["fleet"] is not None:
-            Fleet.objects.filter(pk=fleets[a["fleet"]].pk).update(admiral=admiral)
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                campaign=campaign,
-                nation=nations[e["nation"]],
-                turn=e["turn"],
-                kind=e["kind"],
-                amount=e["amount"],
-                reason=e["reason"],
-                balance=e["balance"],
-                unpaid=e["unpaid"],
-            )
-            for e in doc["ledger"]
-        ]
-    )
-    turns = {
-        t["number"]: Turn.objects.create(
-            campaign=campaign,
-            number=t["number"],
-            year=t["year"],
-            season=t["season"],
-            deadline=parse_datetime(t["deadline"]) if t["deadline"] else None,
-            status=t["status"],
-            resolved_at=parse_datetime(t["resolved_at"]) if t["resolved_at"] else None,
-            paused_at=parse_datetime(t["paused_at"]) if t["paused_at"] else None,
-            dice_log=t["dice_log"],
-            snapshot=doc.get("snapshots", {}).get(str(t["number"])),
-        )
-        for t in doc["turns"]
-    }
-    Battle.objects.bulk_create(
-        [
-            Battle(
-                campaign=campaign,
-                turn=turns[b["turn"]],
-                kind=b["type"],
-                sea_zone=zones[b["sea_zone"]],
-                port=ports[b["port"]] if b["port"] else None,
-                place=b["place"],
-                sequence=b["sequence"],
-                seed=b["seed"],
-                winner=b["winner"],
-                sides=b["sides"],
-                report=b["report"],
-            )
-            for b in doc["battles"]
-        ]
-    )
-    ship_ids = {s["id"]: row.pk for s, row in zip(doc["ships"], ship_rows, strict=True)}
-    fleet_ids = {doc_id: fleet.pk for doc_id, fleet in fleets.items()}
-    _import_history(doc, campaign, nations, ports, turns, fleet_ids, ship_ids)
-    for nation in nations.values():
-        total = sum(e["amount"] for e in doc["ledger"] if e["nation"] == nation.code)
-        if total != nation.treasury:
-            raise BackupError(
-                f"{nation.code}: treasury {nation.treasury} EP differs from the sum of its ledger ({total} EP)."
-            )
-    return campaign
-
-
-# Keys of order bodies that hold database ids (README "Orders JSON"): remapped on restore.
-_FLEET_KEYS = ("fleet", "to_fleet", "into")
-_SHIP_KEYS = ("ship",)
-
-
-def _order_body(body: dict[str, Any], fleet_ids: dict[int, int], ship_ids: dict[int, int]) -> dict[str, Any]:
-    out = dict(body)
-    for key in _FLEET_KEYS:
-        if isinstance(out.get(key), int):
-            out[key] = fleet_ids.get(out[key], out[key])
-    for key in _SHIP_KEYS:
-        if isinstance(out.get(key), int):
-            out[key] = ship_ids.get(out[key], out[key])
-    if isinstance(out.get("ships"), list):
-        out["ships"] = [ship_ids.get(i, i) if isinstance(i, int) else i for i in out["ships"]]
-    return out
-
-
-def _import_history(
-    doc: dict[str, Any],
-    campaign: Campaign,
-    nations: dict[str, Nation],
-    ports: dict[str, Port],
-    turns: dict[int, Turn],
-    fleet_ids: dict[int, int],
-    ship_ids: dict[int, int],
-) -> None:
-    """Orders (their ids remapped), offers, readiness, phase records, reports and blockades."""
-    Order.objects.bulk_create(
-        [
-            Order(
-                campaign=campaign,
-                turn=turns[o["turn"]],
-                nation=nations[o["nation"]],
-                position=o["position"],
-                kind=o["kind"],
-                body=_order_body(o["body"], fleet_ids, ship_ids),
-                fleet_id=fleet_ids[o["fleet"]] if o["fleet"] is not None else None,
-                outcome=o["outcome"],
-                outcome_note=o["outcome_note"],
-            )
-            for o in doc.get("orders", [])
-        ]
-    )
-    DiplomaticOffer.objects.bulk_create(
-        [
-            DiplomaticOffer(
-                campaign=campaign,
-                from_nation=nations[o["from"]],
-                to_nation=nations[o["to"]],
-                kind=o["kind"],
-                turn=o["turn"],
-            )
-            for o in doc.get("offers", [])
-        ]
-    )
-    NationTurn.objects.bulk_create(
-        [
-            NationTurn(
-                turn=turns[t["turn"]],
-                nation=nations[t["nation"]],
-                ready=t["ready"],
-                submitted_at=parse_datetime(t["submitted_at"]) if t["submitted_at"] else None,
-            )
-            for t in doc.get("nation_turns", [])
-        ]
-    )
-    TurnPhase.objects.bulk_create(
-        [TurnPhase(turn=turns[p["turn"]], phase=p["phase"], summary=p["summary"]) for p in doc.get("phases", [])]
-    )
-    TurnReport.objects.bulk_create(
-        [
-            TurnReport(
-                turn=turns[r["turn"]],
-                nation=nations[r["nation"]],
-                body=r["body"],
-                emailed_at=parse_datetime(r["emailed_at"]) if r["emailed_at"] else None,
-            )
-            for r in doc.get("reports", [])
-        ]
-    )
-    Blockade.objects.bulk_create(
-        [
-            Blockade(
-                campaign=campaign,
-                turn=b["turn"],
-                port=ports[b["port"]],
-                fleet_id=fleet_ids[b["fleet"]],
-                lifted=b["lifted"],
-            )
-            for b in doc.get("blockades", [])
-        ]
-    )
+    return campaign_rows_restore(doc, slug=slug, gm=gm, players=players)

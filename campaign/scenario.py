@@ -191,10 +191,7 @@ def scenario_load(
         seed=secrets.randbits(62) if seed is None else seed,
         now=now or timezone.now(),
     )
-    campaign = campaign_import(document=document, replace=replace)
-    if gm is not None:
-        Campaign.objects.filter(pk=campaign.pk).update(gm=gm)
-        campaign.gm = gm
+    campaign = campaign_import(document=document, replace=replace, gm=gm)
     turn = Turn.objects.get(campaign=campaign, number=1)
     turn.snapshot = campaign_export(campaign=campaign, with_snapshots=False)
     turn.save(update_fields=["snapshot"])

@@ -9,3 +9,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 app = Celery("admiralty")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# The site's own tasks (password-reset mail) live in config/, which is not an app.
+app.autodiscover_tasks(["config"])

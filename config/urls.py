@@ -1,14 +1,24 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from campaign.api.views import api_not_found
+from config.accounts import ThrottledPasswordResetView
+from config.permissions import ApiDocsPermission
+from config.views import campaign_document_schema
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/password_reset/", ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("schemas/campaign-document.json", campaign_document_schema, name="campaign-document-schema"),
+    path("api/schema/", SpectacularAPIView.as_view(permission_classes=[ApiDocsPermission]), name="schema"),
+    # The split view serves its start-up script as a file: the docs page needs no inline script.
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="schema", permission_classes=[ApiDocsPermission]),
+        name="api-docs",
+    ),
     path("api/v1/", include("campaign.api.urls")),
     path("api/v1/", include("battles.api.urls")),
     re_path(r"^api/", api_not_found),

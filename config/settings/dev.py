@@ -25,6 +25,15 @@ if "CELERY_BROKER_URL" not in os.environ:
     }
     CELERY_RESULT_BACKEND = f"file://{_results}"
 
+if "CACHE_URL" not in os.environ and "CELERY_BROKER_URL" not in os.environ:
+    # No Redis in the embedded default: the rate-limit counters live in a file cache under var/.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The server, the worker and beat share the file: wait for locks instead of failing, take the
     # write lock at the start of a transaction, and let readers work alongside a writer.

@@ -1,3 +1,5 @@
+"""``manage.py export_campaign SLUG``: a campaign's full state as JSON; ``--schema``: that JSON's schema."""
+
 import json
 from argparse import ArgumentParser
 from typing import Any
@@ -6,16 +8,26 @@ from django.core.management.base import BaseCommand, CommandError
 
 from campaign.backup import BackupError, campaign_export
 from campaign.models import Campaign
+from campaign.schemas.campaign_document import campaign_document_schema_text
 
 
 class Command(BaseCommand):
-    help = "Print a campaign's full state as JSON (a backup import_campaign restores exactly)."
+    help = (
+        "Print a campaign's full state as JSON (a backup import_campaign restores exactly); with --schema, "
+        "print the document's JSON Schema (campaign/schemas/campaign-document.schema.json) instead."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("slug")
+        parser.add_argument("slug", nargs="?")
         parser.add_argument("--turn", type=int, help="The state as turn N opened.")
+        parser.add_argument("--schema", action="store_true", help="Print the document's JSON Schema.")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["schema"]:
+            self.stdout.write(campaign_document_schema_text(), ending="")
+            return
+        if not options["slug"]:
+            raise CommandError("Name the campaign to export (its slug), or pass --schema.")
         campaign = Campaign.objects.filter(slug=options["slug"]).first()
         if campaign is None:
             raise CommandError(f"No campaign with slug {options['slug']!r}.")

@@ -1,0 +1,90 @@
+"""Guards that hold for every request and response: JSON bodies checked, a Content-Security-Policy.
+
+Some API views name DRF's plain ``JSONParser`` themselves, so the strict default parser alone
+would not reach them: this middleware checks every JSON body once, before any view, with the
+same rules (config.parsers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from campaign.json_text import find_forbidden_string, json_depth
+from config.parsers import MAX_JSON_DEPTH
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _is_json(request: HttpRequest) -> bool:
+    content_type = request.content_type or ""
+    return content_type == "application/json" or content_type.endswith("+json")
+
+
+class JSONBodyGuardMiddleware:
+    """400 for a JSON body that is too large, too deep, or holds NUL / lone surrogates.
+
+    A body that is simply not JSON is left to the view, whose parser refuses it in the
+    endpoint's own format; only what would become a 500 is stopped here.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in _BODY_METHODS and _is_json(request):
+            refusal = self._refusal(request)
+            if refusal is not None:
+                field, problem = refusal
+                detail = f"JSON parse error - {problem}."
+                # Every shape the API's refusals take (detail; detail + errors; field + detail), so
+                # each endpoint's documented 400 holds for this one too.
+                return JsonResponse({"detail": detail, "errors": [detail], "field": field}, status=400)
+        return self.get_response(request)
+
+    @staticmethod
+    def _refusal(request: HttpRequest) -> tuple[str, str] | None:
+        """(field, problem) for a body to refuse: the field as a path in the body, ``(body)`` for all of it."""
+        try:
+            body = request.body  # Django bounds it by DATA_UPLOAD_MAX_MEMORY_SIZE
+        except RequestDataTooBig:
+            return "(body)", "the body is too large"
+        if not body:
+            return None
+        try:
+            text = body.decode(request.encoding or "utf-8")
+        except (UnicodeDecodeError, LookupError):
+            return None  # the view's parser refuses it in the endpoint's own words
+        if json_depth(text) > MAX_JSON_DEPTH:
+            return "(body)", f"the document is nested deeper than {MAX_JSON_DEPTH} levels"
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None  # not JSON: likewise the view's to refuse
+        found = find_forbidden_string(data)
+        if found is None:
+            return None
+        path, what = found
+        field = path.removeprefix("$.").removeprefix("$") or "(body)"
+        return field, f"the string at {path} contains {what}"
+
+
+class ContentSecurityPolicyMiddleware:
+    """The ``Content-Security-Policy`` header (settings.CONTENT_SECURITY_POLICY) on every response.
+
+    Scripts only from the site's own files: no page holds an inline script (a test keeps it so) and
+    htmx runs without eval. Style attributes stay allowed for the nations' colours the pages set
+    per element; ``<style>`` elements do not.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
+        return response
