@@ -323,6 +323,7 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
                 "winner": b.winner,
                 "sides": b.sides,
                 "report": b.report,
+                "seen_by": b.seen_by,
             }
             for b in Battle.objects.filter(campaign=campaign).order_by("id")
         ],

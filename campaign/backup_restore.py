@@ -260,11 +260,17 @@ def _restore_ledger_and_turns(
                 winner=b["winner"],
                 sides=b["sides"],
                 report=b["report"],
+                seen_by=b.get("seen_by", _nations_of_sides(b["sides"])),
             )
             for b in doc["battles"]
         ]
     )
     return turns
+
+
+def _nations_of_sides(sides: list[Any]) -> list[str]:
+    """Who sees a battle from a file written before ``seen_by`` was exported: the nations that fought."""
+    return sorted({code for side in sides if isinstance(side, dict) for code in side.get("nations") or []})
 
 
 # Keys of order bodies that hold database ids (README "Orders JSON"): remapped on restore.

@@ -465,7 +465,11 @@ def _report_records() -> dict[str, dict[str, Any]]:
                     "winner": {"enum": [0, 1, None]},  # battle_winner_is_a_side
                     "sides": {"type": "array"},
                     "report": {"type": "object"},
-                }
+                    # Who may see the battle, fixed when it was fought; older files lack it, and
+                    # the nations of its sides see it then.
+                    "seen_by": {"type": "array", "items": _nation(), "uniqueItems": True},
+                },
+                optional=("seen_by",),
             ),
         ),
     }

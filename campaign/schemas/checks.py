@@ -182,6 +182,10 @@ def _identity_problems(doc: dict[str, Any]) -> Iterator[str]:
             value = record.get(field)
             if value is not None and value not in targets[kind]:
                 yield f"{collection}[{index}].{field}: {_shown(value)} is not a {kind} of this document"
+    for index, battle in enumerate(doc.get("battles", [])):
+        for position, code in enumerate(battle.get("seen_by", [])):
+            if code not in targets["nation"]:
+                yield f"battles[{index}].seen_by[{position}]: {_shown(code)} is not a nation of this document"
     for index, zone in enumerate(doc["sea_zones"]):
         for position, other in enumerate(zone["adjacent"]):
             if other not in targets["sea zone"] or other == zone["key"]:

@@ -19,6 +19,7 @@ from battles.engagements import (
     fleets_worsted,
 )
 from battles.models import Battle, Engagement
+from campaign.backup import campaign_export, campaign_import
 from campaign.models import Nation, Relation, Turn
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
@@ -351,6 +352,24 @@ def test_a_battle_records_who_fought_and_who_was_allied_to_a_side_when_it_was_fo
     Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
     run(world, 3, 4)
     assert Battle.objects.get().seen_by == ["FR", "GB", "US"]
+
+
+def test_who_may_see_a_battle_survives_a_backup_and_an_older_file_opens_it_to_the_sides() -> None:
+    """Issue 9: the battle's viewers are part of the campaign document; a file written before they
+    were exported restores them from the nations that fought."""
+    world, _ = meeting(BATTLE_SEED)
+    us = NationFactory.create(campaign=world.campaign, code="US", name="United States", crew="C")
+    a, b = sorted((us, world.gb), key=lambda n: n.pk)
+    Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
+    run(world, 3, 4)
+    document = campaign_export(campaign=world.campaign)
+    assert [battle["seen_by"] for battle in document["battles"]] == [["FR", "GB", "US"]]
+    copy = campaign_import(document=document, slug="seen-by-copy")
+    assert Battle.objects.get(campaign=copy).seen_by == ["FR", "GB", "US"]
+    for battle in document["battles"]:
+        del battle["seen_by"]
+    older = campaign_import(document=document, slug="seen-by-older")
+    assert Battle.objects.get(campaign=older).seen_by == ["FR", "GB"]
 
 
 def test_nothing_is_fought_twice_when_phase_4_finds_the_zone_already_fought() -> None:
