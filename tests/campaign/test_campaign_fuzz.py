@@ -35,7 +35,7 @@ from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import BIG_CLASSES, SHIP_CLASSES, SOL_CLASSES
 from tests.campaign.test_invariants import comparable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 SEED = int(os.environ.get("FUZZ_SEED", "1805"))
 TURNS = 6

@@ -17,7 +17,7 @@ from campaign.turn.phases import PHASES
 from fleets.models import Fleet, Ship
 from tests.campaign.test_scenario_load import strip_ids
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def resolve_open_turn(campaign: Campaign) -> Turn:

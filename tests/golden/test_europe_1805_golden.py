@@ -37,7 +37,7 @@ from campaign.models import Campaign
 from campaign.scenario import scenario_load
 from tests.campaign.test_campaign_fuzz import resolve_open_turn, submit_random_orders
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 GOLDEN = Path(__file__).with_name("europe-1805-3-turns.json")
 SEED = 1805
