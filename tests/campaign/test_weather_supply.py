@@ -17,11 +17,11 @@ from campaign.models import LedgerEntry, Nation, Turn, TurnReport
 from campaign.services import treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
-from campaign.turn.runner import phase_run
 from fleets.models import Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.dice import SeededDice, derive_seed
 from tests.factories import FleetFactory, PortFactory, SeaZoneFactory, ShipFactory
+from tests.support.turns import phases_run
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -34,11 +34,6 @@ def ship_of(die: dict) -> int:
     found = re.search(r"ship:(\d+)", str(die["subject"]))
     assert found is not None, die
     return int(found.group(1))
-
-
-def run(turn: Turn, *phases: int) -> None:
-    for number in phases:
-        assert phase_run(turn_id=turn.pk, number=number, now=timezone.now())
 
 
 def open_turn(world: World) -> Turn:
@@ -97,7 +92,7 @@ def test_a_storm_sinks_a_damaged_ship_at_sea_and_lifts_the_blockade_it_hit() -> 
     sound = ShipFactory.create(fleet=inshore, name="HMS Sound", line_position=2)
     record = blockade(w, inshore, w.brest, 1)
     seed_where(w, lambda s: faces(s, 1, "biscay", [6, 10])[:2] == [6, 1])
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
 
     [storm] = dice(w.turn, "storm", "biscay")
     assert storm["raw"] == 6
@@ -108,7 +103,7 @@ def test_a_storm_sinks_a_damaged_ship_at_sea_and_lifts_the_blockade_it_hit() -> 
     assert (battered.condition, battered.fleet_id, battered.lost_turn) == ("sunk", None, 1)
     record.refresh_from_db()
     assert record.lifted
-    run(w.turn, 9, 10)
+    phases_run(w.turn, 9, 10)
     assert any("lifted the blockade of Brest" in t for t in events(w.turn, w.fr))
     assert any("lost HMS Battered" in t for t in events(w.turn, w.gb))
     # Base 2 + Brest 2: the lifted blockade no longer keeps Brest's income from France.
@@ -124,7 +119,7 @@ def test_a_transport_lost_in_a_storm_takes_its_land_unit_down_with_it() -> None:
         fleet=convoy, name="Transport", ship_class="transport", condition="damaged", cargo=unit
     )
     seed_where(w, lambda s: faces(s, 1, "biscay", [6, 10]) == [6, 1])
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     transport.refresh_from_db()
     unit.refresh_from_db()
     assert transport.condition == "sunk" and transport.cargo is None
@@ -135,7 +130,7 @@ def test_a_transport_lost_in_a_storm_takes_its_land_unit_down_with_it() -> None:
 def test_ships_in_port_never_roll_for_storms() -> None:
     """§8: "ships in port or building never roll"; a zone with no ship at sea rolls nothing."""
     w = two_power_world()
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     assert dice(w.turn, "storm") == []
 
 
@@ -170,7 +165,7 @@ def test_a_blockade_starves_a_besieged_port_turn_after_turn() -> None:
     for number in (1, 2, 3):
         turn = open_turn(w)
         blockade(w, inshore, w.brest, number)
-        run(turn, 6, WEATHER)
+        phases_run(turn, 6, WEATHER)
         w.brest.refresh_from_db()
         assert w.brest.siege_turns == number and w.brest.owner_id == w.fr.pk
 
@@ -196,7 +191,7 @@ def test_a_blockade_starves_a_besieged_port_turn_after_turn() -> None:
             unit = LandUnit.objects.get(pk=int(str(d["subject"]).split(":")[1]))
             assert unit.nation_id == w.fr.pk  # the besieger is fed
             assert (unit.state == LandUnit.State.LOST) == (int(str(d["result"])) <= hit_on)
-        run(turn, 9, 10)
+        phases_run(turn, 9, 10)
         assert any("Brest Fleet is out of supply (starved)" in t for t in events(turn, w.fr))
     assert any(u.out_of_supply_turns == 3 for u in LandUnit.objects.filter(pk__in=[g.pk for g in garrison]))
 
@@ -218,14 +213,14 @@ def test_a_garrison_starved_to_the_last_man_loses_the_port_to_its_besiegers() ->
     ShipFactory.create(fleet=cordon, name="Cordon 74")
     blockade(w, cordon, rock, 1)
     seed_where(w, lambda s: faces(s, 1, "strait", [6])[0] < 6 and faces(s, 1, "attrition:gibraltar", [10])[0] <= 2)
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     [die] = dice(w.turn, "attrition_unit", "gibraltar")
     assert die["subject"] == f"unit:{last.pk}" and int(str(die["result"])) <= 2
     last.refresh_from_db()
     rock.refresh_from_db()
     assert last.state == LandUnit.State.LOST
     assert (rock.owner_id, rock.captor_id, rock.taken_turn) == (w.gb.pk, w.fr.pk, 1)
-    run(w.turn, 9, 10)
+    phases_run(w.turn, 9, 10)
     rock.refresh_from_db()
     besieger.refresh_from_db()
     assert rock.owner_id == w.fr.pk and rock.captor is None
@@ -251,7 +246,7 @@ def test_a_fleet_beyond_two_steps_of_a_supply_point_starves_with_the_troops_aboa
     fresh = squadron(w, w.gb, med, "Fresh", left_port_turn=3)
     ShipFactory.create(fleet=fresh, name="HMS Fresh")
     seed_where(w, lambda s: faces(s, 5, "med", [6])[0] < 6)
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     adrift.refresh_from_db()
     fresh.refresh_from_db()
     unit.refresh_from_db()

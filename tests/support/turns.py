@@ -1,0 +1,55 @@
+"""Orders stored for a turn, phases run one at a time and turns resolved inline, for the tests of
+the turn's resolution (one set of helpers instead of a ``give``/``order``/``phase_N``/``resolve``
+per test file)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from campaign.models import Nation, Order, Turn, TurnPhase
+from campaign.tasks import turn_resolve
+from campaign.turn.lifecycle import turn_claim
+from campaign.turn.runner import phase_run
+
+#: Kinds whose ``fleet`` key (if any) is not the one fleet the order is given to, so the stored
+#: order has no fleet: an appointment, an embarkation, transfers and new fleets.
+ORDERS_WITHOUT_ONE_FLEET = frozenset({"transfer", "form_fleet", "appoint", "embark"})
+
+
+def order_store(turn: Turn, nation: Nation, kind: str, /, *, position: int | None = None, **body: Any) -> Order:
+    """Store an order as given, without ``order_add``'s checks: resolution must cope with orders the
+    state has overtaken since they were accepted. ``position`` defaults to after the nation's last;
+    the body's keys are keywords (``nation=`` too: the giver is positional)."""
+    if position is None:
+        position = Order.objects.filter(turn=turn, nation=nation).count() + 1
+    fleet_id = body.get("fleet") if kind not in ORDERS_WITHOUT_ONE_FLEET else None
+    return Order.objects.create(
+        campaign=turn.campaign,
+        turn=turn,
+        nation=nation,
+        position=position,
+        kind=kind,
+        body={"kind": kind, **body},
+        fleet_id=fleet_id,
+    )
+
+
+def phases_run(turn: Turn, *numbers: int) -> None:
+    """Run the given phases of ``turn`` in the order given; each must run (not be done already)."""
+    for number in numbers:
+        assert phase_run(turn_id=turn.pk, number=number, now=timezone.now())
+
+
+def phase_events(turn: Turn, number: int) -> list[dict[str, Any]]:
+    """Run one phase of ``turn`` and return the events it recorded."""
+    phases_run(turn, number)
+    return TurnPhase.objects.get(turn=turn, phase=number).summary["events"]
+
+
+def turn_resolve_inline(turn: Turn) -> Turn:
+    """Claim ``turn`` and resolve every phase in this process (no worker); return the next turn."""
+    assert turn_claim(turn_id=turn.pk, now=timezone.now())
+    assert turn_resolve(turn.pk) == "done"
+    return Turn.objects.get(campaign=turn.campaign, number=turn.number + 1)
