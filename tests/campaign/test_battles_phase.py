@@ -25,10 +25,9 @@ from campaign.turn.lifecycle import turn_claim
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit
 from rules.dice import derive_seed
-from tests.campaign.test_movement import events, fleet, port, sea_world, seen, where, zone
 from tests.factories import AdmiralFactory, NationFactory
-from tests.support.turns import order_store, phases_run
-from tests.worlds import World
+from tests.support.turns import events_seen, order_store, phases_run, seen, where
+from tests.worlds import World, fleet, port, sea_world, zone
 
 pytestmark = pytest.mark.django_db
 
@@ -141,7 +140,7 @@ def test_an_admiral_is_lost_with_his_flagship() -> None:
     villeneuve = Admiral.objects.get(name="Villeneuve")
     assert villeneuve.status == "lost"
     assert Fleet.objects.get(pk=f["line"].pk).admiral is None
-    assert any("Villeneuve" in t and "lost" in t for t in seen(world, "GB"))
+    assert any("Villeneuve" in t and "lost" in t for t in seen(world.turn, "GB"))
 
 
 def test_ships_not_in_the_line_share_a_routed_sides_fate_and_their_troops_are_lost() -> None:
@@ -189,7 +188,7 @@ def test_a_side_with_no_line_is_captured_whole_without_a_battle() -> None:
         (world.gb.pk, hunters.pk)
     }
     assert LandUnit.objects.filter(state="lost").count() == 2
-    assert any("without a battle" in t for t in seen(world, "FR"))
+    assert any("without a battle" in t for t in seen(world.turn, "FR"))
 
 
 def running_fight(seed: int) -> tuple[World, Fleet, Fleet]:
@@ -228,7 +227,7 @@ def test_a_side_that_evades_unseen_withdraws_and_the_pursuer_stays() -> None:
     phases_run(world.turn, 3, 4)
     assert Battle.objects.get().report["outcome"] == ["evaded", "held"]
     assert where(fr) == ("biscay", None) and where(gb) == ("channel", None)
-    assert any("Escadre withdrew to Bay of Biscay" in t for t in seen(world, "FR"))
+    assert any("Escadre withdrew to Bay of Biscay" in t for t in seen(world.turn, "FR"))
 
 
 def blockade_of_brest(seed: int) -> tuple[World, Fleet]:
@@ -250,9 +249,9 @@ def test_a_blockade_is_established_with_a_ship_of_the_line_at_sea_in_the_zone() 
     phases_run(world.turn, 3, 4)
     assert list(Blockade.objects.values_list("turn", "port", "fleet")) == [(1, world.brest.pk, squadron.pk)]
     assert not Blockade.objects.filter(fleet=frigates).exists()
-    assert any("blockades Brest" in t for t in seen(world, "FR"))
-    (view,) = [e for e in events(world, "GB") if e.get("ships") is not None and "Blockading" in e["text"]]
-    assert len(view["ships"]) == 10 and not [e for e in events(world, "FR") if "Blockading" in e["text"]]
+    assert any("blockades Brest" in t for t in seen(world.turn, "FR"))
+    (view,) = [e for e in events_seen(world.turn, "GB") if e.get("ships") is not None and "Blockading" in e["text"]]
+    assert len(view["ships"]) == 10 and not [e for e in events_seen(world.turn, "FR") if "Blockading" in e["text"]]
 
 
 def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:
@@ -277,7 +276,7 @@ def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:
     if Ship.objects.filter(fleet=squadron, condition__in=Ship.AFLOAT).exists():
         assert where(squadron) == ("channel", None)  # out of the zone, towards Portsmouth
     assert where(world.brest_fleet) == ("biscay", "brest")
-    assert any("blockade of Brest was broken" in t for t in seen(world, "GB"))
+    assert any("blockade of Brest was broken" in t for t in seen(world.turn, "GB"))
 
 
 def test_hostile_fleets_in_one_port_fight_with_the_gauge_to_the_guns() -> None:
@@ -338,8 +337,10 @@ def test_neutrals_learn_nothing_of_a_battle() -> None:
     world, _ = meeting(BATTLE_SEED)
     NationFactory.create(campaign=world.campaign, code="US", name="United States", crew="C")
     phases_run(world.turn, 3, 4)
-    assert any("Battle at" in t for t in seen(world, "GB")) and any("Battle at" in t for t in seen(world, "FR"))
-    assert not any("Battle at" in t or "Escadre" in t for t in seen(world, "US"))
+    assert any("Battle at" in t for t in seen(world.turn, "GB")) and any(
+        "Battle at" in t for t in seen(world.turn, "FR")
+    )
+    assert not any("Battle at" in t or "Escadre" in t for t in seen(world.turn, "US"))
 
 
 def test_nothing_is_fought_twice_when_phase_4_finds_the_zone_already_fought() -> None:
@@ -354,7 +355,7 @@ def test_nothing_is_fought_twice_when_phase_4_finds_the_zone_already_fought() ->
     assert Battle.objects.count() == 1
     assert list(Ship.objects.order_by("id").values_list("pk", "condition", "nation", "fleet")) == ships_after
     assert Engagement.objects.get().fought_by == "task 1 on worker"
-    assert any("Battle at" in t for t in seen(world, "GB"))
+    assert any("Battle at" in t for t in seen(world.turn, "GB"))
 
 
 def nation(world: World, code: str) -> Nation:

@@ -12,81 +12,14 @@ from typing import Any
 import pytest
 
 from battles.models import Engagement
-from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnPhase
+from campaign.models import Order, Relation, Turn
 from fleets.models import Admiral, Fleet, Ship
-from ports.models import LandUnit, Port, SeaZone
-from tests.factories import AdmiralFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
-from tests.support.turns import order_store, phases_run
-from tests.worlds import World, two_power_world
+from ports.models import LandUnit, Port
+from tests.factories import AdmiralFactory, NationFactory
+from tests.support.turns import events_seen, order_store, phases_run, seen, where
+from tests.worlds import World, fleet, sea_world, zone
 
 pytestmark = pytest.mark.django_db
-
-
-# --- builders shared with test_battles_phase ---------------------------------------------------------
-
-
-def sea_world(*, seed: int = 42, season: str = "spring") -> World:
-    """two_power_world with every fleet at home in port, plus zones around the Channel:
-
-    downs — channel — north-sea; approaches — channel — biscay (Brest); channel holds Portsmouth
-    (GB) and Calais (FR, capacity 1); biscay is open sea, the others coastal.
-    """
-    world = two_power_world()
-    Campaign.objects.filter(pk=world.campaign.pk).update(seed=seed)
-    world.campaign.refresh_from_db()
-    Turn.objects.filter(pk=world.turn.pk).update(season=season)
-    world.turn.refresh_from_db()
-    for key in ("downs", "approaches", "north-sea"):
-        zone = SeaZoneFactory.create(campaign=world.campaign, key=key, name=key.replace("-", " ").title())
-        zone.adjacent.add(world.channel)
-    PortFactory.create(owner=world.fr, sea_zone=world.channel, key="calais", name="Calais", capacity=1, dockyard=False)
-    return world
-
-
-def zone(world: World, key: str) -> SeaZone:
-    return SeaZone.objects.get(campaign=world.campaign, key=key)
-
-
-def port(world: World, key: str) -> Port:
-    return Port.objects.get(campaign=world.campaign, key=key)
-
-
-def fleet(
-    world: World,
-    nation: Nation,
-    name: str,
-    where: str,
-    ships: list[tuple[str, int]] | None = None,
-    **fields: Any,
-) -> Fleet:
-    """A fleet at sea in zone ``where`` (or in the port ``where`` names) with ``ships`` as
-    (class, count); ships are named after the fleet."""
-    in_port = Port.objects.filter(campaign=world.campaign, key=where).first()
-    sea_zone = in_port.sea_zone if in_port is not None else zone(world, where)
-    made = FleetFactory.create(nation=nation, name=name, sea_zone=sea_zone, port=in_port, **fields)
-    n = 0
-    for ship_class, count in ships or [("3rd-74", 3)]:
-        for _ in range(count):
-            n += 1
-            ShipFactory.create(fleet=made, nation=nation, name=f"{name} {n}", ship_class=ship_class, crew=nation.crew)
-    return made
-
-
-def seen(world: World, code: str) -> list[str]:
-    """The texts of every event the nation may see (fog of war) in the phases run so far."""
-    out = []
-    for summary in TurnPhase.objects.filter(turn=world.turn).order_by("phase").values_list("summary", flat=True):
-        for event in summary.get("events", []):
-            if event["nations"] is None or code in event["nations"]:
-                out.append(event["text"])
-    return out
-
-
-def events(world: World, code: str) -> list[dict[str, Any]]:
-    out = []
-    for summary in TurnPhase.objects.filter(turn=world.turn).order_by("phase").values_list("summary", flat=True):
-        out += [e for e in summary.get("events", []) if e["nations"] is None or code in e["nations"]]
-    return out
 
 
 def dice_log(world: World) -> list[dict[str, Any]]:
@@ -96,11 +29,6 @@ def dice_log(world: World) -> list[dict[str, Any]]:
 def outcome(o: Order) -> tuple[str, str]:
     o.refresh_from_db()
     return o.outcome, o.outcome_note
-
-
-def where(f: Fleet) -> tuple[str, str | None]:
-    f.refresh_from_db()
-    return f.sea_zone.key, f.port.key if f.port is not None else None
 
 
 # --- standing orders and fleet organisation -----------------------------------------------------------
@@ -145,7 +73,7 @@ def test_a_merged_fleet_takes_the_oldest_left_port_date_and_a_formed_one_inherit
     assert detached.left_port_turn == 2 and detached.in_supply is False and detached.created_turn == 5
     assert set(detached.ships.values_list("pk", flat=True)) == set(picked)  # the far ship stays put
     assert Ship.objects.get(pk=far.pk).fleet_id == elsewhere.pk
-    assert any("were elsewhere" in text for text in seen(world, "GB"))
+    assert any("were elsewhere" in text for text in seen(world.turn, "GB"))
 
 
 def test_ships_transfer_only_within_one_place() -> None:
@@ -208,7 +136,7 @@ def test_a_fleet_sails_two_steps_and_leaving_its_port_is_dated() -> None:
     assert world.channel_fleet.left_port_turn == 1
     assert outcome(sails)[0] == "done"
     assert where(western) == ("north-sea", None)
-    assert any("Western may sail 2 step(s)" in t and "downs not sailed" in t for t in seen(world, "GB"))
+    assert any("Western may sail 2 step(s)" in t and "downs not sailed" in t for t in seen(world.turn, "GB"))
 
 
 def test_a_fleet_with_a_disabled_ship_sails_one_step() -> None:
@@ -219,7 +147,7 @@ def test_a_fleet_with_a_disabled_ship_sails_one_step() -> None:
     order_store(world.turn, world.gb, "move", fleet=lame.pk, path=["channel", "downs"])
     phases_run(world.turn, 3)
     assert where(lame) == ("channel", None)
-    assert any("it has a disabled ship" in t for t in seen(world, "GB"))
+    assert any("it has a disabled ship" in t for t in seen(world.turn, "GB"))
 
 
 def test_fleets_that_swap_zones_in_one_step_do_not_meet() -> None:
@@ -281,7 +209,7 @@ def test_port_capacity_turns_away_the_fleet_whose_entry_would_exceed_it() -> Non
     phases_run(world.turn, 3)
     assert where(pair) == ("biscay", "brest")
     assert where(single) == ("biscay", None)
-    assert any("Single could not enter Brest" in t for t in seen(world, "FR"))
+    assert any("Single could not enter Brest" in t for t in seen(world.turn, "FR"))
 
 
 # --- contacts ------------------------------------------------------------------------------------------
@@ -316,9 +244,9 @@ def test_an_intercepted_fleet_and_its_interceptor_stop_there() -> None:
     assert (engagement.kind, engagement.place, engagement.step, engagement.sequence) == ("at_sea", "channel", 1, 1)
     assert engagement.sides[engagement.interceptor]["nations"] == ["GB"]
     assert [s["nations"] for s in engagement.sides] == [["FR"], ["GB"]]  # ordered by lead nation code
-    assert any("north-sea not sailed" in t for t in seen(world, "GB"))
-    assert any("biscay not sailed" in t for t in seen(world, "FR"))
-    assert any("they intercepted us" in t for t in seen(world, "FR"))
+    assert any("north-sea not sailed" in t for t in seen(world.turn, "GB"))
+    assert any("biscay not sailed" in t for t in seen(world.turn, "FR"))
+    assert any("they intercepted us" in t for t in seen(world.turn, "FR"))
 
 
 def test_a_fleet_that_avoids_and_is_not_sighted_sails_on_unseen() -> None:
@@ -329,8 +257,8 @@ def test_a_fleet_that_avoids_and_is_not_sighted_sails_on_unseen() -> None:
     assert sighting["raw"] != 6 and sighting["result"] < 4
     assert where(gb) == ("north-sea", None) and where(fr) == ("biscay", None)
     assert not Engagement.objects.exists()
-    assert not any("Escadre" in t or "FR ship" in t for t in seen(world, "GB"))
-    assert not any("Squadron" in t for t in seen(world, "FR"))
+    assert not any("Escadre" in t or "FR ship" in t for t in seen(world.turn, "GB"))
+    assert not any("Squadron" in t for t in seen(world.turn, "FR"))
 
 
 def test_sighting_takes_every_modifier_and_the_port_move_target() -> None:
@@ -361,13 +289,13 @@ def test_a_sighting_shows_the_classes_and_conditions_of_the_ships_seen() -> None
     world, _, fr = crossing(INTERCEPT_SEED)
     Ship.objects.filter(pk=fr.ships.earliest("id").pk).update(condition="damaged")
     phases_run(world.turn, 3)
-    (event,) = [e for e in events(world, "GB") if "sighted" in e]
+    (event,) = [e for e in events_seen(world.turn, "GB") if "sighted" in e]
     assert sorted((s["class"], s["condition"]) for s in event["sighted"]) == [
         ("3rd-74", "damaged"),
         ("3rd-74", "ready"),
         ("3rd-74", "ready"),
     ]
-    assert not [e for e in events(world, "FR") if "sighted" in e]
+    assert not [e for e in events_seen(world.turn, "FR") if "sighted" in e]
 
 
 def test_nations_not_at_war_do_not_meet() -> None:

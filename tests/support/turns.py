@@ -12,6 +12,7 @@ from campaign.models import Nation, Order, Turn, TurnPhase
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.runner import phase_run
+from fleets.models import Fleet
 
 #: Kinds whose ``fleet`` key (if any) is not the one fleet the order is given to, so the stored
 #: order has no fleet: an appointment, an embarkation, transfers and new fleets.
@@ -53,3 +54,22 @@ def turn_resolve_inline(turn: Turn) -> Turn:
     assert turn_claim(turn_id=turn.pk, now=timezone.now())
     assert turn_resolve(turn.pk) == "done"
     return Turn.objects.get(campaign=turn.campaign, number=turn.number + 1)
+
+
+def seen(turn: Turn, code: str) -> list[str]:
+    """The texts of every event the nation may see (fog of war) in the phases of ``turn`` run so far."""
+    return [event["text"] for event in events_seen(turn, code)]
+
+
+def events_seen(turn: Turn, code: str) -> list[dict[str, Any]]:
+    """Every event the nation may see (fog of war) in the phases of ``turn`` run so far, in phase order."""
+    out = []
+    for summary in TurnPhase.objects.filter(turn=turn).order_by("phase").values_list("summary", flat=True):
+        out += [e for e in summary.get("events", []) if e["nations"] is None or code in e["nations"]]
+    return out
+
+
+def where(fleet: Fleet) -> tuple[str, str | None]:
+    """The fleet's zone and port keys as they stand now."""
+    fleet.refresh_from_db()
+    return fleet.sea_zone.key, fleet.port.key if fleet.port is not None else None
