@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from battles.models import Battle
-from campaign.models import LedgerEntry, Nation, Order, Relation, Turn, TurnReport
+from campaign.models import LedgerEntry, Nation, Order, Relation, Turn
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.phase_land import fleets_beaten_this_turn
@@ -22,7 +22,7 @@ from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.dice import SeededDice, derive_seed
 from tests.factories import AdmiralFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
-from tests.support.turns import phases_run
+from tests.support.turns import open_turn, phases_run, report_texts
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -94,14 +94,6 @@ def land_order(turn: Turn, nation: Nation, fleet: Fleet, port: str, units: int, 
         fleet=fleet,
         body={"kind": "land", "fleet": fleet.pk, "port": port, "units": units},
     )
-
-
-def open_turn(world: World) -> Turn:
-    return Turn.objects.get(campaign=world.campaign, status=Turn.Status.OPEN)
-
-
-def events(turn: Turn, nation: Nation) -> list[str]:
-    return [e["text"] for e in TurnReport.objects.get(turn=turn, nation=nation).body["events"]]
 
 
 def siege_dice(turn: Turn, port: str) -> list[dict[str, object]]:
@@ -176,8 +168,8 @@ def test_landing_at_a_neutral_port_is_refused_skipped_and_reported() -> None:
     assert order.outcome == Order.Outcome.SKIPPED
     assert "neutral" in order.outcome_note
     assert LandUnit.objects.get(nation=w.fr).state == LandUnit.State.EMBARKED
-    assert any("skipped" in text and "neutral" in text for text in events(w.turn, w.fr))
-    assert not any("skipped" in text for text in events(w.turn, pt))
+    assert any("skipped" in text and "neutral" in text for text in report_texts(w.turn, w.fr))
+    assert not any("skipped" in text for text in report_texts(w.turn, pt))
 
 
 def test_a_fleet_that_retired_from_a_battle_this_turn_cannot_land() -> None:
@@ -256,7 +248,7 @@ def test_a_small_force_before_gibraltar_cannot_storm_it_and_the_rock_holds_turn_
     fleet = invasion_fleet(w.fr, s.strait, 3)
     land_order(w.turn, w.fr, fleet, "gibraltar", 3)
     for expected_turns in (1, 2, 3):
-        turn = open_turn(w)
+        turn = open_turn(w.campaign)
         assert turn_claim(turn_id=turn.pk, now=timezone.now())
         assert turn_resolve(turn.pk) == "done"
         s.gibraltar.refresh_from_db()
@@ -267,8 +259,8 @@ def test_a_small_force_before_gibraltar_cannot_storm_it_and_the_rock_holds_turn_
         assert LandUnit.objects.filter(port=s.gibraltar, state=LandUnit.State.GARRISON, nation=w.gb).count() == 2
         # Everyone sees every port's sieges (§3 fog of war); the numbers go to the two sides.
         for nation in (w.gb, w.fr):
-            assert any("Gibraltar (GB), besieged by FR, holds" in t for t in events(turn, nation))
-            assert any("B 3 against G 10; no roll" in t for t in events(turn, nation))
+            assert any("Gibraltar (GB), besieged by FR, holds" in t for t in report_texts(turn, nation))
+            assert any("B 3 against G 10; no roll" in t for t in report_texts(turn, nation))
     # GB's income left out the besieged Rock each turn (§2): base 3 + Portsmouth 2.
     incomes = LedgerEntry.objects.filter(nation=w.gb, kind=LedgerEntry.Kind.INCOME).values_list("amount", flat=True)
     assert list(incomes) == [5, 5, 5]
@@ -308,7 +300,7 @@ def test_a_siege_whose_last_besieger_falls_ends_and_its_count_resets() -> None:
     assert train.state == LandUnit.State.LOST
     w.portsmouth.refresh_from_db()
     assert w.portsmouth.siege_turns == 0 and w.portsmouth.owner_id == w.gb.pk
-    assert any("The siege has ended" in t for t in events(w.turn, w.gb))
+    assert any("The siege has ended" in t for t in report_texts(w.turn, w.gb))
 
 
 def test_a_blockade_against_the_owner_adds_two_to_the_siege_roll() -> None:
@@ -391,21 +383,21 @@ def test_a_captured_port_changes_hands_after_phase_9_with_its_ships_keels_and_gu
     assert waiting.status == Admiral.Status.LOST and waiting.port is None
 
     phases_run(w.turn, 10)
-    assert any("Gibraltar passed from GB to FR" in t for t in events(w.turn, es))
-    assert not any("Taken with Gibraltar" in t for t in events(w.turn, es))
+    assert any("Gibraltar passed from GB to FR" in t for t in report_texts(w.turn, es))
+    assert not any("Taken with Gibraltar" in t for t in report_texts(w.turn, es))
     for nation in (w.gb, w.fr):
-        [taken] = [t for t in events(w.turn, nation) if t.startswith("Taken with Gibraltar")]
+        [taken] = [t for t in report_texts(w.turn, nation) if t.startswith("Taken with Gibraltar")]
         assert "HMS Old Rock" in taken and "HMS Unfinished" in taken and "Saumarez" in taken
 
     # T+1: settling — the guns engineer reads owner and taken_turn; no income for anybody (§7).
-    turn2 = open_turn(w)
+    turn2 = open_turn(w.campaign)
     phases_run(turn2, SIEGES, 7, 9)
     s.gibraltar.refresh_from_db()
     assert s.gibraltar.owner_id == w.fr.pk and s.gibraltar.taken_turn == turn2.number - 1
     assert LedgerEntry.objects.get(nation=w.fr, turn=2, kind=LedgerEntry.Kind.INCOME).amount == 2 + 2  # base + Brest
     phases_run(turn2, 10)
     # T+2: a port of its new owner like any other.
-    turn3 = open_turn(w)
+    turn3 = open_turn(w.campaign)
     phases_run(turn3, SIEGES, 7, 9)
     assert LedgerEntry.objects.get(nation=w.fr, turn=3, kind=LedgerEntry.Kind.INCOME).amount == 2 + 2 + 2
 

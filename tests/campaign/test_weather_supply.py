@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from django.utils import timezone
 
-from campaign.models import LedgerEntry, Nation, Turn, TurnReport
+from campaign.models import LedgerEntry, Nation, Turn
 from campaign.services import treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
@@ -21,7 +21,7 @@ from fleets.models import Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.dice import SeededDice, derive_seed
 from tests.factories import FleetFactory, PortFactory, SeaZoneFactory, ShipFactory
-from tests.support.turns import phases_run
+from tests.support.turns import open_turn, phases_run, report_texts
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -36,20 +36,12 @@ def ship_of(die: dict) -> int:
     return int(found.group(1))
 
 
-def open_turn(world: World) -> Turn:
-    return Turn.objects.get(campaign=world.campaign, status=Turn.Status.OPEN)
-
-
 def resolve(world: World) -> Turn:
-    turn = open_turn(world)
+    turn = open_turn(world.campaign)
     assert turn_claim(turn_id=turn.pk, now=timezone.now())
     assert turn_resolve(turn.pk) == "done"
     turn.refresh_from_db()
     return turn
-
-
-def events(turn: Turn, nation: Nation) -> list[str]:
-    return [e["text"] for e in TurnReport.objects.get(turn=turn, nation=nation).body["events"]]
 
 
 def dice(turn: Turn, purpose: str, place: str | None = None) -> list[dict[str, object]]:
@@ -104,8 +96,8 @@ def test_a_storm_sinks_a_damaged_ship_at_sea_and_lifts_the_blockade_it_hit() -> 
     record.refresh_from_db()
     assert record.lifted
     phases_run(w.turn, 9, 10)
-    assert any("lifted the blockade of Brest" in t for t in events(w.turn, w.fr))
-    assert any("lost HMS Battered" in t for t in events(w.turn, w.gb))
+    assert any("lifted the blockade of Brest" in t for t in report_texts(w.turn, w.fr))
+    assert any("lost HMS Battered" in t for t in report_texts(w.turn, w.gb))
     # Base 2 + Brest 2: the lifted blockade no longer keeps Brest's income from France.
     assert LedgerEntry.objects.get(nation=w.fr, turn=1, kind=LedgerEntry.Kind.INCOME).amount == 4
 
@@ -163,7 +155,7 @@ def test_a_blockade_starves_a_besieged_port_turn_after_turn() -> None:
 
     conditions = {s.pk: s.condition for s in w.brest_fleet.ships.all()}
     for number in (1, 2, 3):
-        turn = open_turn(w)
+        turn = open_turn(w.campaign)
         blockade(w, inshore, w.brest, number)
         phases_run(turn, 6, WEATHER)
         w.brest.refresh_from_db()
@@ -192,7 +184,7 @@ def test_a_blockade_starves_a_besieged_port_turn_after_turn() -> None:
             assert unit.nation_id == w.fr.pk  # the besieger is fed
             assert (unit.state == LandUnit.State.LOST) == (int(str(d["result"])) <= hit_on)
         phases_run(turn, 9, 10)
-        assert any("Brest Fleet is out of supply (starved)" in t for t in events(turn, w.fr))
+        assert any("Brest Fleet is out of supply (starved)" in t for t in report_texts(turn, w.fr))
     assert any(u.out_of_supply_turns == 3 for u in LandUnit.objects.filter(pk__in=[g.pk for g in garrison]))
 
 
@@ -225,7 +217,7 @@ def test_a_garrison_starved_to_the_last_man_loses_the_port_to_its_besiegers() ->
     besieger.refresh_from_db()
     assert rock.owner_id == w.fr.pk and rock.captor is None
     assert besieger.state == LandUnit.State.GARRISON
-    assert any("starved to the last man" in t for t in events(w.turn, w.gb))
+    assert any("starved to the last man" in t for t in report_texts(w.turn, w.gb))
 
 
 def test_a_fleet_beyond_two_steps_of_a_supply_point_starves_with_the_troops_aboard() -> None:
@@ -282,7 +274,7 @@ def test_unpaid_upkeep_puts_every_fleet_of_the_nation_out_of_supply_in_the_next_
     assert w.channel_fleet.in_supply
     attrition = dice(turn2, "attrition")
     assert len(attrition) == 12 and {d["place"] for d in attrition} == {"brest"}
-    assert any("Brest Fleet is out of supply (unpaid upkeep)" in t for t in events(turn2, w.fr))
+    assert any("Brest Fleet is out of supply (unpaid upkeep)" in t for t in report_texts(turn2, w.fr))
 
     # The GM's grant let France pay in turn 2's phase 9: turn 3 finds it back in supply.
     turn3 = resolve(w)

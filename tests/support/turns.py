@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from campaign.models import Nation, Order, Turn, TurnPhase
+from campaign.models import Campaign, Nation, Order, Turn, TurnPhase, TurnReport
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.runner import phase_run
@@ -35,6 +35,11 @@ def order_store(turn: Turn, nation: Nation, kind: str, /, *, position: int | Non
         body={"kind": kind, **body},
         fleet_id=fleet_id,
     )
+
+
+def open_turn(campaign: Campaign) -> Turn:
+    """The campaign's turn open for orders."""
+    return Turn.objects.get(campaign=campaign, status=Turn.Status.OPEN)
 
 
 def phases_run(turn: Turn, *numbers: int) -> None:
@@ -73,3 +78,8 @@ def where(fleet: Fleet) -> tuple[str, str | None]:
     """The fleet's zone and port keys as they stand now."""
     fleet.refresh_from_db()
     return fleet.sea_zone.key, fleet.port.key if fleet.port is not None else None
+
+
+def report_texts(turn: Turn, nation: Nation) -> list[str]:
+    """The texts of the events in the nation's stored report of ``turn``."""
+    return [e["text"] for e in TurnReport.objects.get(turn=turn, nation=nation).body["events"]]
