@@ -1,8 +1,8 @@
 """Golden regression test: the same seed and the same orders must still give the same campaign.
 
-europe-1805 is loaded with a fixed seed; for three turns every nation gives the fuzz test's
-deterministic candidate orders through ``order_add`` (refused ones are dropped, so validation is
-pinned too) and the turn is resolved inline. The export must equal
+europe-1805 is loaded with a fixed seed; for three turns every nation gives the deterministic
+candidate orders of tests/support/random_orders.py through ``order_add`` (refused ones are
+dropped, so validation is pinned too) and the turn is resolved inline. The export must equal
 ``tests/golden/europe-1805-3-turns.json`` — every dice roll, order outcome, ledger line, report
 event, blockade and battle round.
 
@@ -35,7 +35,7 @@ from django.db import connection
 from campaign.backup import campaign_export
 from campaign.models import Campaign
 from campaign.scenario import scenario_load
-from tests.campaign.test_campaign_fuzz import resolve_open_turn, submit_random_orders
+from tests.support.random_orders import resolve_open_turn, submit_random_orders
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
