@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
@@ -24,7 +22,7 @@ from campaign.turn.phases import PHASES
 from fleets.models import Ship
 from ports.models import LandUnit
 from rules.ruleset import BIG_CLASSES, SOL_CLASSES
-from tests.campaign.test_invariants import comparable
+from tests.support.exports import differences, same_run
 from tests.support.random_orders import resolve_open_turn, submit_random_orders
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -153,20 +151,6 @@ def check_start(campaign: Campaign, history: History) -> None:
         assert four.exclude(condition__in=Ship.GONE).count() <= 1
 
 
-#: Database ids quoted in report texts ("ship 788 is not an afloat ship of FR"): they differ by copy.
-QUOTED_ID = re.compile(r"\b(ships?|fleets?|to fleet|into fleet) \d+")
-
-
-def same_run(document: dict) -> dict:
-    """``comparable`` without the wall-clock times of the submissions, the campaign's name, and the
-    database ids quoted in texts."""
-    doc = json.loads(QUOTED_ID.sub(r"\1 #", json.dumps(comparable(document))))
-    doc["campaign"].pop("name")
-    for state in doc["nation_turns"]:
-        state.pop("submitted_at")
-    return doc
-
-
 def rerun(campaign: Campaign) -> dict:
     """Turn RERUN_TURN from an export, twice, with orders generated from the same seed against each
     copy: both resolve identically (and the original, resolving it next, must match them)."""
@@ -180,24 +164,3 @@ def rerun(campaign: Campaign) -> dict:
     assert Order.objects.filter(campaign=copies[0], turn__number=RERUN_TURN).exists()
     assert first == second, "two copies resolved it differently: " + differences(first, second)
     return first
-
-
-def differences(a: Any, b: Any, path: str = "", out: list[str] | None = None) -> str:
-    """The first few places where two documents differ, for the failure message."""
-    out = [] if out is None else out
-    if len(out) >= 12:
-        return "; ".join(out)
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b), key=str):
-            if key not in a or key not in b:
-                out.append(f"{path}.{key} only on one side")
-            else:
-                differences(a[key], b[key], f"{path}.{key}", out)
-    elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        if len(a) != len(b):
-            out.append(f"{path}: {len(a)} != {len(b)} items")
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            differences(x, y, f"{path}[{i}]", out)
-    elif a != b:
-        out.append(f"{path}: {str(a)[:300]!r} != {str(b)[:300]!r}")
-    return "; ".join(out)
