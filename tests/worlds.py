@@ -13,6 +13,7 @@ from campaign.services import ledger_post
 from fleets.models import Fleet
 from ports.models import Port, SeaZone
 from tests.factories import CampaignFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
+from tests.support.turns import order_store
 
 
 @dataclass
@@ -106,3 +107,16 @@ def fleet(
             n += 1
             ShipFactory.create(fleet=made, nation=nation, name=f"{name} {n}", ship_class=ship_class, crew=nation.crew)
     return made
+
+
+def two_sallies() -> World:
+    """Sallies from Brest into Biscay and from Calais into the Channel: two contested zones, no dice
+    needed to find them."""
+    world = sea_world()
+    calais = port(world, "calais")
+    fleet(world, world.gb, "Biscay Squadron", "biscay", [("3rd-74", 2)], posture="blockade", blockade_port=world.brest)
+    fleet(world, world.gb, "Downs Squadron", "channel", [("3rd-74", 2)], posture="blockade", blockade_port=calais)
+    flotilla = fleet(world, world.fr, "Flotilla", "calais", [("3rd-74", 3)])
+    order_store(world.turn, world.fr, "sally", fleet=world.brest_fleet.pk)
+    order_store(world.turn, world.fr, "sally", fleet=flotilla.pk)
+    return world

@@ -27,7 +27,7 @@ from ports.models import LandUnit
 from rules.dice import derive_seed
 from tests.factories import AdmiralFactory, NationFactory
 from tests.support.turns import events_seen, order_store, phases_run, seen, where
-from tests.worlds import World, fleet, port, sea_world, zone
+from tests.worlds import World, fleet, port, sea_world, two_sallies, zone
 
 pytestmark = pytest.mark.django_db
 
@@ -360,19 +360,6 @@ def test_nothing_is_fought_twice_when_phase_4_finds_the_zone_already_fought() ->
 
 def nation(world: World, code: str) -> Nation:
     return Nation.objects.get(campaign=world.campaign, code=code)
-
-
-def two_sallies() -> World:
-    """Sallies from Brest into Biscay and from Calais into the Channel: two contested zones, no dice
-    needed to find them."""
-    world = sea_world()
-    calais = port(world, "calais")
-    fleet(world, world.gb, "Biscay Squadron", "biscay", [("3rd-74", 2)], posture="blockade", blockade_port=world.brest)
-    fleet(world, world.gb, "Downs Squadron", "channel", [("3rd-74", 2)], posture="blockade", blockade_port=calais)
-    flotilla = fleet(world, world.fr, "Flotilla", "calais", [("3rd-74", 3)])
-    order_store(world.turn, world.fr, "sally", fleet=world.brest_fleet.pk)
-    order_store(world.turn, world.fr, "sally", fleet=flotilla.pk)
-    return world
 
 
 def test_zones_are_handed_to_battle_tasks_once_and_only_when_two_or_more_are_contested() -> None:

@@ -4,11 +4,13 @@ per test file)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from django.utils import timezone
 
-from campaign.models import Campaign, Nation, Order, Turn, TurnPhase, TurnReport
+from campaign.models import Campaign, LedgerEntry, Nation, Order, Turn, TurnPhase, TurnReport
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.runner import phase_run
@@ -83,3 +85,29 @@ def where(fleet: Fleet) -> tuple[str, str | None]:
 def report_texts(turn: Turn, nation: Nation) -> list[str]:
     """The texts of the events in the nation's stored report of ``turn``."""
     return [e["text"] for e in TurnReport.objects.get(turn=turn, nation=nation).body["events"]]
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Poll ``condition`` every 0.2 s until it holds; fail after ``timeout`` seconds (worker tests)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError("timed out waiting")
+
+
+def resolved(turn_id: int) -> bool:
+    """Whether the turn is resolved, read afresh from the database."""
+    return Turn.objects.get(pk=turn_id).status == Turn.Status.RESOLVED
+
+
+def assert_resolved_exactly_once(turn: Turn) -> None:
+    """Turn 1 resolved once: every phase recorded once, one turn 2, one income line a nation, and
+    treasuries equal to their ledgers."""
+    phases = list(TurnPhase.objects.filter(turn=turn).values_list("phase", flat=True))
+    assert len(phases) == len(set(phases))
+    assert Turn.objects.filter(campaign=turn.campaign, number=2).count() == 1
+    for nation in Nation.objects.filter(campaign=turn.campaign):
+        assert LedgerEntry.objects.filter(nation=nation, kind="income", turn=turn.number).count() == 1
+        assert nation.treasury == sum(LedgerEntry.objects.filter(nation=nation).values_list("amount", flat=True))
