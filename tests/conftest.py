@@ -8,12 +8,10 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
-if TYPE_CHECKING:
-    from tests.web.fog_worlds import FogWorld
+from tests.web.fog_worlds import FogWorld, fog_world
 
 # Playwright's sync API keeps an event loop running in the test thread; without this every ORM
 # call after the first browser test raises SynchronousOnlyOperation (STACK.md).
@@ -166,6 +164,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def fw() -> FogWorld:
     """The players' campaign of tests/web/fog_worlds.py (fog of war, past turns, reports), for the
     page and API tests; the test's ``django_db`` mark gives it the database."""
-    from tests.web.fog_worlds import fog_world  # Django's apps are not loaded yet when conftest is imported
-
     return fog_world()
