@@ -37,8 +37,10 @@ schema: venv
 migrations-check: venv services
 	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
 
+## Three test processes on two cores: tests spend much of their time waiting on Celery workers,
+## SMTP and Chromium. Each process has its own test database and Celery queue (config/settings/test.py).
 pytest: venv services
-	$(TEST_ENV) $(PY) -m pytest
+	$(TEST_ENV) $(PY) -m pytest -n $(or $(PYTEST_PROCESSES),3)
 
 ## make test — everything CI runs.
 test: venv services lint typecheck contracts schema migrations-check pytest

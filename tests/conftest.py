@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.fog_worlds import FogWorld, fog_world
+
 # Playwright's sync API keeps an event loop running in the test thread; without this every ORM
 # call after the first browser test raises SynchronousOnlyOperation (STACK.md).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -141,3 +143,25 @@ def smtp_inbox(settings: object) -> Iterator[SMTPInbox]:
     settings.EMAIL_USE_TLS = False  # type: ignore[attr-defined]
     yield inbox
     controller.stop()
+
+
+#: Markers of tests that take seconds each: an xdist process starts them first (see below).
+LONG_RUNNING = ("slow", "worker", "browser")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the long tests first: the scheduler hands tests out in collection order,
+    and a two-minute test handed out last would leave the other processes idle while it runs.
+
+    Every xdist process collects the same list and sorts it the same way (a stable sort on a
+    marker), as xdist requires; a plain ``pytest`` run keeps the files' order.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: not any(item.get_closest_marker(name) for name in LONG_RUNNING))
+
+
+@pytest.fixture
+def fw() -> FogWorld:
+    """The players' campaign of tests/web/fog_worlds.py (fog of war, past turns, reports), for the
+    page and API tests; the test's ``django_db`` mark gives it the database."""
+    return fog_world()

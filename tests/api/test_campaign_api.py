@@ -16,17 +16,12 @@ from rest_framework.test import APIClient
 
 from campaign.models import NationTurn, Order, Turn
 from campaign.orders.services import order_add
-from tests.web.fog_worlds import PASSWORD, FogWorld, battle_event, battle_in, fog_world, sighting, turn_close
+from tests.web.fog_worlds import PASSWORD, FogWorld, battle_event, battle_in, sighting, turn_close
 
 pytestmark = pytest.mark.django_db
 
 SLUG = "channel-1805"
 BASE = f"/api/v1/campaigns/{SLUG}"
-
-
-@pytest.fixture
-def fw() -> FogWorld:
-    return fog_world()
 
 
 def _as(user: Any) -> APIClient:

@@ -48,6 +48,7 @@ def world(db: None) -> Iterator[FogWorld]:
         request_finished.connect(close_old_connections)
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_keeps_to_its_schema(case: schemathesis.Case, world: FogWorld) -> None:

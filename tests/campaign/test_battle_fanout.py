@@ -11,8 +11,8 @@ from battles.models import Battle, Engagement
 from campaign.models import Turn, TurnPhase
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
-from tests.campaign.test_battles_phase import two_sallies
-from tests.campaign.test_turn_worker import assert_resolved_exactly_once, resolved, wait_for
+from tests.support.turns import assert_resolved_exactly_once, resolved, wait_for
+from tests.worlds import two_sallies
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 

@@ -26,9 +26,9 @@ from campaign.turn.lifecycle import turn_claim
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit
 from rules.dice import derive_seed
-from tests.campaign.test_movement import events, fleet, order, port, run, sea_world, seen, where, zone
 from tests.factories import AdmiralFactory, NationFactory
-from tests.worlds import World
+from tests.support.turns import events_seen, order_store, phases_run, seen, where
+from tests.worlds import World, fleet, port, sea_world, two_sallies, zone
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_a_battle_is_recorded_with_its_seed_and_its_results_are_applied_to_every
     gb_line = list(f["flag"].ships.order_by("id").values_list("pk", flat=True)) + list(
         f["van"].ships.filter(ship_class="3rd-74").order_by("id").values_list("pk", flat=True)
     )
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     engagement = Engagement.objects.get()
     battle = Battle.objects.get()
     assert engagement.status == "fought" and engagement.battle == battle and engagement.fought_by == "inline"
@@ -109,7 +109,7 @@ def test_the_gauge_is_a_strategic_die_of_the_turn_log() -> None:
     """§3: "Every roll outside battles (sighting, intercept, gauge, …) is stored in the turn's dice
     log"; §4: the gauge at the start of each battle day, ties re-rolled."""
     world, _ = meeting(BATTLE_SEED)
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     battle = Battle.objects.get()
     gauge = [d for d in Turn.objects.get(pk=world.turn.pk).dice_log if d["purpose"] == "gauge"]
     rolled = [d for day in battle.report["days"] for d in day["gauge"]["dice"]]
@@ -121,7 +121,7 @@ def test_prizes_join_the_captors_lead_fleet_in_the_condition_they_were_taken_in(
     """§3: "captured ships change owner and are marked captured"; §4: "Prizes join the captor's lead
     fleet in the condition they were taken in"; §0: prizes take their captor's crew grade."""
     world, f = meeting(PRIZE_SEED)
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     battle = Battle.objects.get()
     taken = [ref for ref, s in fates(battle).items() if s["fate"] == "captured" and s["side"] == 0]
     assert taken, "the checked seed gives GB a prize"
@@ -136,19 +136,19 @@ def test_an_admiral_is_lost_with_his_flagship() -> None:
     """§0: "An admiral whose flagship is sunk or captured in battle is lost"."""
     world, f = meeting(ADMIRAL_LOST_SEED)
     flagship = f["line"].ships.earliest("id")
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     assert fates(Battle.objects.get())[flagship.pk]["fate"] in ("sunk", "captured")
     villeneuve = Admiral.objects.get(name="Villeneuve")
     assert villeneuve.status == "lost"
     assert Fleet.objects.get(pk=f["line"].pk).admiral is None
-    assert any("Villeneuve" in t and "lost" in t for t in seen(world, "GB"))
+    assert any("Villeneuve" in t and "lost" in t for t in seen(world.turn, "GB"))
 
 
 def test_ships_not_in_the_line_share_a_routed_sides_fate_and_their_troops_are_lost() -> None:
     """§4: "if it broke or was beaten and the enemy held, the winner captures them and any land
     units aboard are lost"."""
     world, f = meeting(ROUT_SEED)
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     battle = Battle.objects.get()
     fr_side = 0
     assert battle.report["outcome"][fr_side] in ("broke", "beaten") and battle.report["outcome"][1] == "held"
@@ -162,7 +162,7 @@ def test_a_side_that_withdraws_goes_towards_its_nearest_own_port() -> None:
     zone its order names (default: the first step towards its nearest own port; ties: lower zone
     key)" — Biscay (Brest), not the Approaches though its key is lower; "The winner stays"."""
     world, f = meeting(RETREAT_SEED)
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     outcome = Battle.objects.get().report["outcome"]
     assert outcome == ["retired", "held"]
     assert where(f["line"]) == ("biscay", None)
@@ -180,16 +180,16 @@ def test_a_side_with_no_line_is_captured_whole_without_a_battle() -> None:
     for ship in convoy.ships.all():
         ship.cargo = LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="embarked")
         ship.save()
-    run(world, 3)
+    phases_run(world.turn, 3)
     engagement = Engagement.objects.get()
     assert engagement.kind == "capture" and engagement.sides[engagement.interceptor]["nations"] == ["GB"]
-    run(world, 4)
+    phases_run(world.turn, 4)
     assert not Battle.objects.exists()
     assert set(Ship.objects.filter(ship_class="transport").values_list("nation", "fleet")) == {
         (world.gb.pk, hunters.pk)
     }
     assert LandUnit.objects.filter(state="lost").count() == 2
-    assert any("without a battle" in t for t in seen(world, "FR"))
+    assert any("without a battle" in t for t in seen(world.turn, "FR"))
 
 
 def running_fight(seed: int) -> tuple[World, Fleet, Fleet]:
@@ -208,7 +208,7 @@ def test_after_a_day_both_held_standing_orders_decide_and_a_pursuer_re_sights() 
     pursuer re-sights at +1 and intercepts"; §4 gauge: "the side that intercepted (the pursuer, on a
     pursuit day) +1"."""
     world, _, _ = running_fight(1)  # checked: FR evades after day 1, GB catches it, a second day
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     report = Battle.objects.get().report
     assert len(report["days"]) == 2
     (pursuit,) = report["pursuits"]
@@ -225,10 +225,10 @@ def test_a_side_that_evades_unseen_withdraws_and_the_pursuer_stays() -> None:
     """§5 evade; §4: "A side that retired, broke or evaded goes ... (default: the first step towards
     its nearest own port)"; "The winner stays"."""
     world, gb, fr = running_fight(3)  # checked: FR evades after day 1 and is not caught
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     assert Battle.objects.get().report["outcome"] == ["evaded", "held"]
     assert where(fr) == ("biscay", None) and where(gb) == ("channel", None)
-    assert any("Escadre withdrew to Bay of Biscay" in t for t in seen(world, "FR"))
+    assert any("Escadre withdrew to Bay of Biscay" in t for t in seen(world.turn, "FR"))
 
 
 def blockade_of_brest(seed: int) -> tuple[World, Fleet]:
@@ -247,12 +247,12 @@ def test_a_blockade_is_established_with_a_ship_of_the_line_at_sea_in_the_zone() 
     frigates = fleet(
         world, world.gb, "Frigates", "biscay", [("frigate", 3)], posture="blockade", blockade_port=world.brest
     )
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     assert list(Blockade.objects.values_list("turn", "port", "fleet")) == [(1, world.brest.pk, squadron.pk)]
     assert not Blockade.objects.filter(fleet=frigates).exists()
-    assert any("blockades Brest" in t for t in seen(world, "FR"))
-    (view,) = [e for e in events(world, "GB") if e.get("ships") is not None and "Blockading" in e["text"]]
-    assert len(view["ships"]) == 10 and not [e for e in events(world, "FR") if "Blockading" in e["text"]]
+    assert any("blockades Brest" in t for t in seen(world.turn, "FR"))
+    (view,) = [e for e in events_seen(world.turn, "GB") if e.get("ships") is not None and "Blockading" in e["text"]]
+    assert len(view["ships"]) == 10 and not [e for e in events_seen(world.turn, "FR") if "Blockading" in e["text"]]
 
 
 def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:
@@ -262,13 +262,13 @@ def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:
     world, squadron = blockade_of_brest(SALLY_SEED)
     world.brest_fleet.admiral = AdmiralFactory.create(nation=world.fr, name="Ganteaume", grade="A")
     world.brest_fleet.save()
-    sally = order(world, world.fr, "sally", fleet=world.brest_fleet.pk)
-    run(world, 3)
+    sally = order_store(world.turn, world.fr, "sally", fleet=world.brest_fleet.pk)
+    phases_run(world.turn, 3)
     sally.refresh_from_db()
     assert sally.outcome == "done"
     engagement = Engagement.objects.get()
     assert engagement.kind == "sally" and engagement.place == "biscay" and engagement.port == world.brest
-    run(world, 4)
+    phases_run(world.turn, 4)
     battle = Battle.objects.get()
     gb_side = 1
     assert battle.report["outcome"][gb_side] in ("retired", "broke", "evaded", "beaten")
@@ -277,7 +277,7 @@ def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:
     if Ship.objects.filter(fleet=squadron, condition__in=Ship.AFLOAT).exists():
         assert where(squadron) == ("channel", None)  # out of the zone, towards Portsmouth
     assert where(world.brest_fleet) == ("biscay", "brest")
-    assert any("blockade of Brest was broken" in t for t in seen(world, "GB"))
+    assert any("blockade of Brest was broken" in t for t in seen(world.turn, "GB"))
 
 
 def test_hostile_fleets_in_one_port_fight_with_the_gauge_to_the_guns() -> None:
@@ -286,7 +286,7 @@ def test_hostile_fleets_in_one_port_fight_with_the_gauge_to_the_guns() -> None:
     world = sea_world()
     guests = fleet(world, world.gb, "Guests", "calais", [("3rd-74", 2)])
     hosts = fleet(world, world.fr, "Hosts", "calais", [("3rd-74", 2)])
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     engagement = Engagement.objects.get()
     assert (engagement.kind, engagement.place, engagement.context["guns_side"]) == ("in_port", "calais", 0)
     battle = engagement.battle
@@ -309,11 +309,11 @@ def test_the_besieged_port_engagement_catches_the_ships_inside_at_anchor() -> No
     Fleet.objects.filter(pk=world.brest_fleet.pk).update(port=None, sea_zone=zone(world, "approaches"))
     inside = fleet(world, world.gb, "Treachery", "brest", [("3rd-74", 3)])
     outside = fleet(world, world.fr, "Relief", "biscay", [("3rd-74", 3)])
-    run(world, 3)
+    phases_run(world.turn, 3)
     engagement = Engagement.objects.get()
     assert engagement.kind == "besieged_port" and engagement.place == "brest"
     assert engagement.context == {"in_port_side": 1} and engagement.sides[1]["nations"] == ["GB"]
-    run(world, 4)
+    phases_run(world.turn, 4)
     engagement.refresh_from_db()
     log = Turn.objects.get(pk=world.turn.pk).dice_log
     sighting, intercept_fr, intercept_gb, gauge_fr, *_ = log
@@ -337,9 +337,11 @@ def test_neutrals_learn_nothing_of_a_battle() -> None:
     """§3 fog of war: a nation "sees nothing of neutral fleets"."""
     world, _ = meeting(BATTLE_SEED)
     NationFactory.create(campaign=world.campaign, code="US", name="United States", crew="C")
-    run(world, 3, 4)
-    assert any("Battle at" in t for t in seen(world, "GB")) and any("Battle at" in t for t in seen(world, "FR"))
-    assert not any("Battle at" in t or "Escadre" in t for t in seen(world, "US"))
+    phases_run(world.turn, 3, 4)
+    assert any("Battle at" in t for t in seen(world.turn, "GB")) and any(
+        "Battle at" in t for t in seen(world.turn, "FR")
+    )
+    assert not any("Battle at" in t or "Escadre" in t for t in seen(world.turn, "US"))
 
 
 def test_a_battle_records_who_fought_and_who_was_allied_to_a_side_when_it_was_fought() -> None:
@@ -350,7 +352,7 @@ def test_a_battle_records_who_fought_and_who_was_allied_to_a_side_when_it_was_fo
     NationFactory.create(campaign=world.campaign, code="DK", name="Denmark", crew="C")
     a, b = sorted((us, world.gb), key=lambda n: n.pk)
     Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     assert Battle.objects.get().seen_by == ["FR", "GB", "US"]
 
 
@@ -361,7 +363,7 @@ def test_who_may_see_a_battle_survives_a_backup_and_an_older_file_opens_it_to_th
     us = NationFactory.create(campaign=world.campaign, code="US", name="United States", crew="C")
     a, b = sorted((us, world.gb), key=lambda n: n.pk)
     Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
-    run(world, 3, 4)
+    phases_run(world.turn, 3, 4)
     document = campaign_export(campaign=world.campaign)
     assert [battle["seen_by"] for battle in document["battles"]] == [["FR", "GB", "US"]]
     copy = campaign_import(document=document, slug="seen-by-copy")
@@ -375,40 +377,27 @@ def test_who_may_see_a_battle_survives_a_backup_and_an_older_file_opens_it_to_th
 def test_nothing_is_fought_twice_when_phase_4_finds_the_zone_already_fought() -> None:
     """Issue 4: "nothing resolved twice" — an engagement is marked fought with its battle."""
     world, _ = meeting(BATTLE_SEED)
-    run(world, 3)
+    phases_run(world.turn, 3)
     channel = zone(world, "channel")
     first = engagements_fight_zone(turn_id=world.turn.pk, zone_id=channel.pk, fought_by="task 1 on worker")
     assert first
     ships_after = list(Ship.objects.order_by("id").values_list("pk", "condition", "nation", "fleet"))
-    run(world, 4)
+    phases_run(world.turn, 4)
     assert Battle.objects.count() == 1
     assert list(Ship.objects.order_by("id").values_list("pk", "condition", "nation", "fleet")) == ships_after
     assert Engagement.objects.get().fought_by == "task 1 on worker"
-    assert any("Battle at" in t for t in seen(world, "GB"))
+    assert any("Battle at" in t for t in seen(world.turn, "GB"))
 
 
 def nation(world: World, code: str) -> Nation:
     return Nation.objects.get(campaign=world.campaign, code=code)
 
 
-def two_sallies() -> World:
-    """Sallies from Brest into Biscay and from Calais into the Channel: two contested zones, no dice
-    needed to find them."""
-    world = sea_world()
-    calais = port(world, "calais")
-    fleet(world, world.gb, "Biscay Squadron", "biscay", [("3rd-74", 2)], posture="blockade", blockade_port=world.brest)
-    fleet(world, world.gb, "Downs Squadron", "channel", [("3rd-74", 2)], posture="blockade", blockade_port=calais)
-    flotilla = fleet(world, world.fr, "Flotilla", "calais", [("3rd-74", 3)])
-    order(world, world.fr, "sally", fleet=world.brest_fleet.pk)
-    order(world, world.fr, "sally", fleet=flotilla.pk)
-    return world
-
-
 def test_zones_are_handed_to_battle_tasks_once_and_only_when_two_or_more_are_contested() -> None:
     """DESIGN.md "A turn": one battle task per contested zone; a zone handed out once is never handed
     out again (phase 4 fights what a lost task left)."""
     world = two_sallies()
-    run(world, 3)
+    phases_run(world.turn, 3)
     assert engagement_zones_to_dispatch(turn_id=world.turn.pk, now=timezone.now(), minimum=3) == []
     zones = engagement_zones_to_dispatch(turn_id=world.turn.pk, now=timezone.now())
     assert zones == [zone(world, "biscay").pk, zone(world, "channel").pk]

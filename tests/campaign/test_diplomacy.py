@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
 from campaign.models import DiplomaticOffer, Nation, Order, Relation, Turn, TurnPhase, TurnReport
-from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import turn_claim
-from campaign.turn.runner import phase_run
 from fleets.models import Fleet
 from ports.models import LandUnit
 from tests.factories import FleetFactory, NationFactory, ShipFactory
+from tests.support.turns import order_store, phases_run, turn_resolve_inline
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -26,30 +23,6 @@ def state(a: Nation, b: Nation) -> str:
 def relation(world: World, a: Nation, b: Nation, value: str) -> None:
     low, high = sorted((a.pk, b.pk))
     Relation.objects.update_or_create(campaign=world.campaign, a_id=low, b_id=high, defaults={"state": value})
-
-
-def order(turn: Turn, nation: Nation, kind: str, target: str, position: int | None = None) -> Order:
-    if position is None:
-        position = Order.objects.filter(turn=turn, nation=nation).count() + 1
-    return Order.objects.create(
-        campaign=turn.campaign,
-        turn=turn,
-        nation=nation,
-        position=position,
-        kind=kind,
-        body={"kind": kind, "nation": target},
-    )
-
-
-def phase_1(turn: Turn) -> None:
-    assert phase_run(turn_id=turn.pk, number=1, now=timezone.now())
-
-
-def resolve(turn: Turn) -> Turn:
-    """Resolve the whole turn inline and return the next one."""
-    assert turn_claim(turn_id=turn.pk, now=timezone.now())
-    assert turn_resolve(turn.pk) == "done"
-    return Turn.objects.get(campaign=turn.campaign, number=turn.number + 1)
 
 
 def events(turn: Turn) -> list[dict]:
@@ -72,9 +45,9 @@ def test_declaring_war_beats_a_simultaneous_alliance_proposal() -> None:
     the pair that turn."""
     world = two_power_world()
     relation(world, world.gb, world.fr, "peace")
-    proposal = order(world.turn, world.fr, "propose_alliance", "GB")
-    declaration = order(world.turn, world.gb, "declare_war", "FR")
-    phase_1(world.turn)
+    proposal = order_store(world.turn, world.fr, "propose_alliance", nation="GB")
+    declaration = order_store(world.turn, world.gb, "declare_war", nation="FR")
+    phases_run(world.turn, 1)
     assert state(world.gb, world.fr) == "war"
     declaration.refresh_from_db()
     proposal.refresh_from_db()
@@ -88,9 +61,9 @@ def test_declaring_war_beats_a_simultaneous_peace_offer() -> None:
     turn (it needs a war to be given at all) changes nothing and stores no offer."""
     world = two_power_world()
     relation(world, world.gb, world.fr, "peace")
-    offer = order(world.turn, world.fr, "offer_peace", "GB")
-    order(world.turn, world.gb, "declare_war", "FR")
-    phase_1(world.turn)
+    offer = order_store(world.turn, world.fr, "offer_peace", nation="GB")
+    order_store(world.turn, world.gb, "declare_war", nation="FR")
+    phases_run(world.turn, 1)
     assert state(world.gb, world.fr) == "war"
     offer.refresh_from_db()
     assert offer.outcome == "skipped"
@@ -101,9 +74,9 @@ def test_both_declaring_war_on_each_other_are_both_carried_out() -> None:
     """§10: a declaration is unilateral; two of them between one pair simply both happen."""
     world = two_power_world()
     relation(world, world.gb, world.fr, "alliance")
-    first = order(world.turn, world.gb, "declare_war", "FR")
-    second = order(world.turn, world.fr, "declare_war", "GB")
-    phase_1(world.turn)
+    first = order_store(world.turn, world.gb, "declare_war", nation="FR")
+    second = order_store(world.turn, world.fr, "declare_war", nation="GB")
+    phases_run(world.turn, 1)
     assert state(world.gb, world.fr) == "war"
     assert {o.outcome for o in Order.objects.filter(pk__in=[first.pk, second.pk])} == {"done"}
 
@@ -113,9 +86,9 @@ def test_mutual_alliance_proposals_in_the_same_turn_make_an_alliance() -> None:
     the same turn"."""
     world = two_power_world()
     es = spain(world)
-    order(world.turn, es, "propose_alliance", "FR")
-    order(world.turn, world.fr, "propose_alliance", "ES")
-    phase_1(world.turn)
+    order_store(world.turn, es, "propose_alliance", nation="FR")
+    order_store(world.turn, world.fr, "propose_alliance", nation="ES")
+    phases_run(world.turn, 1)
     assert state(es, world.fr) == "alliance"
     assert set(Order.objects.filter(turn=world.turn).values_list("outcome", flat=True)) == {"done"}
     assert not DiplomaticOffer.objects.exists()
@@ -126,9 +99,9 @@ def test_a_relation_row_is_created_once_per_pair_with_the_lower_id_first() -> No
     world = two_power_world()
     es = spain(world)
     assert not Relation.objects.filter(a__in=[es, world.fr], b__in=[es, world.fr]).exists()
-    order(world.turn, es, "propose_alliance", "FR")
-    order(world.turn, world.fr, "propose_alliance", "ES")
-    phase_1(world.turn)
+    order_store(world.turn, es, "propose_alliance", nation="FR")
+    order_store(world.turn, world.fr, "propose_alliance", nation="ES")
+    phases_run(world.turn, 1)
     row = Relation.objects.get(a__in=[es, world.fr], b__in=[es, world.fr])
     assert row.a_id < row.b_id and row.state == "alliance"
 
@@ -137,16 +110,16 @@ def test_an_offer_is_stored_and_accepted_the_next_turn() -> None:
     """§10: "Offer peace" takes effect when X gives the same order "in the next turn after reading the
     offer"."""
     world = two_power_world()
-    order(world.turn, world.gb, "offer_peace", "FR")
-    turn_2 = resolve(world.turn)
+    order_store(world.turn, world.gb, "offer_peace", nation="FR")
+    turn_2 = turn_resolve_inline(world.turn)
     assert state(world.gb, world.fr) == "war"
     offer = DiplomaticOffer.objects.get()
     assert (offer.from_nation, offer.to_nation, offer.kind, offer.turn) == (world.gb, world.fr, "peace", 1)
     # France read the offer in its report, and answers it in turn 2.
     report = TurnReport.objects.get(turn=world.turn, nation=world.fr).body
     assert any("offers peace to France" in e["text"] for e in report["events"])
-    acceptance = order(turn_2, world.fr, "offer_peace", "GB")
-    phase_1(turn_2)
+    acceptance = order_store(turn_2, world.fr, "offer_peace", nation="GB")
+    phases_run(turn_2, 1)
     assert state(world.gb, world.fr) == "peace"
     acceptance.refresh_from_db()
     assert acceptance.outcome == "done" and "accepted GB's offer" in acceptance.outcome_note
@@ -156,12 +129,12 @@ def test_an_offer_is_stored_and_accepted_the_next_turn() -> None:
 def test_an_offer_not_taken_up_the_next_turn_expires() -> None:
     """§10: the offer can be taken up "in the next turn after reading the offer" — not later."""
     world = two_power_world()
-    order(world.turn, world.gb, "offer_peace", "FR")
-    turn_2 = resolve(world.turn)
-    turn_3 = resolve(turn_2)
+    order_store(world.turn, world.gb, "offer_peace", nation="FR")
+    turn_2 = turn_resolve_inline(world.turn)
+    turn_3 = turn_resolve_inline(turn_2)
     assert not DiplomaticOffer.objects.exists()
-    late = order(turn_3, world.fr, "offer_peace", "GB")
-    phase_1(turn_3)
+    late = order_store(turn_3, world.fr, "offer_peace", nation="GB")
+    phases_run(turn_3, 1)
     assert state(world.gb, world.fr) == "war"
     late.refresh_from_db()
     assert late.outcome == "done" and "can be accepted next turn" in late.outcome_note
@@ -172,10 +145,10 @@ def test_an_order_that_does_not_fit_the_relation_is_skipped_and_reported() -> No
     """§10: peace is offered from war and an alliance proposed from peace; §3: an order that became
     impossible is skipped and reported to its nation."""
     world = two_power_world()
-    proposal = order(world.turn, world.gb, "propose_alliance", "FR")
-    leave = order(world.turn, world.gb, "leave_alliance", "FR")
-    unknown = order(world.turn, world.gb, "declare_war", "XX")
-    phase_1(world.turn)
+    proposal = order_store(world.turn, world.gb, "propose_alliance", nation="FR")
+    leave = order_store(world.turn, world.gb, "leave_alliance", nation="FR")
+    unknown = order_store(world.turn, world.gb, "declare_war", nation="XX")
+    phases_run(world.turn, 1)
     assert state(world.gb, world.fr) == "war"
     for o in (proposal, leave, unknown):
         o.refresh_from_db()
@@ -190,9 +163,9 @@ def test_every_nation_is_told_of_every_change() -> None:
     """§3 "Fog of war": a nation sees "all relations"; §10 changes are reported to everyone."""
     world = two_power_world()
     es = spain(world)
-    order(world.turn, world.gb, "offer_peace", "FR")
-    order(world.turn, world.fr, "offer_peace", "GB")
-    resolve(world.turn)
+    order_store(world.turn, world.gb, "offer_peace", nation="FR")
+    order_store(world.turn, world.fr, "offer_peace", nation="GB")
+    turn_resolve_inline(world.turn)
     assert state(world.gb, world.fr) == "peace"
     for nation in (world.gb, world.fr, es):
         report = TurnReport.objects.get(turn=world.turn, nation=nation).body
@@ -211,8 +184,8 @@ def test_an_alliance_ending_in_peace_puts_the_guests_fleets_to_sea_and_leaves_it
     ShipFactory.create(fleet=squadron, nation=es, name="Santa Ana", crew="E")
     guests = ashore(world, es)
     own = Fleet.objects.get(pk=world.channel_fleet.pk)
-    leave = order(world.turn, es, "leave_alliance", "GB")
-    phase_1(world.turn)
+    leave = order_store(world.turn, es, "leave_alliance", nation="GB")
+    phases_run(world.turn, 1)
     assert state(world.gb, es) == "peace"
     leave.refresh_from_db()
     assert leave.outcome == "done"
@@ -239,8 +212,8 @@ def test_an_alliance_ending_in_war_leaves_everything_where_it_is() -> None:
     army = LandUnit.objects.create(
         campaign=world.campaign, nation=ru, state=LandUnit.State.ASHORE, port=world.portsmouth
     )
-    order(world.turn, ru, "declare_war", "GB")
-    phase_1(world.turn)
+    order_store(world.turn, ru, "declare_war", nation="GB")
+    phases_run(world.turn, 1)
     assert state(world.gb, ru) == "war"
     squadron.refresh_from_db()
     army.refresh_from_db()
@@ -264,9 +237,9 @@ def test_a_war_ending_in_peace_ends_the_sieges_between_the_two() -> None:
         )
         for _ in range(2)
     ]
-    order(world.turn, world.gb, "offer_peace", "FR")
-    order(world.turn, world.fr, "offer_peace", "GB")
-    phase_1(world.turn)
+    order_store(world.turn, world.gb, "offer_peace", nation="FR")
+    order_store(world.turn, world.fr, "offer_peace", nation="GB")
+    phases_run(world.turn, 1)
     assert state(world.gb, world.fr) == "peace"
     world.portsmouth.refresh_from_db()
     assert world.portsmouth.siege_turns == 0
@@ -289,8 +262,8 @@ def test_a_siege_goes_on_while_another_nation_at_war_still_besieges() -> None:
         LandUnit.objects.create(
             campaign=world.campaign, nation=nation, state=LandUnit.State.ASHORE, port=world.portsmouth
         )
-    order(world.turn, world.gb, "offer_peace", "FR")
-    order(world.turn, world.fr, "offer_peace", "GB")
-    phase_1(world.turn)
+    order_store(world.turn, world.gb, "offer_peace", nation="FR")
+    order_store(world.turn, world.fr, "offer_peace", nation="GB")
+    phases_run(world.turn, 1)
     world.portsmouth.refresh_from_db()
     assert world.portsmouth.siege_turns == 1

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.selectors import guns_holder
-from campaign.models import Campaign, Nation, NationTurn, Order, Relation, Turn, TurnPhase
+from campaign.models import Campaign, Nation, NationTurn, Order, Relation, Turn
 from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import Port, SeaZone
@@ -24,6 +24,7 @@ from tests.factories import (
     SeaZoneFactory,
     ShipFactory,
 )
+from tests.support.turns import order_store, phase_events
 
 pytestmark = pytest.mark.django_db
 
@@ -76,24 +77,6 @@ def blockade(world: Levant, fleet: Fleet, port: Port) -> None:
     Blockade.objects.create(campaign=world.campaign, turn=world.turn.number, port=port, fleet=fleet)
 
 
-def give(world: Levant, nation: Nation, kind: str, *, fleet: int, port: str) -> Order:
-    body = {"kind": kind, "fleet": fleet, "port": port}
-    return Order.objects.create(
-        campaign=world.campaign,
-        turn=world.turn,
-        nation=nation,
-        position=Order.objects.filter(turn=world.turn, nation=nation).count() + 1,
-        kind=kind,
-        body=body,
-        fleet=Fleet.objects.get(pk=fleet),
-    )
-
-
-def phase_5(world: Levant) -> list[dict]:
-    assert phase_run(turn_id=world.turn.pk, number=5, now=timezone.now())
-    return TurnPhase.objects.get(turn=world.turn, phase=5).summary["events"]
-
-
 def assert_ships_follow_the_report(battle: Battle) -> None:
     """Every ship's row matches its fate in the stored report (sunk out of its fleet, captured ones
     owned by the other side, damaged and disabled as reported)."""
@@ -144,9 +127,9 @@ def test_the_alexandria_raid_runs_the_guns_through_an_order() -> None:
     attack dice". §4: "a fleet ordered to "run the guns at P" attacks P if it blockades P"."""
     world = levant_world()
     blockade(world, world.french, world.alexandria)
-    raid = give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    raid = order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
     line = list(Ship.objects.filter(fleet=world.french).order_by("line_position").values_list("pk", flat=True))
-    events = phase_5(world)
+    events = phase_events(world.turn, 5)
 
     battle = Battle.objects.get(turn=world.turn, kind="running_the_guns")
     assert (battle.place, battle.sequence, battle.port, battle.sea_zone) == (
@@ -183,8 +166,8 @@ def test_a_port_action_is_seen_by_the_nations_allied_to_a_side_at_the_time() -> 
     NationFactory.create(campaign=world.campaign, code="US", name="United States", navy="US", crew="D")
     relation(world.campaign, ally, world.fr, "alliance")
     blockade(world, world.french, world.alexandria)
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     assert Battle.objects.get(turn=world.turn, kind="running_the_guns").seen_by == ["EG", "ES", "FR"]
 
 
@@ -198,8 +181,8 @@ def test_ottoman_and_egyptian_ships_in_alexandria_defend_it_together() -> None:
     ottomans = FleetFactory.create(nation=ot, name="Kapudan Pasha", sea_zone=world.levant, port=world.alexandria)
     Ship.objects.filter(name__in=["Egyptian 3", "Egyptian 4"]).update(fleet=ottomans, nation=ot, original_nation=ot)
     blockade(world, world.french, world.alexandria)
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     battle = Battle.objects.get(turn=world.turn, kind="running_the_guns")
     assert battle.sides[1]["nations"] == ["EG", "OT"]
     assert battle.report["barrage"][0] == 16
@@ -212,17 +195,17 @@ def test_a_rerun_of_the_phase_gives_the_same_result() -> None:
     result."""
     world = levant_world()
     blockade(world, world.french, world.alexandria)
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
 
     class Rollback(Exception):
         pass
 
     with pytest.raises(Rollback), transaction.atomic():
-        phase_5(world)
+        phase_events(world.turn, 5)
         first = Battle.objects.get(turn=world.turn).report
         raise Rollback
     assert not Battle.objects.exists()
-    phase_5(world)
+    phase_events(world.turn, 5)
     assert Battle.objects.get(turn=world.turn).report == first
 
 
@@ -231,8 +214,8 @@ def test_prizes_taken_by_the_attacker_join_its_lead_fleet_and_ships_taken_by_the
     and ships taken by the port stay behind (captured by the defender); it tows off its prizes"."""
     world = levant_world()
     blockade(world, world.french, world.alexandria)
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     battle = Battle.objects.get(turn=world.turn)
     for result in battle.report["ships"]:
         ship = Ship.objects.get(pk=result["ref"])
@@ -250,8 +233,8 @@ def test_prizes_taken_by_the_attacker_join_its_lead_fleet_and_ships_taken_by_the
 def test_a_fleet_that_neither_blockades_nor_won_a_battle_there_cannot_run_the_guns() -> None:
     """§4: a fleet "attacks P if it blockades P or won a battle in P's zone this turn"."""
     world = levant_world()
-    raid = give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    events = phase_5(world)
+    raid = order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    events = phase_events(world.turn, 5)
     raid.refresh_from_db()
     assert raid.outcome == "skipped" and "neither blockades Alexandria nor won a battle" in raid.outcome_note
     assert not Battle.objects.filter(kind="running_the_guns").exists()
@@ -270,8 +253,8 @@ def test_a_fleet_that_won_a_battle_in_the_zone_may_run_the_guns() -> None:
         sides=[{"name": "French", "nations": ["FR"]}, {"name": "Egyptian", "nations": ["EG"]}],
         winner=0,
     )
-    raid = give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    raid = order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     raid.refresh_from_db()
     assert raid.outcome == "done"
     assert Battle.objects.filter(kind="running_the_guns", place="alexandria").count() == 1
@@ -294,9 +277,9 @@ def test_a_fleet_that_was_not_in_the_battle_its_nation_won_may_not_run_the_guns(
         ],
         winner=0,
     )
-    winner = give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    other = give(world, world.fr, "run_guns", fleet=late.pk, port="alexandria")
-    phase_5(world)
+    winner = order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    other = order_store(world.turn, world.fr, "run_guns", fleet=late.pk, port="alexandria")
+    phase_events(world.turn, 5)
     winner.refresh_from_db()
     other.refresh_from_db()
     assert (winner.outcome, other.outcome) == ("done", "skipped")
@@ -315,8 +298,8 @@ def test_a_battle_lost_in_the_zone_does_not_allow_running_the_guns() -> None:
         sides=[{"name": "French", "nations": ["FR"]}, {"name": "Egyptian", "nations": ["EG"]}],
         winner=1,
     )
-    raid = give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    raid = order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     raid.refresh_from_db()
     assert raid.outcome == "skipped"
 
@@ -330,8 +313,8 @@ def test_nobody_runs_the_guns_of_a_port_its_own_side_holds() -> None:
     british = FleetFactory.create(nation=gb, name="Visitors", sea_zone=world.levant, port=world.alexandria)
     ShipFactory.create(fleet=british, nation=gb, name="Tigre", crew="B")
     blockade(world, world.french, world.alexandria)
-    raid = give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    raid = order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     raid.refresh_from_db()
     assert raid.outcome == "skipped" and "held by its own side" in raid.outcome_note
     assert not Battle.objects.filter(kind="running_the_guns").exists()
@@ -343,8 +326,8 @@ def test_a_port_taken_last_turn_fires_no_fortification_or_battery_dice() -> None
     world = levant_world(turn_number=3)
     Port.objects.filter(pk=world.alexandria.pk).update(taken_turn=2, batteries=2)
     blockade(world, world.french, world.alexandria)
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     battle = Battle.objects.get(turn=world.turn, kind="running_the_guns")
     purposes = {d["purpose"] for d in battle.report["dice"]}
     assert "barrage_fort" not in purposes and "barrage_battery" not in purposes and "hot_shot" not in purposes
@@ -365,9 +348,9 @@ def test_several_fleets_of_one_side_go_together_lead_fleet_first() -> None:
         ShipFactory.create(fleet=spanish, nation=es, name=f"Navio {k}", crew="E", line_position=k + 1)
     for fleet in (world.french, spanish):
         blockade(world, fleet, world.alexandria)
-    give(world, es, "run_guns", fleet=spanish.pk, port="alexandria")
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    order_store(world.turn, es, "run_guns", fleet=spanish.pk, port="alexandria")
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     battle = Battle.objects.get(turn=world.turn, kind="running_the_guns")
     assert battle.sides[0]["nations"] == ["ES", "FR"]
     names = [s["name"] for s in battle.report["ships"] if s["side"] == 0]
@@ -383,8 +366,8 @@ def test_frigates_stay_out_of_the_line_when_ships_of_the_line_run_the_guns() -> 
     ShipFactory.create(fleet=world.french, nation=world.fr, name="Hortense", ship_class="frigate", crew="D")
     ShipFactory.create(fleet=world.french, nation=world.fr, name="Transport 1", ship_class="transport", crew="D")
     blockade(world, world.french, world.alexandria)
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     battle = Battle.objects.get(turn=world.turn, kind="running_the_guns")
     assert {s["class"] for s in battle.report["ships"] if s["side"] == 0} == {"3rd-74"}
 
@@ -430,7 +413,7 @@ def test_garrison_guns_fire_at_an_ally_turned_enemy_inside_the_port() -> None:
         body={"kind": "declare_war", "nation": "GB"},
     )  # fmt: skip
     assert phase_run(turn_id=world.turn.pk, number=1, now=timezone.now())
-    events = phase_5(world)
+    events = phase_events(world.turn, 5)
     battle = Battle.objects.get(turn=world.turn, kind="garrison_guns")
     report = battle.report
     assert battle.place == "gibraltar"
@@ -453,7 +436,7 @@ def test_garrison_guns_fire_at_an_ally_turned_enemy_inside_the_port() -> None:
 def test_garrison_guns_do_not_fire_at_allies() -> None:
     """§4: only "a port whose guns are held by a nation at war with ships inside it" fires."""
     rock = gibraltar_world()
-    phase_5(rock.world)
+    phase_events(rock.world.turn, 5)
     assert not Battle.objects.filter(kind="garrison_guns").exists()
 
 
@@ -461,7 +444,7 @@ def test_an_admiral_whose_flagship_is_sunk_by_the_garrison_is_lost() -> None:
     """§0: "An admiral whose flagship is sunk or captured in battle is lost"."""
     rock = gibraltar_world(seed=7)  # the barrage sinks the flagship
     relation(rock.world.campaign, rock.gb, rock.ru, "war")
-    phase_5(rock.world)
+    phase_events(rock.world.turn, 5)
     flagship = Battle.objects.get(kind="garrison_guns").report["ships"][0]
     assert (flagship["name"], flagship["fate"]) == ("Russian 0", "sunk")
     rock.squadron.refresh_from_db()
@@ -472,7 +455,7 @@ def test_an_admiral_keeps_his_fleet_when_his_flagship_is_only_damaged() -> None:
     """§0: only a flagship "sunk or captured in battle" costs the admiral."""
     rock = gibraltar_world(seed=2)  # the flagship is only damaged
     relation(rock.world.campaign, rock.gb, rock.ru, "war")
-    phase_5(rock.world)
+    phase_events(rock.world.turn, 5)
     flagship = Battle.objects.get(kind="garrison_guns").report["ships"][0]
     assert flagship["fate"] == "damaged"
     rock.squadron.refresh_from_db()
@@ -485,7 +468,7 @@ def test_ships_taken_by_the_garrison_join_a_fleet_of_the_holder_in_the_port() ->
     one named after the port when it has none), crewed at the captor's grade."""
     rock = gibraltar_world(seed=5)  # two ships run aground
     relation(rock.world.campaign, rock.gb, rock.ru, "war")
-    phase_5(rock.world)
+    phase_events(rock.world.turn, 5)
     taken = list(Ship.objects.filter(name__in=["Russian 0", "Russian 1"]).select_related("nation", "fleet"))
     assert {s.nation.code for s in taken} == {"GB"}
     assert {s.fleet.name for s in taken if s.fleet} == {"Gibraltar"}
@@ -506,9 +489,9 @@ def test_fireships_are_sent_in_before_running_the_guns_and_are_expended() -> Non
         for k in range(2)
     ]
     blockade(world, world.french, world.alexandria)
-    attack = give(world, world.fr, "fireships", fleet=world.french.pk, port="alexandria")
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    attack = order_store(world.turn, world.fr, "fireships", fleet=world.french.pk, port="alexandria")
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     fire = Battle.objects.get(turn=world.turn, kind="fireships")
     raid = Battle.objects.get(turn=world.turn, kind="running_the_guns")
     assert fire.pk < raid.pk  # fireships first
@@ -531,8 +514,8 @@ def test_a_fleet_without_fireships_cannot_send_any() -> None:
     """§9: only "its fireship-class ships" are sent."""
     world = levant_world(french_ships=2)
     blockade(world, world.french, world.alexandria)
-    attack = give(world, world.fr, "fireships", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    attack = order_store(world.turn, world.fr, "fireships", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     attack.refresh_from_db()
     assert attack.outcome == "skipped" and "no fireship" in attack.outcome_note
 
@@ -545,8 +528,8 @@ def test_a_disabled_ship_in_port_counts_for_the_barrage_and_stays_disabled() -> 
     assert crippled is not None
     Ship.objects.filter(pk=crippled.pk).update(condition="disabled")
     blockade(world, world.french, world.alexandria)
-    give(world, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
-    phase_5(world)
+    order_store(world.turn, world.fr, "run_guns", fleet=world.french.pk, port="alexandria")
+    phase_events(world.turn, 5)
     report = Battle.objects.get(turn=world.turn, kind="running_the_guns").report
     assert report["barrage"][0] == 16
     assert all(d["target"] != crippled.name for d in report["dice"] if d["purpose"] == "fire")

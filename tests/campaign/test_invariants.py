@@ -3,7 +3,6 @@ treasuries equal to their ledgers, ships conserved, quota never exceeded by buil
 turn from the same state giving the same result."""
 
 import json
-import re
 
 import pytest
 from django.utils import timezone
@@ -15,9 +14,9 @@ from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.registry import PHASES
 from fleets.models import Fleet, Ship
-from tests.campaign.test_scenario_load import strip_ids
+from tests.support.exports import comparable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def resolve_open_turn(campaign: Campaign) -> Turn:
@@ -64,31 +63,3 @@ def test_a_turn_re_run_from_the_same_state_gives_the_same_result() -> None:
     resolve_open_turn(first)
     resolve_open_turn(second)
     assert comparable(campaign_export(campaign=first)) == comparable(campaign_export(campaign=second))
-
-
-def comparable(document: dict) -> dict:
-    """The export with database ids out of the way: history blobs reduced to what a player reads
-    (texts, fates, outcomes, dice), wall-clock times dropped."""
-    doc = strip_ids(document)
-    doc.pop("snapshots")
-    for turn in doc["turns"]:
-        turn.pop("deadline"), turn.pop("resolved_at")  # wall-clock times of the two runs
-        turn["dice_log"] = [
-            (d["purpose"], d["place"], d["die"], d["raw"], d["mod"], d["result"]) for d in turn["dice_log"]
-        ]
-
-    def texts(events: list[dict]) -> list[str]:
-        return [re.sub(r"#\d+", "#", e["text"]) for e in events]
-
-    doc["phases"] = [(p["turn"], p["phase"], texts(p["summary"].get("events", []))) for p in doc["phases"]]
-    doc["reports"] = [(r["turn"], r["nation"], texts(r["body"].get("events", []))) for r in doc["reports"]]
-    doc["battles"] = [
-        (
-            b["turn"], b["type"], b["place"], b["sequence"], b["seed"], b["winner"], b["report"].get("outcome"),
-            [(re.sub(r"#\d+", "#", s["name"]), s["fate"]) for s in b["report"].get("ships", [])],
-            [re.sub(r"#\d+", "#", str(r)) for r in b["report"].get("round_lines", [])],
-            [(d["purpose"], d["raw"], d["result"]) for d in b["report"].get("dice", [])],
-        )
-        for b in doc["battles"]
-    ]  # fmt: skip
-    return doc

@@ -10,103 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from battles.models import Engagement
-from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnPhase
-from campaign.turn.runner import phase_run
+from campaign.models import Order, Relation, Turn
 from fleets.models import Admiral, Fleet, Ship
-from ports.models import LandUnit, Port, SeaZone
-from tests.factories import AdmiralFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
-from tests.worlds import World, two_power_world
+from ports.models import LandUnit, Port
+from tests.factories import AdmiralFactory, NationFactory
+from tests.support.turns import events_seen, order_store, phases_run, seen, where
+from tests.worlds import World, fleet, sea_world, zone
 
 pytestmark = pytest.mark.django_db
-
-
-# --- builders shared with test_battles_phase ---------------------------------------------------------
-
-
-def sea_world(*, seed: int = 42, season: str = "spring") -> World:
-    """two_power_world with every fleet at home in port, plus zones around the Channel:
-
-    downs — channel — north-sea; approaches — channel — biscay (Brest); channel holds Portsmouth
-    (GB) and Calais (FR, capacity 1); biscay is open sea, the others coastal.
-    """
-    world = two_power_world()
-    Campaign.objects.filter(pk=world.campaign.pk).update(seed=seed)
-    world.campaign.refresh_from_db()
-    Turn.objects.filter(pk=world.turn.pk).update(season=season)
-    world.turn.refresh_from_db()
-    for key in ("downs", "approaches", "north-sea"):
-        zone = SeaZoneFactory.create(campaign=world.campaign, key=key, name=key.replace("-", " ").title())
-        zone.adjacent.add(world.channel)
-    PortFactory.create(owner=world.fr, sea_zone=world.channel, key="calais", name="Calais", capacity=1, dockyard=False)
-    return world
-
-
-def zone(world: World, key: str) -> SeaZone:
-    return SeaZone.objects.get(campaign=world.campaign, key=key)
-
-
-def port(world: World, key: str) -> Port:
-    return Port.objects.get(campaign=world.campaign, key=key)
-
-
-def fleet(
-    world: World,
-    nation: Nation,
-    name: str,
-    where: str,
-    ships: list[tuple[str, int]] | None = None,
-    **fields: Any,
-) -> Fleet:
-    """A fleet at sea in zone ``where`` (or in the port ``where`` names) with ``ships`` as
-    (class, count); ships are named after the fleet."""
-    in_port = Port.objects.filter(campaign=world.campaign, key=where).first()
-    sea_zone = in_port.sea_zone if in_port is not None else zone(world, where)
-    made = FleetFactory.create(nation=nation, name=name, sea_zone=sea_zone, port=in_port, **fields)
-    n = 0
-    for ship_class, count in ships or [("3rd-74", 3)]:
-        for _ in range(count):
-            n += 1
-            ShipFactory.create(fleet=made, nation=nation, name=f"{name} {n}", ship_class=ship_class, crew=nation.crew)
-    return made
-
-
-def order(world: World, nation: Nation, kind: str, **body: Any) -> Order:
-    position = Order.objects.filter(turn=world.turn, nation=nation).count() + 1
-    fleet_id = body.get("fleet")
-    return Order.objects.create(
-        campaign=world.campaign,
-        turn=world.turn,
-        nation=nation,
-        position=position,
-        kind=kind,
-        body={"kind": kind, **body},
-        fleet_id=fleet_id if kind not in ("transfer", "form_fleet", "appoint", "embark") else None,
-    )
-
-
-def run(world: World, *phases: int) -> None:
-    for number in phases:
-        assert phase_run(turn_id=world.turn.pk, number=number, now=timezone.now())
-
-
-def seen(world: World, code: str) -> list[str]:
-    """The texts of every event the nation may see (fog of war) in the phases run so far."""
-    out = []
-    for summary in TurnPhase.objects.filter(turn=world.turn).order_by("phase").values_list("summary", flat=True):
-        for event in summary.get("events", []):
-            if event["nations"] is None or code in event["nations"]:
-                out.append(event["text"])
-    return out
-
-
-def events(world: World, code: str) -> list[dict[str, Any]]:
-    out = []
-    for summary in TurnPhase.objects.filter(turn=world.turn).order_by("phase").values_list("summary", flat=True):
-        out += [e for e in summary.get("events", []) if e["nations"] is None or code in e["nations"]]
-    return out
 
 
 def dice_log(world: World) -> list[dict[str, Any]]:
@@ -118,11 +31,6 @@ def outcome(o: Order) -> tuple[str, str]:
     return o.outcome, o.outcome_note
 
 
-def where(f: Fleet) -> tuple[str, str | None]:
-    f.refresh_from_db()
-    return f.sea_zone.key, f.port.key if f.port is not None else None
-
-
 # --- standing orders and fleet organisation -----------------------------------------------------------
 
 
@@ -132,10 +40,10 @@ def test_standing_orders_set_posture_battle_orders_and_line_order() -> None:
     world = sea_world()
     gb_fleet = world.channel_fleet
     ships = list(gb_fleet.ships.order_by("id"))
-    order(world, world.gb, "posture", fleet=gb_fleet.pk, posture="blockade", port="brest")
-    order(world, world.gb, "battle_orders", fleet=gb_fleet.pk, after_battle="continue", retreat_zone="downs")
-    order(world, world.gb, "line_order", fleet=gb_fleet.pk, ships=[ships[3].pk, ships[1].pk])
-    run(world, 3)
+    order_store(world.turn, world.gb, "posture", fleet=gb_fleet.pk, posture="blockade", port="brest")
+    order_store(world.turn, world.gb, "battle_orders", fleet=gb_fleet.pk, after_battle="continue", retreat_zone="downs")
+    order_store(world.turn, world.gb, "line_order", fleet=gb_fleet.pk, ships=[ships[3].pk, ships[1].pk])
+    phases_run(world.turn, 3)
     gb_fleet.refresh_from_db()
     assert (gb_fleet.posture, gb_fleet.blockade_port, gb_fleet.after_battle) == ("blockade", world.brest, "continue")
     assert gb_fleet.retreat_zone == zone(world, "downs")
@@ -153,11 +61,11 @@ def test_a_merged_fleet_takes_the_oldest_left_port_date_and_a_formed_one_inherit
     older = fleet(world, world.gb, "Inshore", "channel", left_port_turn=2)
     newer = fleet(world, world.gb, "Offshore", "channel", left_port_turn=4, in_supply=False)
     elsewhere = fleet(world, world.gb, "Western", "downs", left_port_turn=4)
-    order(world, world.gb, "merge", fleet=older.pk, into=newer.pk)
+    order_store(world.turn, world.gb, "merge", fleet=older.pk, into=newer.pk)
     picked = list(newer.ships.values_list("pk", flat=True)[:2])
     far = elsewhere.ships.earliest("id")
-    order(world, world.gb, "form_fleet", ships=[*picked, far.pk], name="Detached")
-    run(world, 3)
+    order_store(world.turn, world.gb, "form_fleet", ships=[*picked, far.pk], name="Detached")
+    phases_run(world.turn, 3)
     newer.refresh_from_db()
     assert newer.left_port_turn == 2 and newer.in_supply is False
     assert older.ships.count() == 0 and newer.ships.count() == 4
@@ -165,7 +73,7 @@ def test_a_merged_fleet_takes_the_oldest_left_port_date_and_a_formed_one_inherit
     assert detached.left_port_turn == 2 and detached.in_supply is False and detached.created_turn == 5
     assert set(detached.ships.values_list("pk", flat=True)) == set(picked)  # the far ship stays put
     assert Ship.objects.get(pk=far.pk).fleet_id == elsewhere.pk
-    assert any("were elsewhere" in text for text in seen(world, "GB"))
+    assert any("were elsewhere" in text for text in seen(world.turn, "GB"))
 
 
 def test_ships_transfer_only_within_one_place() -> None:
@@ -173,8 +81,10 @@ def test_ships_transfer_only_within_one_place() -> None:
     world = sea_world()
     here = fleet(world, world.gb, "Here", "channel")
     there = fleet(world, world.gb, "There", "downs")
-    moved = order(world, world.gb, "transfer", ships=list(there.ships.values_list("pk", flat=True)), to_fleet=here.pk)
-    run(world, 3)
+    moved = order_store(
+        world.turn, world.gb, "transfer", ships=list(there.ships.values_list("pk", flat=True)), to_fleet=here.pk
+    )
+    phases_run(world.turn, 3)
     assert outcome(moved)[0] == "skipped"
     assert here.ships.count() == 3 and there.ships.count() == 3
 
@@ -186,9 +96,9 @@ def test_an_admiral_takes_command_in_the_same_place_only() -> None:
     nelson = AdmiralFactory.create(nation=world.gb, name="Nelson", grade="A", port=world.portsmouth)
     collingwood = AdmiralFactory.create(nation=world.gb, name="Collingwood", grade="B", port=world.portsmouth)
     at_sea = fleet(world, world.gb, "Western", "channel")
-    first = order(world, world.gb, "appoint", admiral="Nelson", fleet=world.channel_fleet.pk)
-    second = order(world, world.gb, "appoint", admiral="Collingwood", fleet=at_sea.pk)
-    run(world, 3)
+    first = order_store(world.turn, world.gb, "appoint", admiral="Nelson", fleet=world.channel_fleet.pk)
+    second = order_store(world.turn, world.gb, "appoint", admiral="Collingwood", fleet=at_sea.pk)
+    phases_run(world.turn, 3)
     assert outcome(first)[0] == "done" and outcome(second)[0] == "skipped"
     world.channel_fleet.refresh_from_db()
     nelson.refresh_from_db()
@@ -202,8 +112,8 @@ def test_units_embark_onto_empty_transports_of_an_own_fleet_at_sea_in_the_ports_
     world = sea_world()
     convoy = fleet(world, world.gb, "Convoy", "channel", [("frigate", 1), ("transport", 2)])
     units = [LandUnit.objects.create(campaign=world.campaign, nation=world.gb, port=world.portsmouth) for _ in range(3)]
-    embark = order(world, world.gb, "embark", fleet=convoy.pk, port="portsmouth", units=3)
-    run(world, 3)
+    embark = order_store(world.turn, world.gb, "embark", fleet=convoy.pk, port="portsmouth", units=3)
+    phases_run(world.turn, 3)
     assert outcome(embark)[0] == "done" and "of 3 ordered" in outcome(embark)[1]
     loaded = Ship.objects.filter(fleet=convoy, ship_class="transport", cargo__isnull=False)
     assert loaded.count() == 2
@@ -218,15 +128,15 @@ def test_a_fleet_sails_two_steps_and_leaving_its_port_is_dated() -> None:
     """§4: "A move order is a path of at most 2 steps"; a step may "leave a port into its zone";
     §8: left_port_turn is set when it leaves an own or allied port."""
     world = sea_world()
-    sails = order(world, world.gb, "move", fleet=world.channel_fleet.pk, path=["sea", "downs"])
+    sails = order_store(world.turn, world.gb, "move", fleet=world.channel_fleet.pk, path=["sea", "downs"])
     western = fleet(world, world.gb, "Western", "approaches")
-    order(world, world.gb, "move", fleet=western.pk, path=["channel", "north-sea", "downs"])
-    run(world, 3)
+    order_store(world.turn, world.gb, "move", fleet=western.pk, path=["channel", "north-sea", "downs"])
+    phases_run(world.turn, 3)
     assert where(world.channel_fleet) == ("downs", None)
     assert world.channel_fleet.left_port_turn == 1
     assert outcome(sails)[0] == "done"
     assert where(western) == ("north-sea", None)
-    assert any("Western may sail 2 step(s)" in t and "downs not sailed" in t for t in seen(world, "GB"))
+    assert any("Western may sail 2 step(s)" in t and "downs not sailed" in t for t in seen(world.turn, "GB"))
 
 
 def test_a_fleet_with_a_disabled_ship_sails_one_step() -> None:
@@ -234,10 +144,10 @@ def test_a_fleet_with_a_disabled_ship_sails_one_step() -> None:
     world = sea_world()
     lame = fleet(world, world.gb, "Lame", "approaches")
     Ship.objects.filter(pk=lame.ships.earliest("id").pk).update(condition="disabled")
-    order(world, world.gb, "move", fleet=lame.pk, path=["channel", "downs"])
-    run(world, 3)
+    order_store(world.turn, world.gb, "move", fleet=lame.pk, path=["channel", "downs"])
+    phases_run(world.turn, 3)
     assert where(lame) == ("channel", None)
-    assert any("it has a disabled ship" in t for t in seen(world, "GB"))
+    assert any("it has a disabled ship" in t for t in seen(world.turn, "GB"))
 
 
 def test_fleets_that_swap_zones_in_one_step_do_not_meet() -> None:
@@ -245,9 +155,9 @@ def test_fleets_that_swap_zones_in_one_step_do_not_meet() -> None:
     world = sea_world()
     gb = fleet(world, world.gb, "Squadron A", "channel")
     fr = fleet(world, world.fr, "Escadre B", "downs")
-    order(world, world.gb, "move", fleet=gb.pk, path=["downs"])
-    order(world, world.fr, "move", fleet=fr.pk, path=["channel"])
-    run(world, 3)
+    order_store(world.turn, world.gb, "move", fleet=gb.pk, path=["downs"])
+    order_store(world.turn, world.fr, "move", fleet=fr.pk, path=["channel"])
+    phases_run(world.turn, 3)
     assert where(gb) == ("downs", None) and where(fr) == ("channel", None)
     assert not Engagement.objects.exists()
     assert dice_log(world) == []
@@ -258,8 +168,8 @@ def test_a_fleet_never_enters_the_port_of_a_nation_neither_own_nor_allied() -> N
     step is skipped with the rest of the path and reported."""
     world = sea_world()
     raider = fleet(world, world.gb, "Raider", "biscay")
-    sails = order(world, world.gb, "move", fleet=raider.pk, path=["port:brest"])
-    run(world, 3)
+    sails = order_store(world.turn, world.gb, "move", fleet=raider.pk, path=["port:brest"])
+    phases_run(world.turn, 3)
     assert where(raider) == ("biscay", None)
     assert outcome(sails)[0] == "skipped" and "neither own nor allied" in outcome(sails)[1]
 
@@ -271,9 +181,9 @@ def test_ships_in_ordinary_stay_behind_and_a_laid_up_fleet_does_not_sail() -> No
     Ship.objects.filter(pk__in=laid_up).update(in_ordinary=True)
     hulks = fleet(world, world.fr, "Hulks", "brest")
     Ship.objects.filter(fleet=hulks).update(in_ordinary=True)
-    order(world, world.gb, "move", fleet=world.channel_fleet.pk, path=["sea"])
-    stuck = order(world, world.fr, "move", fleet=hulks.pk, path=["sea"])
-    run(world, 3)
+    order_store(world.turn, world.gb, "move", fleet=world.channel_fleet.pk, path=["sea"])
+    stuck = order_store(world.turn, world.fr, "move", fleet=hulks.pk, path=["sea"])
+    phases_run(world.turn, 3)
     assert where(world.channel_fleet) == ("channel", None) and world.channel_fleet.ships.count() == 8
     keeper = Ship.objects.get(pk=laid_up[0]).fleet
     assert keeper is not None and keeper.port == world.portsmouth and keeper.name == "Portsmouth"
@@ -294,12 +204,12 @@ def test_port_capacity_turns_away_the_fleet_whose_entry_would_exceed_it() -> Non
     )  # fmt: skip
     pair = fleet(world, world.fr, "Pair", "biscay", [("frigate", 2)])
     single = fleet(world, world.fr, "Single", "biscay", [("frigate", 1)])
-    order(world, world.fr, "move", fleet=pair.pk, path=["port:brest"])
-    order(world, world.fr, "move", fleet=single.pk, path=["port:brest"])
-    run(world, 3)
+    order_store(world.turn, world.fr, "move", fleet=pair.pk, path=["port:brest"])
+    order_store(world.turn, world.fr, "move", fleet=single.pk, path=["port:brest"])
+    phases_run(world.turn, 3)
     assert where(pair) == ("biscay", "brest")
     assert where(single) == ("biscay", None)
-    assert any("Single could not enter Brest" in t for t in seen(world, "FR"))
+    assert any("Single could not enter Brest" in t for t in seen(world.turn, "FR"))
 
 
 # --- contacts ------------------------------------------------------------------------------------------
@@ -311,8 +221,8 @@ def crossing(seed: int) -> tuple[World, Fleet, Fleet]:
     world = sea_world(seed=seed)
     gb = fleet(world, world.gb, "Squadron", "downs", [("3rd-74", 3), ("frigate", 3)])
     fr = fleet(world, world.fr, "Escadre", "approaches", [("3rd-74", 3)], posture="avoid")
-    order(world, world.gb, "move", fleet=gb.pk, path=["channel", "north-sea"])
-    order(world, world.fr, "move", fleet=fr.pk, path=["channel", "biscay"])
+    order_store(world.turn, world.gb, "move", fleet=gb.pk, path=["channel", "north-sea"])
+    order_store(world.turn, world.fr, "move", fleet=fr.pk, path=["channel", "biscay"])
     return world, gb, fr
 
 
@@ -324,7 +234,7 @@ def test_an_intercepted_fleet_and_its_interceptor_stop_there() -> None:
     """§4: "Only one side seeks and it sighted → it may intercept: opposed d6 ... interceptor wins on
     ≥"; "An intercepted fleet and its interceptor stop there"."""
     world, gb, fr = crossing(INTERCEPT_SEED)
-    run(world, 3)
+    phases_run(world.turn, 3)
     sighting, *intercept = [d for d in dice_log(world) if d["place"] == "channel"]
     assert sighting["purpose"] == "sighting" and (sighting["raw"] == 6 or sighting["result"] >= 4)
     assert [d["purpose"] for d in intercept] == ["intercept", "intercept"]
@@ -334,21 +244,21 @@ def test_an_intercepted_fleet_and_its_interceptor_stop_there() -> None:
     assert (engagement.kind, engagement.place, engagement.step, engagement.sequence) == ("at_sea", "channel", 1, 1)
     assert engagement.sides[engagement.interceptor]["nations"] == ["GB"]
     assert [s["nations"] for s in engagement.sides] == [["FR"], ["GB"]]  # ordered by lead nation code
-    assert any("north-sea not sailed" in t for t in seen(world, "GB"))
-    assert any("biscay not sailed" in t for t in seen(world, "FR"))
-    assert any("they intercepted us" in t for t in seen(world, "FR"))
+    assert any("north-sea not sailed" in t for t in seen(world.turn, "GB"))
+    assert any("biscay not sailed" in t for t in seen(world.turn, "FR"))
+    assert any("they intercepted us" in t for t in seen(world.turn, "FR"))
 
 
 def test_a_fleet_that_avoids_and_is_not_sighted_sails_on_unseen() -> None:
     """§4: "Otherwise no battle"; fog of war: a nation sees "enemies it sighted or fought this turn"."""
     world, gb, fr = crossing(ESCAPE_SEED)
-    run(world, 3)
+    phases_run(world.turn, 3)
     (sighting,) = [d for d in dice_log(world) if d["place"] == "channel"]
     assert sighting["raw"] != 6 and sighting["result"] < 4
     assert where(gb) == ("north-sea", None) and where(fr) == ("biscay", None)
     assert not Engagement.objects.exists()
-    assert not any("Escadre" in t or "FR ship" in t for t in seen(world, "GB"))
-    assert not any("Squadron" in t for t in seen(world, "FR"))
+    assert not any("Escadre" in t or "FR ship" in t for t in seen(world.turn, "GB"))
+    assert not any("Squadron" in t for t in seen(world.turn, "FR"))
 
 
 def test_sighting_takes_every_modifier_and_the_port_move_target() -> None:
@@ -361,9 +271,9 @@ def test_sighting_takes_every_modifier_and_the_port_move_target() -> None:
     hunter.admiral = AdmiralFactory.create(nation=world.gb, name="Nelson", grade="A")
     hunter.save()
     convoy = fleet(world, world.fr, "Flotilla", "channel", [("frigate", 1), ("transport", 21)], posture="avoid")
-    order(world, world.fr, "move", fleet=convoy.pk, path=["port:calais"])
+    order_store(world.turn, world.fr, "move", fleet=convoy.pk, path=["port:calais"])
     Port.objects.filter(key="calais").update(capacity=5)
-    run(world, 3)
+    phases_run(world.turn, 3)
     sighting = next(d for d in dice_log(world) if d["purpose"] == "sighting")
     assert sighting["place"] == "channel" and sighting["subject"] == "GB>FR"
     assert sighting["mod"] == 1 + 1 + 1 - 1
@@ -378,14 +288,14 @@ def test_a_sighting_shows_the_classes_and_conditions_of_the_ships_seen() -> None
     """§4: "A sighting shows the sighted ships (class, condition) in the nation's turn report"."""
     world, _, fr = crossing(INTERCEPT_SEED)
     Ship.objects.filter(pk=fr.ships.earliest("id").pk).update(condition="damaged")
-    run(world, 3)
-    (event,) = [e for e in events(world, "GB") if "sighted" in e]
+    phases_run(world.turn, 3)
+    (event,) = [e for e in events_seen(world.turn, "GB") if "sighted" in e]
     assert sorted((s["class"], s["condition"]) for s in event["sighted"]) == [
         ("3rd-74", "damaged"),
         ("3rd-74", "ready"),
         ("3rd-74", "ready"),
     ]
-    assert not [e for e in events(world, "FR") if "sighted" in e]
+    assert not [e for e in events_seen(world.turn, "FR") if "sighted" in e]
 
 
 def test_nations_not_at_war_do_not_meet() -> None:
@@ -396,7 +306,7 @@ def test_nations_not_at_war_do_not_meet() -> None:
     Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.PEACE)
     fleet(world, world.gb, "Squadron", "channel")
     fleet(world, es, "Armada", "channel")
-    run(world, 3)
+    phases_run(world.turn, 3)
     assert dice_log(world) == [] and not Engagement.objects.exists()
 
 
@@ -405,8 +315,8 @@ def test_contacts_after_step_2_are_resolved_in_the_zones_entered_in_step_2() -> 
     world = sea_world(seed=2)  # checked: a battle follows in the Downs
     gb = fleet(world, world.gb, "Squadron", "approaches", [("3rd-74", 3), ("frigate", 3)])
     fr = fleet(world, world.fr, "Escadre", "downs", [("3rd-74", 3), ("frigate", 3)])
-    order(world, world.gb, "move", fleet=gb.pk, path=["channel", "downs"])
-    run(world, 3)
+    order_store(world.turn, world.gb, "move", fleet=gb.pk, path=["channel", "downs"])
+    phases_run(world.turn, 3)
     rolls = dice_log(world)
     assert rolls and all(d["place"] == "downs" and d["detail"].startswith("step 2") for d in rolls)
     assert {d["subject"] for d in rolls if d["purpose"] == "sighting"} <= {"FR>GB", "GB>FR"}

@@ -3,29 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
-from campaign.models import Campaign, LedgerEntry, Nation, Order, Turn, TurnPhase, TurnReport
-from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import turn_claim
-from campaign.turn.runner import phase_run
+from campaign.models import Campaign, LedgerEntry, Nation, Turn, TurnPhase, TurnReport
 from fleets.models import Blockade, Fleet, Ship
 from ports.models import Port
 from tests.factories import FleetFactory
+from tests.support.turns import order_store, phase_events, turn_resolve_inline
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
-
-
-def give(turn: Turn, nation: Nation, kind: str, **body: object) -> Order:
-    return Order.objects.create(
-        campaign=turn.campaign,
-        turn=turn,
-        nation=nation,
-        position=Order.objects.filter(turn=turn, nation=nation).count() + 1,
-        kind=kind,
-        body={"kind": kind, **body},
-    )
 
 
 def hms(name: str = "HMS 0") -> Ship:
@@ -36,17 +22,6 @@ def set_condition(ship: Ship, condition: str) -> Ship:
     ship.condition = condition
     ship.save(update_fields=["condition"])
     return ship
-
-
-def phase_8(turn: Turn) -> list[dict]:
-    assert phase_run(turn_id=turn.pk, number=8, now=timezone.now())
-    return TurnPhase.objects.get(turn=turn, phase=8).summary["events"]
-
-
-def resolve(turn: Turn) -> Turn:
-    assert turn_claim(turn_id=turn.pk, now=timezone.now())
-    assert turn_resolve(turn.pk) == "done"
-    return Turn.objects.get(campaign=turn.campaign, number=turn.number + 1)
 
 
 def repair_lines(nation: Nation) -> list[LedgerEntry]:
@@ -63,8 +38,8 @@ def test_a_damaged_ship_in_an_own_dockyard_is_repaired_at_once_and_paid_through_
     once"; every EP change is a ledger line."""
     world = two_power_world()
     ship = set_condition(hms(), "damaged")
-    order = give(world.turn, world.gb, "repair", ship=ship.pk, on=True)
-    events = phase_8(world.turn)
+    order = order_store(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    events = phase_events(world.turn, 8)
     ship.refresh_from_db()
     assert ship.condition == "ready"
     (line,) = repair_lines(world.gb)
@@ -82,12 +57,12 @@ def test_a_disabled_ship_needs_two_turns() -> None:
     there and the port is not blockaded" — paid once, ceil(25% of class EP)."""
     world = two_power_world()
     ship = set_condition(hms(), "disabled")
-    give(world.turn, world.gb, "repair", ship=ship.pk, on=True)
-    turn_2 = resolve(world.turn)
+    order_store(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    turn_2 = turn_resolve_inline(world.turn)
     ship.refresh_from_db()
     assert ship.condition == "damaged"
     assert [(e.amount, e.turn) for e in repair_lines(world.gb)] == [(-3, 1)]
-    turn_3 = resolve(turn_2)  # no new order: the repair finishes by itself
+    turn_3 = turn_resolve_inline(turn_2)  # no new order: the repair finishes by itself
     ship.refresh_from_db()
     assert ship.condition == "ready"
     assert [(e.amount, e.turn) for e in repair_lines(world.gb)] == [(-3, 1)]  # nothing more to pay
@@ -101,11 +76,11 @@ def test_a_disabled_ship_that_left_the_port_does_not_finish_her_repair() -> None
     """§2: ready next turn only "if it is still there"."""
     world = two_power_world()
     ship = set_condition(hms(), "disabled")
-    give(world.turn, world.gb, "repair", ship=ship.pk, on=True)
-    phase_8(world.turn)
+    order_store(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    phase_events(world.turn, 8)
     turn_2 = next_turn(world)
     Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None)
-    events = phase_8(turn_2)
+    events = phase_events(turn_2, 8)
     ship.refresh_from_db()
     assert ship.condition == "damaged"
     assert any("HMS 0 left Portsmouth: her repair was not completed" in e["text"] for e in events)
@@ -115,11 +90,11 @@ def test_a_disabled_ship_does_not_finish_her_repair_in_a_blockaded_port() -> Non
     """§2: ready next turn only if "the port is not blockaded"."""
     world = two_power_world()
     ship = set_condition(hms(), "disabled")
-    give(world.turn, world.gb, "repair", ship=ship.pk, on=True)
-    phase_8(world.turn)
+    order_store(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    phase_events(world.turn, 8)
     turn_2 = next_turn(world)
     blockade(world, turn_2.number)
-    events = phase_8(turn_2)
+    events = phase_events(turn_2, 8)
     ship.refresh_from_db()
     assert ship.condition == "damaged"
     assert any("Portsmouth is blockaded: HMS 0's repair was not completed" in e["text"] for e in events)
@@ -144,9 +119,9 @@ def test_a_blockaded_port_repairs_nothing() -> None:
     """§2: repairs only in a port "not blockaded"."""
     world = two_power_world()
     ship = set_condition(hms(), "damaged")
-    order = give(world.turn, world.gb, "repair", ship=ship.pk)
+    order = order_store(world.turn, world.gb, "repair", ship=ship.pk)
     blockade(world, 1)
-    phase_8(world.turn)
+    phase_events(world.turn, 8)
     ship.refresh_from_db()
     order.refresh_from_db()
     assert ship.condition == "damaged" and not repair_lines(world.gb)
@@ -157,9 +132,9 @@ def test_a_blockade_lifted_by_a_storm_does_not_stop_repairs() -> None:
     """§4: a storm that hits half the blockading fleet "lifts it for supply, repairs and income"."""
     world = two_power_world()
     ship = set_condition(hms(), "damaged")
-    give(world.turn, world.gb, "repair", ship=ship.pk)
+    order_store(world.turn, world.gb, "repair", ship=ship.pk)
     blockade(world, 1, lifted=True)
-    phase_8(world.turn)
+    phase_events(world.turn, 8)
     ship.refresh_from_db()
     assert ship.condition == "ready"
 
@@ -169,9 +144,9 @@ def test_an_unaffordable_repair_is_skipped_and_reported_and_orders_are_paid_in_l
     world = two_power_world(treasury=3)
     first = set_condition(hms("HMS 1"), "disabled")  # 3 EP
     second = set_condition(hms("HMS 2"), "damaged")  # 1 EP, but listed second
-    give(world.turn, world.gb, "repair", ship=first.pk)
-    late = give(world.turn, world.gb, "repair", ship=second.pk)
-    events = phase_8(world.turn)
+    order_store(world.turn, world.gb, "repair", ship=first.pk)
+    late = order_store(world.turn, world.gb, "repair", ship=second.pk)
+    events = phase_events(world.turn, 8)
     first.refresh_from_db()
     second.refresh_from_db()
     assert (first.condition, second.condition) == ("damaged", "damaged")
@@ -188,8 +163,8 @@ def test_an_out_of_supply_fleet_is_not_repaired() -> None:
     world = two_power_world()
     Fleet.objects.filter(pk=world.channel_fleet.pk).update(in_supply=False)
     ship = set_condition(hms(), "damaged")
-    order = give(world.turn, world.gb, "repair", ship=ship.pk)
-    phase_8(world.turn)
+    order = order_store(world.turn, world.gb, "repair", ship=ship.pk)
+    phase_events(world.turn, 8)
     order.refresh_from_db()
     assert order.outcome == "skipped" and "out of supply" in order.outcome_note
     assert hms().condition == "damaged"
@@ -201,8 +176,8 @@ def test_a_nation_that_could_not_pay_its_upkeep_last_turn_repairs_nothing() -> N
     turn_2 = next_turn(world)
     Nation.objects.filter(pk=world.gb.pk).update(unpaid_upkeep_turn=1)
     ship = set_condition(hms(), "damaged")
-    order = give(turn_2, world.gb, "repair", ship=ship.pk)
-    phase_8(turn_2)
+    order = order_store(turn_2, world.gb, "repair", ship=ship.pk)
+    phase_events(turn_2, 8)
     order.refresh_from_db()
     assert order.outcome == "skipped" and "out of supply" in order.outcome_note
 
@@ -213,8 +188,8 @@ def test_a_port_taken_this_turn_or_last_does_not_repair() -> None:
     turn_2 = next_turn(world)
     Port.objects.filter(pk=world.portsmouth.pk).update(taken_turn=1)
     ship = set_condition(hms(), "damaged")
-    order = give(turn_2, world.gb, "repair", ship=ship.pk)
-    phase_8(turn_2)
+    order = order_store(turn_2, world.gb, "repair", ship=ship.pk)
+    phase_events(turn_2, 8)
     order.refresh_from_db()
     assert order.outcome == "skipped" and "taken this turn or last" in order.outcome_note
 
@@ -224,8 +199,8 @@ def test_a_ship_at_sea_or_in_a_port_without_dockyard_is_not_repaired() -> None:
     world = two_power_world()
     Port.objects.filter(pk=world.portsmouth.pk).update(dockyard=False)
     ship = set_condition(hms(), "damaged")
-    order = give(world.turn, world.gb, "repair", ship=ship.pk)
-    phase_8(world.turn)
+    order = order_store(world.turn, world.gb, "repair", ship=ship.pk)
+    phase_events(world.turn, 8)
     order.refresh_from_db()
     assert order.outcome == "skipped" and "has no dockyard" in order.outcome_note
 
@@ -234,16 +209,16 @@ def test_a_standing_repair_order_keeps_repairing_until_it_is_withdrawn() -> None
     """§3: "Standing until changed: ... repair"; a nation without orders keeps its standing orders."""
     world = two_power_world()
     ship = set_condition(hms(), "damaged")
-    give(world.turn, world.gb, "repair", ship=ship.pk, on=True)
-    turn_2 = resolve(world.turn)
+    order_store(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    turn_2 = turn_resolve_inline(world.turn)
     assert hms().condition == "ready"
     set_condition(ship, "damaged")  # damaged again, say in a storm: no new order is given
-    turn_3 = resolve(turn_2)
+    turn_3 = turn_resolve_inline(turn_2)
     assert hms().condition == "ready"
     assert [e.turn for e in repair_lines(world.gb)] == [1, 2]
     set_condition(ship, "damaged")
-    off = give(turn_3, world.gb, "repair", ship=ship.pk, on=False)
-    resolve(turn_3)
+    off = order_store(turn_3, world.gb, "repair", ship=ship.pk, on=False)
+    turn_resolve_inline(turn_3)
     assert hms().condition == "damaged"
     off.refresh_from_db()
     assert off.outcome == "done" and "cancelled" in off.outcome_note
@@ -254,10 +229,10 @@ def test_a_standing_order_of_a_former_owner_does_not_repair_a_captured_ship() ->
     """§2 repairs are a nation's orders for its own ships; a prize is the captor's."""
     world = two_power_world()
     ship = set_condition(hms(), "damaged")
-    give(world.turn, world.gb, "repair", ship=ship.pk)
+    order_store(world.turn, world.gb, "repair", ship=ship.pk)
     turn_2 = next_turn(world)
     Ship.objects.filter(pk=ship.pk).update(nation=world.fr, fleet=world.brest_fleet)
-    phase_8(turn_2)
+    phase_events(turn_2, 8)
     assert hms().condition == "damaged"
     assert not LedgerEntry.objects.filter(kind="repair").exists()
 
@@ -265,12 +240,12 @@ def test_a_standing_order_of_a_former_owner_does_not_repair_a_captured_ship() ->
 def test_lay_up_and_recommission_take_effect_in_phase_8_for_ships_in_an_own_port() -> None:
     """§2: ""lay up" and "recommission" orders for a ship in an own port take effect in phase 8"."""
     world = two_power_world()
-    laid = give(world.turn, world.gb, "lay_up", ship=hms("HMS 1").pk)
+    laid = order_store(world.turn, world.gb, "lay_up", ship=hms("HMS 1").pk)
     Ship.objects.filter(name="HMS 2").update(in_ordinary=True)
-    back = give(world.turn, world.gb, "recommission", ship=hms("HMS 2").pk)
-    abroad = give(world.turn, world.fr, "lay_up", ship=hms("Vaisseau 1").pk)
+    back = order_store(world.turn, world.gb, "recommission", ship=hms("HMS 2").pk)
+    abroad = order_store(world.turn, world.fr, "lay_up", ship=hms("Vaisseau 1").pk)
     Fleet.objects.filter(pk=world.brest_fleet.pk).update(port=None)  # at sea: not in an own port
-    phase_8(world.turn)
+    phase_events(world.turn, 8)
     assert hms("HMS 1").in_ordinary is True
     assert hms("HMS 2").in_ordinary is False
     assert hms("Vaisseau 1").in_ordinary is False
@@ -285,17 +260,17 @@ def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port
     world = two_power_world()
     Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None)
     ship = set_condition(hms(), "damaged")
-    order = give(world.turn, world.gb, "repair", ship=ship.pk)
-    phase_8(world.turn)
+    order = order_store(world.turn, world.gb, "repair", ship=ship.pk)
+    phase_events(world.turn, 8)
     order.refresh_from_db()
     assert order.outcome == "skipped" and "not in a port" in order.outcome_note
     turn_2 = next_turn(world)
-    phase_8(turn_2)  # still at sea: nothing, and nothing said
+    phase_events(turn_2, 8)  # still at sea: nothing, and nothing said
     assert hms().condition == "damaged"
     assert not [e for e in TurnPhase.objects.get(turn=turn_2, phase=8).summary["events"] if "HMS 0" in e["text"]]
     Turn.objects.filter(pk=turn_2.pk).update(status=Turn.Status.RESOLVED)
     turn_3 = Turn.objects.create(campaign=world.campaign, number=3, year=1805, season="high_summer")
     Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=world.portsmouth)
-    phase_8(turn_3)
+    phase_events(turn_3, 8)
     assert hms().condition == "ready"
     assert [e.turn for e in repair_lines(world.gb)] == [3]

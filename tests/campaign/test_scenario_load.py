@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 from campaign.backup import campaign_export
 from campaign.models import Campaign, LedgerEntry, Nation
 from rules.ruleset import BIG_CLASSES, DEFAULT_RULESET, SOL_CLASSES
+from tests.support.exports import strip_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -106,39 +107,6 @@ def test_loading_the_same_slug_twice_fails_clearly_unless_replace(europe: dict) 
 def test_an_unknown_scenario_names_the_ones_available() -> None:
     with pytest.raises(CommandError, match="available: europe-1805"):
         run("load_scenario", "pacific-1942")
-
-
-def strip_ids(doc: dict) -> dict:
-    """The export without slug and database ids, references renumbered by order of appearance."""
-    doc = json.loads(json.dumps(doc))
-    doc["campaign"].pop("slug")
-    for section in ("fleets", "ships", "land_units", "battles"):
-        renumber = {item["id"]: i for i, item in enumerate(doc[section])}
-        for item in doc[section]:
-            item["id"] = renumber[item["id"]]
-        doc[f"_{section}_ids"] = renumber
-    fleet_ids, ship_ids = doc.pop("_fleets_ids"), doc.pop("_ships_ids")
-    doc.pop("_land_units_ids"), doc.pop("_battles_ids")
-    for ship in doc["ships"]:
-        ship["fleet"] = fleet_ids.get(ship["fleet"])
-    for admiral in doc["admirals"]:
-        admiral["fleet"] = fleet_ids.get(admiral["fleet"])
-    for unit in doc["land_units"]:
-        unit["transport"] = ship_ids.get(unit["transport"])
-    for order in doc["orders"]:
-        order["fleet"] = fleet_ids.get(order["fleet"])
-        body = order["body"]
-        for key in ("fleet", "to_fleet", "into"):
-            if key in body:
-                body[key] = fleet_ids.get(body[key])
-        if "ship" in body:
-            body["ship"] = ship_ids.get(body["ship"])
-        if "ships" in body:
-            body["ships"] = [ship_ids.get(i) for i in body["ships"]]
-    for blockade in doc["blockades"]:
-        blockade["fleet"] = fleet_ids.get(blockade["fleet"])
-    doc["snapshots"] = sorted(doc["snapshots"])
-    return doc
 
 
 def test_an_export_imports_into_a_new_slug_and_exports_identically(europe: dict, tmp_path) -> None:

@@ -14,15 +14,15 @@ import pytest
 from django.utils import timezone
 
 from battles.models import Battle
-from campaign.models import LedgerEntry, Nation, Order, Relation, Turn, TurnReport
+from campaign.models import LedgerEntry, Nation, Order, Relation, Turn
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.phase_06_sieges import fleets_beaten_this_turn
-from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.dice import SeededDice, derive_seed
 from tests.factories import AdmiralFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
+from tests.support.turns import open_turn, phases_run, report_texts
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -96,19 +96,6 @@ def land_order(turn: Turn, nation: Nation, fleet: Fleet, port: str, units: int, 
     )
 
 
-def run(turn: Turn, *phases: int) -> None:
-    for number in phases:
-        assert phase_run(turn_id=turn.pk, number=number, now=timezone.now())
-
-
-def open_turn(world: World) -> Turn:
-    return Turn.objects.get(campaign=world.campaign, status=Turn.Status.OPEN)
-
-
-def events(turn: Turn, nation: Nation) -> list[str]:
-    return [e["text"] for e in TurnReport.objects.get(turn=turn, nation=nation).body["events"]]
-
-
 def siege_dice(turn: Turn, port: str) -> list[dict[str, object]]:
     turn.refresh_from_db()
     return [d for d in turn.dice_log if d["purpose"] == "siege" and d["place"] == port]
@@ -135,7 +122,7 @@ def test_landing_at_an_enemy_port_puts_the_units_ashore_as_besiegers() -> None:
     garrison(s.gibraltar, w.gb, 2)
     fleet = invasion_fleet(w.fr, s.strait, 3)
     order = land_order(w.turn, w.fr, fleet, "gibraltar", 2)
-    run(w.turn, SIEGES)
+    phases_run(w.turn, SIEGES)
     order.refresh_from_db()
     assert order.outcome == Order.Outcome.DONE
     landed = LandUnit.objects.filter(nation=w.fr, state=LandUnit.State.ASHORE, port=s.gibraltar)
@@ -160,7 +147,7 @@ def test_landing_at_an_own_port_joins_its_garrison_and_at_an_allied_one_goes_ash
     away = invasion_fleet(w.fr, s.strait, 1, name="Cadiz Convoy")
     land_order(w.turn, w.fr, home, "brest", 1, position=1)
     land_order(w.turn, w.fr, away, "cadiz", 1, position=2)
-    run(w.turn, SIEGES)
+    phases_run(w.turn, SIEGES)
     assert LandUnit.objects.get(nation=w.fr, port=w.brest).state == LandUnit.State.GARRISON
     assert LandUnit.objects.get(nation=w.fr, port=cadiz).state == LandUnit.State.ASHORE
     cadiz.refresh_from_db()
@@ -176,13 +163,13 @@ def test_landing_at_a_neutral_port_is_refused_skipped_and_reported() -> None:
     PortFactory.create(owner=pt, sea_zone=s.strait, key="lisbon", name="Lisbon")
     fleet = invasion_fleet(w.fr, s.strait, 1)
     order = land_order(w.turn, w.fr, fleet, "lisbon", 1)
-    run(w.turn, SIEGES, 7, 9, 10)
+    phases_run(w.turn, SIEGES, 7, 9, 10)
     order.refresh_from_db()
     assert order.outcome == Order.Outcome.SKIPPED
     assert "neutral" in order.outcome_note
     assert LandUnit.objects.get(nation=w.fr).state == LandUnit.State.EMBARKED
-    assert any("skipped" in text and "neutral" in text for text in events(w.turn, w.fr))
-    assert not any("skipped" in text for text in events(w.turn, pt))
+    assert any("skipped" in text and "neutral" in text for text in report_texts(w.turn, w.fr))
+    assert not any("skipped" in text for text in report_texts(w.turn, pt))
 
 
 def test_a_fleet_that_retired_from_a_battle_this_turn_cannot_land() -> None:
@@ -201,7 +188,7 @@ def test_a_fleet_that_retired_from_a_battle_this_turn_cannot_land() -> None:
         report={"outcome": ["held", "retired"], "ships": []},
     )
     order = land_order(w.turn, w.fr, fleet, "gibraltar", 1)
-    run(w.turn, SIEGES)
+    phases_run(w.turn, SIEGES)
     order.refresh_from_db()
     assert order.outcome == Order.Outcome.SKIPPED
     assert "retired, broke, evaded or was beaten" in order.outcome_note
@@ -241,7 +228,7 @@ def test_a_lost_or_captured_transport_loses_its_land_unit() -> None:
     units = [sunk.cargo, taken.cargo]
     Ship.objects.filter(pk=sunk.pk).update(condition=Ship.Condition.SUNK, fleet=None, lost_turn=1)
     Ship.objects.filter(pk=taken.pk).update(nation=w.gb, fleet=w.channel_fleet)
-    run(w.turn, SIEGES)
+    phases_run(w.turn, SIEGES)
     for unit in units:
         assert unit is not None
         unit.refresh_from_db()
@@ -261,7 +248,7 @@ def test_a_small_force_before_gibraltar_cannot_storm_it_and_the_rock_holds_turn_
     fleet = invasion_fleet(w.fr, s.strait, 3)
     land_order(w.turn, w.fr, fleet, "gibraltar", 3)
     for expected_turns in (1, 2, 3):
-        turn = open_turn(w)
+        turn = open_turn(w.campaign)
         assert turn_claim(turn_id=turn.pk, now=timezone.now())
         assert turn_resolve(turn.pk) == "done"
         s.gibraltar.refresh_from_db()
@@ -272,8 +259,8 @@ def test_a_small_force_before_gibraltar_cannot_storm_it_and_the_rock_holds_turn_
         assert LandUnit.objects.filter(port=s.gibraltar, state=LandUnit.State.GARRISON, nation=w.gb).count() == 2
         # Everyone sees every port's sieges (§3 fog of war); the numbers go to the two sides.
         for nation in (w.gb, w.fr):
-            assert any("Gibraltar (GB), besieged by FR, holds" in t for t in events(turn, nation))
-            assert any("B 3 against G 10; no roll" in t for t in events(turn, nation))
+            assert any("Gibraltar (GB), besieged by FR, holds" in t for t in report_texts(turn, nation))
+            assert any("B 3 against G 10; no roll" in t for t in report_texts(turn, nation))
     # GB's income left out the besieged Rock each turn (§2): base 3 + Portsmouth 2.
     incomes = LedgerEntry.objects.filter(nation=w.gb, kind=LedgerEntry.Kind.INCOME).values_list("amount", flat=True)
     assert list(incomes) == [5, 5, 5]
@@ -286,7 +273,7 @@ def test_a_garrison_losing_its_last_unit_to_the_siege_table_loses_the_port() -> 
     garrison(w.portsmouth, w.gb, 1)
     besiegers = ashore(w.portsmouth, w.fr, 2)
     seed_where(w, 1, SIEGES, "portsmouth", lambda f: f[0] == 10, [10])
-    run(w.turn, SIEGES)
+    phases_run(w.turn, SIEGES)
     [die] = siege_dice(w.turn, "portsmouth")
     assert (die["raw"], die["mod"], die["result"]) == (10, -3, 7)
     w.portsmouth.refresh_from_db()
@@ -305,7 +292,7 @@ def test_a_siege_whose_last_besieger_falls_ends_and_its_count_resets() -> None:
     [train] = ashore(w.portsmouth, w.fr, 1, trains=1)
     Port.objects.filter(pk=w.portsmouth.pk).update(siege_turns=2)
     seed_where(w, 1, SIEGES, "portsmouth", lambda f: f[0] == 1, [10])
-    run(w.turn, SIEGES, 7, 9, 10)
+    phases_run(w.turn, SIEGES, 7, 9, 10)
     [die] = siege_dice(w.turn, "portsmouth")
     # −2 forts, +2 for two earlier turns, −2 not blockaded, +1 siege train.
     assert die["mod"] == -1 and "turns +2" in str(die["detail"])
@@ -313,7 +300,7 @@ def test_a_siege_whose_last_besieger_falls_ends_and_its_count_resets() -> None:
     assert train.state == LandUnit.State.LOST
     w.portsmouth.refresh_from_db()
     assert w.portsmouth.siege_turns == 0 and w.portsmouth.owner_id == w.gb.pk
-    assert any("The siege has ended" in t for t in events(w.turn, w.gb))
+    assert any("The siege has ended" in t for t in report_texts(w.turn, w.gb))
 
 
 def test_a_blockade_against_the_owner_adds_two_to_the_siege_roll() -> None:
@@ -326,7 +313,7 @@ def test_a_blockade_against_the_owner_adds_two_to_the_siege_roll() -> None:
     )
     ShipFactory.create(fleet=blockaders, name="Blockader 74")
     Blockade.objects.create(campaign=w.campaign, turn=1, port=w.portsmouth, fleet=blockaders)
-    run(w.turn, SIEGES)
+    phases_run(w.turn, SIEGES)
     [die] = siege_dice(w.turn, "portsmouth")
     assert die["mod"] == -2 + 2 and "blockade +2" in str(die["detail"])
 
@@ -364,14 +351,14 @@ def test_a_captured_port_changes_hands_after_phase_9_with_its_ships_keels_and_gu
     fleet = invasion_fleet(w.fr, s.strait, 1)
     land_order(w.turn, w.fr, fleet, "gibraltar", 1)
 
-    run(w.turn, SIEGES, 7)
+    phases_run(w.turn, SIEGES, 7)
     s.gibraltar.refresh_from_db()
     assert s.gibraltar.captor_id == w.fr.pk and s.gibraltar.taken_turn == 1
     assert s.gibraltar.owner_id == w.gb.pk  # the garrison's side keeps the guns until phase 9
     in_ordinary.refresh_from_db()
     assert in_ordinary.nation_id == w.gb.pk
 
-    run(w.turn, 9)
+    phases_run(w.turn, 9)
     # T's income from the port is 0 for the old owner: base 3 + Portsmouth 2 only.
     assert LedgerEntry.objects.get(nation=w.gb, turn=1, kind=LedgerEntry.Kind.INCOME).amount == 5
     s.gibraltar.refresh_from_db()
@@ -395,23 +382,23 @@ def test_a_captured_port_changes_hands_after_phase_9_with_its_ships_keels_and_gu
     waiting.refresh_from_db()
     assert waiting.status == Admiral.Status.LOST and waiting.port is None
 
-    run(w.turn, 10)
-    assert any("Gibraltar passed from GB to FR" in t for t in events(w.turn, es))
-    assert not any("Taken with Gibraltar" in t for t in events(w.turn, es))
+    phases_run(w.turn, 10)
+    assert any("Gibraltar passed from GB to FR" in t for t in report_texts(w.turn, es))
+    assert not any("Taken with Gibraltar" in t for t in report_texts(w.turn, es))
     for nation in (w.gb, w.fr):
-        [taken] = [t for t in events(w.turn, nation) if t.startswith("Taken with Gibraltar")]
+        [taken] = [t for t in report_texts(w.turn, nation) if t.startswith("Taken with Gibraltar")]
         assert "HMS Old Rock" in taken and "HMS Unfinished" in taken and "Saumarez" in taken
 
     # T+1: settling — the guns engineer reads owner and taken_turn; no income for anybody (§7).
-    turn2 = open_turn(w)
-    run(turn2, SIEGES, 7, 9)
+    turn2 = open_turn(w.campaign)
+    phases_run(turn2, SIEGES, 7, 9)
     s.gibraltar.refresh_from_db()
     assert s.gibraltar.owner_id == w.fr.pk and s.gibraltar.taken_turn == turn2.number - 1
     assert LedgerEntry.objects.get(nation=w.fr, turn=2, kind=LedgerEntry.Kind.INCOME).amount == 2 + 2  # base + Brest
-    run(turn2, 10)
+    phases_run(turn2, 10)
     # T+2: a port of its new owner like any other.
-    turn3 = open_turn(w)
-    run(turn3, SIEGES, 7, 9)
+    turn3 = open_turn(w.campaign)
+    phases_run(turn3, SIEGES, 7, 9)
     assert LedgerEntry.objects.get(nation=w.fr, turn=3, kind=LedgerEntry.Kind.INCOME).amount == 2 + 2 + 2
 
 
@@ -423,7 +410,7 @@ def test_a_capture_spares_ships_of_nations_not_at_war_with_the_captor() -> None:
     visitor = FleetFactory.create(nation=pt, name="Portuguese Squadron", sea_zone=s.strait, port=s.gibraltar)
     neutral = ShipFactory.create(fleet=visitor, name="Principe Real")
     ashore(s.gibraltar, w.fr, 1)
-    run(w.turn, SIEGES, 7, 9)
+    phases_run(w.turn, SIEGES, 7, 9)
     neutral.refresh_from_db()
     assert neutral.nation_id == pt.pk and neutral.fleet_id == visitor.pk
     s.gibraltar.refresh_from_db()

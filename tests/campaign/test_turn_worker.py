@@ -1,41 +1,18 @@
 """Turns resolved by real Celery workers on Redis and PostgreSQL: exactly once, whatever happens."""
 
-import time
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from campaign.models import LedgerEntry, Nation, Turn, TurnPhase
+from campaign.models import Nation, Turn, TurnPhase
 from campaign.tasks import turn_resolve, turns_sweep
 from campaign.turn.lifecycle import turn_claim
+from tests.support.turns import assert_resolved_exactly_once, resolved, wait_for
 from tests.worlds import two_power_world
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting")
-
-
-def resolved(turn_id: int) -> bool:
-    return Turn.objects.get(pk=turn_id).status == Turn.Status.RESOLVED
-
-
-def assert_resolved_exactly_once(turn: Turn) -> None:
-    phases = list(TurnPhase.objects.filter(turn=turn).values_list("phase", flat=True))
-    assert len(phases) == len(set(phases))
-    assert Turn.objects.filter(campaign=turn.campaign, number=2).count() == 1
-    for nation in Nation.objects.filter(campaign=turn.campaign):
-        assert LedgerEntry.objects.filter(nation=nation, kind="income", turn=turn.number).count() == 1
-        assert nation.treasury == sum(LedgerEntry.objects.filter(nation=nation).values_list("amount", flat=True))
 
 
 def test_the_beat_sweep_resolves_a_due_turn(start_worker) -> None:

@@ -13,15 +13,15 @@ from collections.abc import Callable
 import pytest
 from django.utils import timezone
 
-from campaign.models import LedgerEntry, Nation, Turn, TurnReport
+from campaign.models import LedgerEntry, Nation, Turn
 from campaign.services import treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
-from campaign.turn.runner import phase_run
 from fleets.models import Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.dice import SeededDice, derive_seed
 from tests.factories import FleetFactory, PortFactory, SeaZoneFactory, ShipFactory
+from tests.support.turns import open_turn, phases_run, report_texts
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -36,25 +36,12 @@ def ship_of(die: dict) -> int:
     return int(found.group(1))
 
 
-def run(turn: Turn, *phases: int) -> None:
-    for number in phases:
-        assert phase_run(turn_id=turn.pk, number=number, now=timezone.now())
-
-
-def open_turn(world: World) -> Turn:
-    return Turn.objects.get(campaign=world.campaign, status=Turn.Status.OPEN)
-
-
 def resolve(world: World) -> Turn:
-    turn = open_turn(world)
+    turn = open_turn(world.campaign)
     assert turn_claim(turn_id=turn.pk, now=timezone.now())
     assert turn_resolve(turn.pk) == "done"
     turn.refresh_from_db()
     return turn
-
-
-def events(turn: Turn, nation: Nation) -> list[str]:
-    return [e["text"] for e in TurnReport.objects.get(turn=turn, nation=nation).body["events"]]
 
 
 def dice(turn: Turn, purpose: str, place: str | None = None) -> list[dict[str, object]]:
@@ -97,7 +84,7 @@ def test_a_storm_sinks_a_damaged_ship_at_sea_and_lifts_the_blockade_it_hit() -> 
     sound = ShipFactory.create(fleet=inshore, name="HMS Sound", line_position=2)
     record = blockade(w, inshore, w.brest, 1)
     seed_where(w, lambda s: faces(s, 1, "biscay", [6, 10])[:2] == [6, 1])
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
 
     [storm] = dice(w.turn, "storm", "biscay")
     assert storm["raw"] == 6
@@ -108,9 +95,9 @@ def test_a_storm_sinks_a_damaged_ship_at_sea_and_lifts_the_blockade_it_hit() -> 
     assert (battered.condition, battered.fleet_id, battered.lost_turn) == ("sunk", None, 1)
     record.refresh_from_db()
     assert record.lifted
-    run(w.turn, 9, 10)
-    assert any("lifted the blockade of Brest" in t for t in events(w.turn, w.fr))
-    assert any("lost HMS Battered" in t for t in events(w.turn, w.gb))
+    phases_run(w.turn, 9, 10)
+    assert any("lifted the blockade of Brest" in t for t in report_texts(w.turn, w.fr))
+    assert any("lost HMS Battered" in t for t in report_texts(w.turn, w.gb))
     # Base 2 + Brest 2: the lifted blockade no longer keeps Brest's income from France.
     assert LedgerEntry.objects.get(nation=w.fr, turn=1, kind=LedgerEntry.Kind.INCOME).amount == 4
 
@@ -124,7 +111,7 @@ def test_a_transport_lost_in_a_storm_takes_its_land_unit_down_with_it() -> None:
         fleet=convoy, name="Transport", ship_class="transport", condition="damaged", cargo=unit
     )
     seed_where(w, lambda s: faces(s, 1, "biscay", [6, 10]) == [6, 1])
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     transport.refresh_from_db()
     unit.refresh_from_db()
     assert transport.condition == "sunk" and transport.cargo is None
@@ -135,7 +122,7 @@ def test_a_transport_lost_in_a_storm_takes_its_land_unit_down_with_it() -> None:
 def test_ships_in_port_never_roll_for_storms() -> None:
     """§8: "ships in port or building never roll"; a zone with no ship at sea rolls nothing."""
     w = two_power_world()
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     assert dice(w.turn, "storm") == []
 
 
@@ -168,9 +155,9 @@ def test_a_blockade_starves_a_besieged_port_turn_after_turn() -> None:
 
     conditions = {s.pk: s.condition for s in w.brest_fleet.ships.all()}
     for number in (1, 2, 3):
-        turn = open_turn(w)
+        turn = open_turn(w.campaign)
         blockade(w, inshore, w.brest, number)
-        run(turn, 6, WEATHER)
+        phases_run(turn, 6, WEATHER)
         w.brest.refresh_from_db()
         assert w.brest.siege_turns == number and w.brest.owner_id == w.fr.pk
 
@@ -196,8 +183,8 @@ def test_a_blockade_starves_a_besieged_port_turn_after_turn() -> None:
             unit = LandUnit.objects.get(pk=int(str(d["subject"]).split(":")[1]))
             assert unit.nation_id == w.fr.pk  # the besieger is fed
             assert (unit.state == LandUnit.State.LOST) == (int(str(d["result"])) <= hit_on)
-        run(turn, 9, 10)
-        assert any("Brest Fleet is out of supply (starved)" in t for t in events(turn, w.fr))
+        phases_run(turn, 9, 10)
+        assert any("Brest Fleet is out of supply (starved)" in t for t in report_texts(turn, w.fr))
     assert any(u.out_of_supply_turns == 3 for u in LandUnit.objects.filter(pk__in=[g.pk for g in garrison]))
 
 
@@ -218,19 +205,19 @@ def test_a_garrison_starved_to_the_last_man_loses_the_port_to_its_besiegers() ->
     ShipFactory.create(fleet=cordon, name="Cordon 74")
     blockade(w, cordon, rock, 1)
     seed_where(w, lambda s: faces(s, 1, "strait", [6])[0] < 6 and faces(s, 1, "attrition:gibraltar", [10])[0] <= 2)
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     [die] = dice(w.turn, "attrition_unit", "gibraltar")
     assert die["subject"] == f"unit:{last.pk}" and int(str(die["result"])) <= 2
     last.refresh_from_db()
     rock.refresh_from_db()
     assert last.state == LandUnit.State.LOST
     assert (rock.owner_id, rock.captor_id, rock.taken_turn) == (w.gb.pk, w.fr.pk, 1)
-    run(w.turn, 9, 10)
+    phases_run(w.turn, 9, 10)
     rock.refresh_from_db()
     besieger.refresh_from_db()
     assert rock.owner_id == w.fr.pk and rock.captor is None
     assert besieger.state == LandUnit.State.GARRISON
-    assert any("starved to the last man" in t for t in events(w.turn, w.gb))
+    assert any("starved to the last man" in t for t in report_texts(w.turn, w.gb))
 
 
 def test_a_fleet_beyond_two_steps_of_a_supply_point_starves_with_the_troops_aboard() -> None:
@@ -251,7 +238,7 @@ def test_a_fleet_beyond_two_steps_of_a_supply_point_starves_with_the_troops_aboa
     fresh = squadron(w, w.gb, med, "Fresh", left_port_turn=3)
     ShipFactory.create(fleet=fresh, name="HMS Fresh")
     seed_where(w, lambda s: faces(s, 5, "med", [6])[0] < 6)
-    run(w.turn, 6, WEATHER)
+    phases_run(w.turn, 6, WEATHER)
     adrift.refresh_from_db()
     fresh.refresh_from_db()
     unit.refresh_from_db()
@@ -287,7 +274,7 @@ def test_unpaid_upkeep_puts_every_fleet_of_the_nation_out_of_supply_in_the_next_
     assert w.channel_fleet.in_supply
     attrition = dice(turn2, "attrition")
     assert len(attrition) == 12 and {d["place"] for d in attrition} == {"brest"}
-    assert any("Brest Fleet is out of supply (unpaid upkeep)" in t for t in events(turn2, w.fr))
+    assert any("Brest Fleet is out of supply (unpaid upkeep)" in t for t in report_texts(turn2, w.fr))
 
     # The GM's grant let France pay in turn 2's phase 9: turn 3 finds it back in supply.
     turn3 = resolve(w)

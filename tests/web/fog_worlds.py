@@ -1,6 +1,6 @@
 """Campaigns with players, past turns and turn reports for the players' read pages.
 
-A report is written here the way the pipeline writes it (``campaign.turn.phases._reports_store``: a
+A report is written here the way the pipeline writes it (``campaign.turn.phase_10_next_turn.reports_store``: a
 body of ``turn``, ``season``, ``year`` and ``events``, each event ``{"phase", "text", **data}`` as
 ``ctx.report`` noted it), so the pages are tested against the stored shape, not a guess.
 """
@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
 from battles.models import Battle
@@ -33,6 +34,23 @@ def user(name: str, *, staff: bool = False) -> Any:
     if staff:
         return users.objects.create_superuser(name, f"{name}@example.org", PASSWORD)
     return users.objects.create_user(name, f"{name}@example.org", PASSWORD)
+
+
+def client_for(user: Any) -> Client:
+    """A test client logged in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def players_world(*, treasury: int = 50) -> World:
+    """``two_power_world`` with Britain played by ``nelson`` and France by ``villeneuve``."""
+    world = two_power_world(treasury=treasury)
+    world.gb.player = user("nelson")
+    world.gb.save(update_fields=["player"])
+    world.fr.player = user("villeneuve")
+    world.fr.save(update_fields=["player"])
+    return world
 
 
 def relate(a: Nation, b: Nation, state: str) -> None:

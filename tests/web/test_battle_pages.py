@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -32,24 +31,10 @@ from fleets.models import Ship
 from rules.fireships import FireshipTarget, fireships_attack
 from rules.strategic_log import StrategicLog
 from tests.factories import NationFactory, ShipFactory
-from tests.worlds import World, two_power_world
+from tests.web.fog_worlds import client_for, players_world, user
+from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "a-long-test-password"
-
-
-def _user(name: str, *, staff: bool = False) -> Any:
-    users = get_user_model()
-    if staff:
-        return users.objects.create_superuser(name, f"{name}@example.org", PASSWORD)
-    return users.objects.create_user(name, f"{name}@example.org", PASSWORD)
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def fleet_action_battle(campaign: Campaign, turn: Turn, a: list[Ship], b: list[Ship], *, seed: int = 7) -> Battle:
@@ -118,12 +103,7 @@ def running_the_guns_battle(w: World, ships: list[Ship], *, seed: int = 3) -> Ba
 
 @pytest.fixture
 def world() -> World:
-    w = two_power_world()
-    w.gb.player = _user("nelson")
-    w.gb.save(update_fields=["player"])
-    w.fr.player = _user("villeneuve")
-    w.fr.save(update_fields=["player"])
-    return w
+    return players_world()
 
 
 def _ships(nation: Nation) -> list[Ship]:
@@ -136,7 +116,7 @@ def _url(battle: Battle) -> str:
 
 def test_the_report_shows_sides_rounds_fates_and_every_die_in_order(world: World) -> None:
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
-    response = _client(world.gb.player).get(_url(battle))
+    response = client_for(world.gb.player).get(_url(battle))
     assert response.status_code == 200
     page = response.content.decode()
     assert "Fleet action at Bay of Biscay" in page or "Fleet action at The Channel" in page
@@ -165,7 +145,7 @@ def test_crews_come_from_the_campaigns_ships(world: World) -> None:
 
 def test_running_the_guns_shows_the_barrage_and_the_forts(world: World) -> None:
     battle = running_the_guns_battle(world, _ships(world.gb)[:4])
-    page = _client(world.gb.player).get(_url(battle)).content.decode()
+    page = client_for(world.gb.player).get(_url(battle)).content.decode()
     assert "Running the guns at Brest" in page
     assert "barrage" in page and "Coastal forts: 3." in page
     assert f"{len(battle.report['dice'])} dice in canonical order" in page
@@ -173,67 +153,67 @@ def test_running_the_guns_shows_the_barrage_and_the_forts(world: World) -> None:
 
 def test_a_player_whose_nation_did_not_fight_gets_404(world: World) -> None:
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
-    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
-    assert _client(spain.player).get(_url(battle)).status_code == 404
-    outsider = _user("nobody")
-    assert _client(outsider).get(_url(battle)).status_code == 404
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=user("gravina"))
+    assert client_for(spain.player).get(_url(battle)).status_code == 404
+    outsider = user("nobody")
+    assert client_for(outsider).get(_url(battle)).status_code == 404
 
 
 def test_a_nation_allied_to_a_side_when_the_battle_was_fought_sees_it(world: World) -> None:
     """Issue 9: the resolution records the nations allied to a side at the time (``seen_by``)."""
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
-    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=user("gravina"))
     battle.seen_by = ["ES", "FR", "GB"]
     battle.save(update_fields=["seen_by"])
-    assert _client(spain.player).get(_url(battle)).status_code == 200
-    listing = _client(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert client_for(spain.player).get(_url(battle)).status_code == 200
+    listing = client_for(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
     assert _url(battle) in listing
 
 
 def test_an_alliance_made_after_the_battle_does_not_open_it(world: World) -> None:
     """Issue 9: visibility is fixed at the time of the battle, not by today's alliances."""
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
-    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=user("gravina"))
     a, b = sorted((spain, world.fr), key=lambda n: n.pk)
     Relation.objects.create(campaign=world.campaign, a=a, b=b, state=Relation.State.ALLIANCE)
-    assert _client(spain.player).get(_url(battle)).status_code == 404
-    listing = _client(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert client_for(spain.player).get(_url(battle)).status_code == 404
+    listing = client_for(spain.player).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
     assert _url(battle) not in listing
 
 
 def test_a_battle_noted_in_the_players_turn_report_is_shown(world: World) -> None:
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
-    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=user("gravina"))
     TurnReport.objects.create(
         turn=world.turn, nation=spain, body={"events": [{"phase": 4, "text": "Seen", "battle": battle.pk}]}
     )
-    assert _client(spain.player).get(_url(battle)).status_code == 200
+    assert client_for(spain.player).get(_url(battle)).status_code == 200
 
 
 def test_a_battle_of_another_campaign_is_404_under_this_slug(world: World) -> None:
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
     other = NationFactory.create(code="GB", name="Elsewhere").campaign
     url = reverse("battles:detail", args=[other.slug, battle.pk])
-    assert _client(world.gb.player).get(url).status_code == 404
+    assert client_for(world.gb.player).get(url).status_code == 404
     assert Client().get(_url(battle)).status_code == 302  # anonymous: to the login page
 
 
 def test_the_gm_sees_every_battle_and_the_list(world: World) -> None:
     battle = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
-    gm = _user("gm")
+    gm = user("gm")
     world.campaign.gm = gm
     world.campaign.save(update_fields=["gm"])
-    assert _client(gm).get(_url(battle)).status_code == 200
-    listing = _client(gm).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
+    assert client_for(gm).get(_url(battle)).status_code == 200
+    listing = client_for(gm).get(reverse("battles:list", args=[world.campaign.slug])).content.decode()
     assert _url(battle) in listing
 
 
 def test_the_list_shows_only_the_battles_a_player_may_see(world: World) -> None:
     fought = fleet_action_battle(world.campaign, world.turn, _ships(world.gb), _ships(world.fr))
-    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=_user("gravina"))
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=user("gravina"))
     url = reverse("battles:list", args=[world.campaign.slug])
-    assert _url(fought) in _client(world.fr.player).get(url).content.decode()
-    page = _client(spain.player).get(url).content.decode()
+    assert _url(fought) in client_for(world.fr.player).get(url).content.decode()
+    page = client_for(spain.player).get(url).content.decode()
     assert _url(fought) not in page and "No battles to show yet" in page
 
 
@@ -256,10 +236,10 @@ def test_the_battle_page_needs_at_most_20_queries(world: World, size: str, djang
         ships_a = list(Ship.objects.filter(nation=gb, condition="ready").select_related("nation", "fleet__sea_zone"))
         ships_b = list(Ship.objects.filter(nation=fr, condition="ready").select_related("nation", "fleet__sea_zone"))
         battle = fleet_action_battle(campaign, turn, ships_a[:60], ships_b[:60])
-        client = _client(gb.player)
+        client = client_for(gb.player)
     else:
         battle = _battles(world, 1)[0]
-        client = _client(world.gb.player)
+        client = client_for(world.gb.player)
     with django_assert_max_num_queries(20):
         response = client.get(_url(battle))
     assert response.status_code == 200
@@ -288,7 +268,7 @@ def test_garrison_guns_show_the_barrage_at_the_ships_inside(world: World) -> Non
         winner=report.winner,
         report={**report.to_json(), "dice_offset": 0},
     )
-    page = _client(world.gb.player).get(_url(battle)).content.decode()
+    page = client_for(world.gb.player).get(_url(battle)).content.decode()
     assert "Garrison guns at Brest" in page and "barrage" in page
     assert f"{len(battle.report['dice'])} dice in canonical order" in page
     assert page.count('<tr class="fate-') == 3
@@ -344,7 +324,7 @@ def test_a_fireship_attack_lists_each_attack_and_its_dice(world: World) -> None:
     view = battle_view(battle)
     dice = sum((a.fort_die is not None) + (a.attack_die is not None) for a in result.attacks)
     assert dice > 0 and len(view.dice) == dice and [d.n for d in view.dice] == list(range(1, dice + 1))
-    page = _client(world.fr.player).get(_url(battle)).content.decode()
+    page = client_for(world.fr.player).get(_url(battle)).content.decode()
     assert "Fireship attack at Brest" in page and "Fireship attacks" in page
     for attack in result.attacks:
         assert names[attack.fireship_id] in page

@@ -6,7 +6,6 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Turn
@@ -20,6 +19,7 @@ from tests.web.fog_worlds import (
     battle_event,
     battle_in,
     blockade_event,
+    client_for,
     europe,
     europe_seen_a_turn,
     fog_world,
@@ -30,20 +30,9 @@ from tests.web.fog_worlds import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def fw() -> FogWorld:
-    return fog_world()
-
-
-def _client(user: object) -> Client:
-    client = Client()
-    client.force_login(user)  # type: ignore[arg-type]
-    return client
-
-
 def _dashboard(fw: FogWorld, query: str = "", user: object | None = None) -> str:
     url = reverse("campaign:dashboard", args=[fw.campaign.slug]) + query
-    response = _client(user or fw.nelson).get(url)
+    response = client_for(user or fw.nelson).get(url)
     assert response.status_code == 200
     return response.content.decode()
 
@@ -96,7 +85,7 @@ def test_the_ledger_is_paginated_newest_first(fw: FogWorld) -> None:
     second = _section(_dashboard(fw, "?ledger=2"), "ledger")
     assert "Prize money 5" in second and "Opening balance" in second
     assert "Prize money 6" not in second
-    fragment = _client(fw.nelson).get(
+    fragment = client_for(fw.nelson).get(
         reverse("campaign:dashboard", args=[fw.campaign.slug]) + "?ledger=2&part=ledger", HTTP_HX_REQUEST="true"
     )
     body = fragment.content.decode()
@@ -108,7 +97,7 @@ def test_the_ledger_is_paginated_newest_first(fw: FogWorld) -> None:
 def test_a_page_number_beyond_any_page_is_not_found_rather_than_a_server_error(fw: FogWorld, page: str) -> None:
     """Issue 9: "huge page numbers (`?ledger=99999999999999999999`, `turns/?page=…`)" gave 500s."""
     turn_close(fw.campaign, {fw.w.gb: [{"phase": 9, "text": "Income 5 EP."}]})
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     slug = fw.campaign.slug
     assert client.get(reverse("campaign:dashboard", args=[slug]) + f"?ledger={page}").status_code == 404
     fragment = reverse("campaign:dashboard", args=[slug]) + f"?ledger={page}&part=ledger"
@@ -192,7 +181,7 @@ def test_ports_sieges_and_blockades_are_shown(fw: FogWorld) -> None:
 
 
 def test_marking_ready_works_as_a_plain_form(fw: FogWorld) -> None:
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     url = reverse("campaign:ready", args=[fw.campaign.slug])
     dashboard = reverse("campaign:dashboard", args=[fw.campaign.slug])
     response = client.post(url, {"ready": "1", "nation": "GB", "next": dashboard})
@@ -206,7 +195,7 @@ def test_marking_ready_works_as_a_plain_form(fw: FogWorld) -> None:
 
 
 def test_marking_ready_with_htmx_returns_the_toggle_only(fw: FogWorld) -> None:
-    response = _client(fw.nelson).post(
+    response = client_for(fw.nelson).post(
         reverse("campaign:ready", args=[fw.campaign.slug]), {"ready": "1", "nation": "GB"}, HTTP_HX_REQUEST="true"
     )
     body = response.content.decode()
@@ -217,7 +206,7 @@ def test_marking_ready_with_htmx_returns_the_toggle_only(fw: FogWorld) -> None:
 
 def test_ready_is_refused_with_a_reason_while_the_turn_resolves(fw: FogWorld) -> None:
     Turn.objects.filter(pk=fw.w.turn.pk).update(status=Turn.Status.RESOLVING)
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     url = reverse("campaign:ready", args=[fw.campaign.slug])
     body = client.post(url, {"ready": "1", "nation": "GB"}, HTTP_HX_REQUEST="true").content.decode()
     assert "There is no open turn" in body
@@ -231,7 +220,7 @@ def test_ready_is_refused_with_a_reason_while_the_turn_resolves(fw: FogWorld) ->
 def test_a_gm_who_names_no_nation_is_asked_to_choose_one_rather_than_marking_the_first(fw: FogWorld) -> None:
     """Issue 9: "A GM's ready toggle without a nation acts on the first nation by code." The GM plays no
     nation here, so the toggle is refused (400) with a reason and no nation is marked."""
-    client = _client(fw.gm)
+    client = client_for(fw.gm)
     url = reverse("campaign:ready", args=[fw.campaign.slug])
     for headers in ({}, {"HX-Request": "true"}):
         response = client.post(url, {"ready": "1"}, headers=headers)
@@ -245,7 +234,7 @@ def test_a_gm_who_names_no_nation_is_asked_to_choose_one_rather_than_marking_the
 
 
 def test_a_player_may_mark_their_own_nation_ready_without_naming_it(fw: FogWorld) -> None:
-    response = _client(fw.nelson).post(reverse("campaign:ready", args=[fw.campaign.slug]), {"ready": "1"})
+    response = client_for(fw.nelson).post(reverse("campaign:ready", args=[fw.campaign.slug]), {"ready": "1"})
     assert response.status_code == 302
     assert NationTurn.objects.get(turn=fw.w.turn, nation=fw.w.gb).ready
 
@@ -255,7 +244,7 @@ def test_a_player_may_mark_their_own_nation_ready_without_naming_it(fw: FogWorld
 
 def test_the_deadline_is_shown_in_the_viewers_time_zone_with_a_countdown(fw: FogWorld) -> None:
     Turn.objects.filter(pk=fw.w.turn.pk).update(deadline=datetime(2030, 1, 15, 12, 0, tzinfo=UTC))
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     page = client.get(reverse("campaign:dashboard", args=[fw.campaign.slug])).content.decode()
     assert "Tue 15 Jan 2030, 12:00 UTC" in page
     client.post(reverse("campaign:settings"), {"time_zone": "America/New_York"})
@@ -272,15 +261,15 @@ def test_the_deadline_is_shown_in_the_viewers_time_zone_with_a_countdown(fw: Fog
 
 def test_home_lists_my_campaigns_with_my_nation_turn_and_deadline(fw: FogWorld) -> None:
     NationTurn.objects.filter(turn=fw.w.turn, nation=fw.w.gb).update(ready=True)
-    page = _client(fw.nelson).get("/").content.decode()
+    page = client_for(fw.nelson).get("/").content.decode()
     row = _text(page.split("<tbody>")[1].split("</tbody>")[0])
     assert "Channel 1805 Great Britain ready 1 · Spring 1805" in row
     assert "left" in row
     assert reverse("campaign:dashboard", args=[fw.campaign.slug]) in page
-    gm_row = _text(_client(fw.gm).get("/").content.decode().split("<tbody>")[1])
+    gm_row = _text(client_for(fw.gm).get("/").content.decode().split("<tbody>")[1])
     assert "Game master" in gm_row
-    assert "No campaigns yet" not in _client(fw.outsider).get("/").content.decode()
-    assert "You have no campaigns yet" in _client(fw.outsider).get("/").content.decode()
+    assert "No campaigns yet" not in client_for(fw.outsider).get("/").content.decode()
+    assert "You have no campaigns yet" in client_for(fw.outsider).get("/").content.decode()
 
 
 # --- turn history ----------------------------------------------------------------------------------------
@@ -294,7 +283,7 @@ def test_turn_history_shows_the_report_by_phase_and_the_battles_fought(fw: FogWo
         battle_event(battle, [(0, "3rd-74", "intact"), (1, "3rd-74", "captured")], text="Battle at Bay of Biscay."),
     ]
     turn_close(fw.campaign, {fw.w.gb: events})
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     page = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).content.decode()
     report = _text(_section(page, "report"))
     assert report.index("Battles and blockades") < report.index("Income and upkeep")
@@ -343,7 +332,7 @@ def test_every_page_needs_at_most_20_queries(build: object, django_assert_max_nu
     """Issue 5: "Pages need at most 20 SQL queries whatever the number of ships" (two data sizes),
     with every conditional read triggered: sightings, a battle, a blockaded port, orders."""
     campaign, player, zone = build()  # type: ignore[operator]
-    client = _client(player)
+    client = client_for(player)
     slug = campaign.slug
     urls = [
         "/",

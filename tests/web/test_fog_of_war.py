@@ -21,24 +21,13 @@ from tests.web.fog_worlds import (
     battle_event,
     battle_in,
     blockade_event,
-    fog_world,
+    client_for,
     relate,
     sighting,
     turn_close,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def fw() -> FogWorld:
-    return fog_world()
-
-
-def _client(user: object) -> Client:
-    client = Client()
-    client.force_login(user)  # type: ignore[arg-type]
-    return client
 
 
 def _pages(fw: FogWorld) -> dict[str, str]:
@@ -60,7 +49,7 @@ def _enemy_markers(html: str) -> int:
 def test_a_player_is_refused_another_nations_pages(fw: FogWorld) -> None:
     """A player asking for France's dashboard, map or turn list gets 403, whatever the page."""
     turn_close(fw.campaign)
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     for url in [*_pages(fw).values(), reverse("campaign:turn", args=[fw.campaign.slug, 1])]:
         assert client.get(url + "?nation=FR").status_code == 403, url
         assert client.get(url + "?nation=GB").status_code == 200, url
@@ -68,7 +57,7 @@ def test_a_player_is_refused_another_nations_pages(fw: FogWorld) -> None:
 
 def test_someone_outside_the_campaign_finds_nothing_there(fw: FogWorld) -> None:
     """A logged-in user with no nation in it and not its GM: the campaign does not exist (404)."""
-    client = _client(fw.outsider)
+    client = client_for(fw.outsider)
     for url in _pages(fw).values():
         assert client.get(url).status_code == 404
         assert client.get(url + "?nation=GB").status_code == 404
@@ -84,13 +73,13 @@ def test_an_anonymous_visitor_is_sent_to_log_in(fw: FogWorld) -> None:
 
 
 def test_an_unknown_nation_or_campaign_is_not_found(fw: FogWorld) -> None:
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     assert client.get(_pages(fw)["dashboard"] + "?nation=XX").status_code == 404
     assert client.get(reverse("campaign:dashboard", args=["no-such-campaign"])).status_code == 404
 
 
 def test_a_player_cannot_mark_another_nation_ready(fw: FogWorld) -> None:
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     response = client.post(reverse("campaign:ready", args=[fw.campaign.slug]), {"ready": "1", "nation": "FR"})
     assert response.status_code == 403
     assert not NationTurn.objects.get(turn=fw.w.turn, nation=fw.w.fr).ready
@@ -99,12 +88,12 @@ def test_a_player_cannot_mark_another_nation_ready(fw: FogWorld) -> None:
 def test_the_gm_looks_through_any_nations_eyes(fw: FogWorld) -> None:
     """The campaign's GM (and staff) may pick any nation; the page then shows that nation."""
     ledger_post(nation=fw.w.fr, turn=1, amount=7, kind=LedgerEntry.Kind.ADJUSTMENT, reason="Subsidy from Madrid")
-    client = _client(fw.gm)
+    client = client_for(fw.gm)
     page = client.get(_pages(fw)["dashboard"] + "?nation=FR").content.decode()
     assert "Subsidy from Madrid" in page
     assert '<option value="FR" selected>' in page
     assert "GM view" in page
-    staff = _client(_staff())
+    staff = client_for(_staff())
     assert staff.get(_pages(fw)["map"] + "?nation=PT").status_code == 200
 
 
@@ -122,7 +111,7 @@ def test_another_nations_treasury_ledger_and_orders_are_not_shown(fw: FogWorld) 
         nation=fw.w.fr, turn=1, amount=13, kind=LedgerEntry.Kind.ADJUSTMENT, reason="Secret subsidy from Madrid"
     )
     order_add(nation=fw.w.fr, body={"kind": "lay_down", "class": "1st", "name": "Imperial Secret", "port": "brest"})
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     for url in _pages(fw).values():
         page = client.get(url).content.decode()
         assert "Secret subsidy" not in page
@@ -143,7 +132,7 @@ def test_another_nations_report_is_never_read(fw: FogWorld) -> None:
             ],
         },
     )
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     history = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).content.decode()
     assert "Income 5 EP" in history
     assert "secret rendezvous" not in history
@@ -156,7 +145,7 @@ def test_another_nations_report_is_never_read(fw: FogWorld) -> None:
 def test_an_enemy_fleet_that_was_not_sighted_is_absent_from_the_map_and_dashboard(fw: FogWorld) -> None:
     """France's fleet is at sea in Biscay, but Britain's report saw nothing: no trace of it."""
     turn_close(fw.campaign, {fw.w.gb: [{"phase": 3, "text": "Channel Fleet is in Portsmouth."}]})
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     for url in (_pages(fw)["map"], _pages(fw)["map"] + "?zone=biscay", _pages(fw)["dashboard"]):
         page = client.get(url).content.decode()
         assert "Brest Fleet" not in page
@@ -171,7 +160,7 @@ def test_a_sighted_enemy_is_shown_where_the_report_saw_it(fw: FogWorld) -> None:
     """§4: "A sighting shows the sighted ships (class, condition) in the nation's turn report"."""
     seen = [("FR", "3rd-74", "ready")] * 4 + [("FR", "3rd-74", "damaged")]
     turn_close(fw.campaign, {fw.w.gb: [sighting(fw.w.biscay, seen, step=2)]})
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     page = client.get(_pages(fw)["map"] + "?zone=biscay").content.decode()
     assert _enemy_markers(page) == 1
     assert "France: 5 ships seen at sea in Bay of Biscay" in page
@@ -181,7 +170,7 @@ def test_a_sighted_enemy_is_shown_where_the_report_saw_it(fw: FogWorld) -> None:
     assert "France — Bay of Biscay" in dashboard
     assert "Sighted in step 2" in dashboard
     # France's own view: the report was Britain's, France sees its own fleet and no enemy.
-    french = _client(fw.villeneuve).get(_pages(fw)["map"]).content.decode()
+    french = client_for(fw.villeneuve).get(_pages(fw)["map"]).content.decode()
     assert _enemy_markers(french) == 0
 
 
@@ -189,7 +178,7 @@ def test_a_sighting_is_forgotten_when_the_next_turn_resolves(fw: FogWorld) -> No
     """Enemies are shown as seen "this turn": the latest report only."""
     turn_close(fw.campaign, {fw.w.gb: [sighting(fw.w.biscay, [("FR", "1st", "ready")])]})
     turn_close(fw.campaign, {fw.w.gb: []})
-    page = _client(fw.nelson).get(_pages(fw)["map"]).content.decode()
+    page = client_for(fw.nelson).get(_pages(fw)["map"]).content.decode()
     assert _enemy_markers(page) == 0
 
 
@@ -197,7 +186,7 @@ def test_enemies_fought_in_a_battle_are_shown_with_their_fates(fw: FogWorld) -> 
     battle = battle_in(fw.campaign, fw.w.biscay, [["GB"], ["FR"]])
     event = battle_event(battle, [(0, "1st", "damaged"), (1, "3rd-74", "sunk"), (1, "3rd-74", "intact")])
     turn_close(fw.campaign, {fw.w.gb: [event], fw.w.fr: [event]})
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     dashboard = client.get(_pages(fw)["dashboard"]).content.decode()
     assert "France — Bay of Biscay" in dashboard
     assert "2 × 3rd rate (74/80) (1 sunk)" in dashboard
@@ -213,7 +202,7 @@ def test_a_blockader_sees_the_ships_in_the_port(fw: FogWorld) -> None:
     port are not counted as enemies."""
     event = blockade_event("brest", [("FR", "3rd-74", "ready")] * 6 + [("GB", "frigate", "ready")])
     turn_close(fw.campaign, {fw.w.gb: [event]})
-    page = _client(fw.nelson).get(_pages(fw)["map"] + "?zone=biscay").content.decode()
+    page = client_for(fw.nelson).get(_pages(fw)["map"] + "?zone=biscay").content.decode()
     assert "6 × 3rd rate (74/80)" in page
     assert "in Brest, which we blockade" in page
     marker = page.split("France: 6 ships seen in Brest")[0].rsplit("<g ", 1)[1]
@@ -223,7 +212,7 @@ def test_a_blockader_sees_the_ships_in_the_port(fw: FogWorld) -> None:
 
 
 def test_allied_fleets_are_shown_and_neutral_fleets_never(fw: FogWorld) -> None:
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     page = client.get(_pages(fw)["map"]).content.decode()
     assert 'data-kind="ally"' in page
     assert "Portugal: Tagus Squadron" in page
@@ -241,7 +230,7 @@ def test_the_past_map_shows_only_what_that_turn_revealed(fw: FogWorld) -> None:
     # After the turn the French fleet sails on; the past map must not follow it.
     Fleet.objects.filter(pk=fw.w.brest_fleet.pk).update(sea_zone=fw.w.channel)
     turn_close(fw.campaign, {fw.w.gb: []})
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     history = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).content.decode()
     assert _enemy_markers(history) == 1
     assert "France: 2 ships seen at sea in Bay of Biscay" in history
@@ -252,7 +241,7 @@ def test_the_past_map_shows_only_what_that_turn_revealed(fw: FogWorld) -> None:
 
 
 def test_a_turn_not_yet_resolved_has_no_history(fw: FogWorld) -> None:
-    client = _client(fw.nelson)
+    client = client_for(fw.nelson)
     assert client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).status_code == 404
     assert client.get(reverse("campaign:turn", args=[fw.campaign.slug, 99])).status_code == 404
     Turn.objects.filter(pk=fw.w.turn.pk).update(status=Turn.Status.RESOLVING)

@@ -13,14 +13,9 @@ from campaign.pages.map import MapZone
 from campaign.pages.map_drawing import label_box, label_lines, layout, overlap
 from fleets.models import Blockade, Fleet
 from ports.models import LandUnit, Port, SeaZone
-from tests.web.fog_worlds import FogWorld, europe, fog_world, turn_close
+from tests.web.fog_worlds import FogWorld, europe, turn_close
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def fw() -> FogWorld:
-    return fog_world()
 
 
 def _map(fw: FogWorld, query: str = "", *, htmx: bool = False, user: object | None = None) -> str:

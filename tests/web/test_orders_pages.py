@@ -6,7 +6,6 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -16,34 +15,15 @@ from campaign.orders.forms import ORDER_FORMS
 from campaign.orders.services import order_add
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory, ShipFactory
-from tests.worlds import World, two_power_world
+from tests.web.fog_worlds import client_for, players_world, user
+from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "a-long-test-password"
-
-
-def _user(name: str, *, staff: bool = False) -> Any:
-    users = get_user_model()
-    if staff:
-        return users.objects.create_superuser(name, f"{name}@example.org", PASSWORD)
-    return users.objects.create_user(name, f"{name}@example.org", PASSWORD)
 
 
 @pytest.fixture
 def world() -> World:
-    w = two_power_world(treasury=120)
-    w.gb.player = _user("nelson")
-    w.gb.save(update_fields=["player"])
-    w.fr.player = _user("villeneuve")
-    w.fr.save(update_fields=["player"])
-    return w
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+    return players_world(treasury=120)
 
 
 def _url(w: World, **query: str) -> str:
@@ -67,7 +47,7 @@ def _first_rates(w: World, n: int) -> None:
 
 
 def test_the_orders_page_shows_the_treasury_and_only_the_nations_own_fleets(world: World) -> None:
-    page = _client(world.gb.player).get(_url(world)).content.decode()
+    page = client_for(world.gb.player).get(_url(world)).content.decode()
     assert "Great Britain</h1>" in page and "Orders for turn 1" in page
     assert 'id="treasury">120 EP' in page
     assert "Channel Fleet" in page
@@ -76,7 +56,7 @@ def test_the_orders_page_shows_the_treasury_and_only_the_nations_own_fleets(worl
 
 @pytest.mark.parametrize("kind", sorted(ORDER_FORMS))
 def test_every_order_kind_has_a_form(world: World, kind: str) -> None:
-    response = _client(world.gb.player).get(_url(world, kind=kind))
+    response = client_for(world.gb.player).get(_url(world, kind=kind))
     assert response.status_code == 200
     page = response.content.decode()
     assert f'name="kind" value="{kind}"' in page
@@ -84,7 +64,7 @@ def test_every_order_kind_has_a_form(world: World, kind: str) -> None:
 
 
 def test_a_move_offers_only_reachable_paths_from_the_fleets_place(world: World) -> None:
-    page = _client(world.gb.player).get(_url(world, kind="move")).content.decode()
+    page = client_for(world.gb.player).get(_url(world, kind="move")).content.decode()
     values = set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path")))
     # In Portsmouth: leave for The Channel, then on to the adjacent Bay of Biscay; Brest is French.
     assert values == {"sea", "sea|biscay"}
@@ -92,13 +72,13 @@ def test_a_move_offers_only_reachable_paths_from_the_fleets_place(world: World) 
 
 def test_a_fleet_at_sea_may_enter_an_own_port_or_go_two_zones(world: World) -> None:
     Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None)
-    page = _client(world.gb.player).get(_url(world, kind="move")).content.decode()
+    page = client_for(world.gb.player).get(_url(world, kind="move")).content.decode()
     values = set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path")))
     assert values == {"port:portsmouth", "biscay"}  # Brest is an enemy port: never entered
 
 
 def test_a_move_is_added_to_the_list_in_listed_order(world: World) -> None:
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     fleet = world.channel_fleet
     response = client.post(_url(world), {"kind": "move", "fleet": fleet.pk, "path": "sea|biscay"})
     assert response.status_code == 302
@@ -109,7 +89,7 @@ def test_a_move_is_added_to_the_list_in_listed_order(world: World) -> None:
 
 
 def test_laying_down_a_first_rate_commits_its_cost(world: World) -> None:
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     response = client.post(
         _url(world), {"kind": "lay_down", "class": "1st", "name": "Caledonia", "port": "portsmouth"}, follow=True
     )
@@ -120,7 +100,7 @@ def test_laying_down_a_first_rate_commits_its_cost(world: World) -> None:
 
 def test_a_first_rate_over_quota_is_refused_next_to_the_class_and_nothing_is_stored(world: World) -> None:
     _first_rates(world, 2)  # 12 SOL, 2 big: a third would be 300 > 20 × 13 = 260
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     form = client.get(_url(world, kind="lay_down")).content.decode()
     row = re.search(r'<tr class="not-allowed">(?:(?!</tr>).)*value="1st"(?:(?!</tr>).)*</tr>', form, re.S)
     assert row is not None and "over quota" in row.group(0)  # greyed out, still selectable
@@ -134,7 +114,7 @@ def test_a_first_rate_over_quota_is_refused_next_to_the_class_and_nothing_is_sto
 
 
 def test_a_ship_name_in_use_is_refused_next_to_the_name(world: World) -> None:
-    response = _client(world.gb.player).post(
+    response = client_for(world.gb.player).post(
         _url(world), {"kind": "lay_down", "class": "3rd-74", "name": "HMS 3", "port": "portsmouth"}
     )
     page = response.content.decode()
@@ -144,7 +124,7 @@ def test_a_ship_name_in_use_is_refused_next_to_the_name(world: World) -> None:
 
 def test_a_second_move_for_a_fleet_is_refused_next_to_the_fleet(world: World) -> None:
     order_add(nation=world.gb, body={"kind": "move", "fleet": world.channel_fleet.pk, "path": ["sea"]})
-    response = _client(world.gb.player).post(
+    response = client_for(world.gb.player).post(
         _url(world), {"kind": "move", "fleet": world.channel_fleet.pk, "path": "sea|biscay"}
     )
     page = response.content.decode()
@@ -153,7 +133,7 @@ def test_a_second_move_for_a_fleet_is_refused_next_to_the_fleet(world: World) ->
 
 
 def test_a_path_that_is_not_offered_is_refused_and_changes_nothing(world: World) -> None:
-    response = _client(world.gb.player).post(
+    response = client_for(world.gb.player).post(
         _url(world), {"kind": "move", "fleet": world.channel_fleet.pk, "path": "sea|brest"}
     )
     assert "Choose a path from the list" in _field_block(response.content.decode(), "path")
@@ -161,7 +141,7 @@ def test_a_path_that_is_not_offered_is_refused_and_changes_nothing(world: World)
 
 
 def test_another_nations_fleet_cannot_be_ordered(world: World) -> None:
-    response = _client(world.gb.player).post(
+    response = client_for(world.gb.player).post(
         _url(world), {"kind": "posture", "fleet": world.brest_fleet.pk, "posture": "avoid", "port": ""}
     )
     assert "Choose one of your fleets" in response.content.decode()
@@ -169,7 +149,7 @@ def test_another_nations_fleet_cannot_be_ordered(world: World) -> None:
 
 
 def test_diplomacy_offers_only_what_the_relation_allows(world: World) -> None:
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     war = _field_block(client.get(_url(world, kind="declare_war")).content.decode(), "nation")
     peace = _field_block(client.get(_url(world, kind="offer_peace")).content.decode(), "nation")
     assert 'value="FR"' not in war  # already at war
@@ -181,7 +161,7 @@ def test_the_choices_follow_the_fleet_chosen_without_javascript(world: World) ->
         campaign=world.campaign, nation=world.gb, name="Western Squadron", sea_zone=world.biscay, crew="B"
     )
     ShipFactory.create(fleet=second, nation=world.gb, name="Ajax", crew="B")
-    page = _client(world.gb.player).get(_url(world, kind="move", fleet=str(second.pk), refresh="1")).content.decode()
+    page = client_for(world.gb.player).get(_url(world, kind="move", fleet=str(second.pk), refresh="1")).content.decode()
     values = set(re.findall(r'<option value="([^"]*)"', _field_block(page, "path")))
     assert values == {"channel", "channel|port:portsmouth"}
 
@@ -192,7 +172,7 @@ def test_the_choices_follow_the_fleet_chosen_without_javascript(world: World) ->
 def test_an_order_is_edited_in_place(world: World) -> None:
     first = order_add(nation=world.gb, body={"kind": "raise", "unit": "land_unit", "port": "portsmouth"})
     order = order_add(nation=world.gb, body={"kind": "posture", "fleet": world.channel_fleet.pk, "posture": "avoid"})
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     edit = reverse("campaign:order_edit", args=[world.campaign.slug, order.pk])
     form = client.get(edit).content.decode()
     assert "Change order 2" in form and '<option value="avoid" selected>' in form
@@ -210,7 +190,7 @@ def test_a_refused_edit_changes_nothing(world: World) -> None:
     )
     _first_rates(world, 2)
     edit = reverse("campaign:order_edit", args=[world.campaign.slug, order.pk])
-    response = _client(world.gb.player).post(
+    response = client_for(world.gb.player).post(
         edit, {"kind": "lay_down", "class": "1st", "name": "Ajax", "port": "portsmouth"}
     )
     assert response.status_code == 200 and "1st/2nd-rate quota" in response.content.decode()
@@ -221,7 +201,7 @@ def test_a_refused_edit_changes_nothing(world: World) -> None:
 def test_withdrawing_an_order_moves_the_later_ones_up(world: World) -> None:
     first = order_add(nation=world.gb, body={"kind": "raise", "unit": "land_unit", "port": "portsmouth"})
     second = order_add(nation=world.gb, body={"kind": "raise", "unit": "siege_train", "port": "portsmouth"})
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     url = reverse("campaign:order_withdraw", args=[world.campaign.slug, first.pk])
     assert client.get(url).status_code == 405
     assert client.post(url).status_code == 302
@@ -231,7 +211,7 @@ def test_withdrawing_an_order_moves_the_later_ones_up(world: World) -> None:
 
 
 def test_htmx_gets_the_desk_swapped_in_place(world: World) -> None:
-    response = _client(world.gb.player).post(
+    response = client_for(world.gb.player).post(
         _url(world), {"kind": "raise", "unit": "land_unit", "port": "portsmouth"}, HTTP_HX_REQUEST="true"
     )
     page = response.content.decode()
@@ -245,7 +225,7 @@ def test_htmx_gets_the_desk_swapped_in_place(world: World) -> None:
 
 def test_a_player_cannot_open_or_change_another_nations_orders(world: World) -> None:
     french = order_add(nation=world.fr, body={"kind": "raise", "unit": "land_unit", "port": "brest"})
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     assert client.get(_url(world, nation="FR")).status_code == 403
     assert (
         client.post(_url(world), {"as_nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"}).status_code
@@ -258,16 +238,16 @@ def test_a_player_cannot_open_or_change_another_nations_orders(world: World) -> 
 
 
 def test_strangers_and_visitors_get_no_order_page(world: World) -> None:
-    assert _client(_user("stranger")).get(_url(world)).status_code == 404
+    assert client_for(user("stranger")).get(_url(world)).status_code == 404
     response = Client().get(_url(world))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
 def test_the_gm_enters_orders_for_any_nation(world: World) -> None:
-    gm = _user("gm")
+    gm = user("gm")
     world.campaign.gm = gm
     world.campaign.save(update_fields=["gm"])
-    client = _client(gm)
+    client = client_for(gm)
     page = client.get(_url(world, nation="FR")).content.decode()
     assert "France</h1>" in page and 'id="nation-pick" name="nation"' in page
     response = client.post(_url(world), {"as_nation": "FR", "kind": "raise", "unit": "land_unit", "port": "brest"})
@@ -280,7 +260,7 @@ def test_the_gm_enters_orders_for_any_nation(world: World) -> None:
 
 def test_orders_are_closed_while_the_turn_resolves(world: World) -> None:
     Turn.objects.filter(pk=world.turn.pk).update(status=Turn.Status.RESOLVING)
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     page = client.get(_url(world)).content.decode()
     assert "Orders are closed" in page and "Add the order" not in page
     response = client.post(_url(world), {"kind": "raise", "unit": "land_unit", "port": "portsmouth"}, follow=True)
@@ -295,7 +275,7 @@ def _demo_player() -> tuple[Campaign, Any]:
     call_command("load_scenario", "europe-1805", "--slug", "big")
     campaign = Campaign.objects.get(slug="big")
     gb = Nation.objects.get(campaign=campaign, code="GB")
-    gb.player = _user("collingwood")
+    gb.player = user("collingwood")
     gb.save(update_fields=["player"])
     fleet = Fleet.objects.filter(nation=gb).first()
     assert fleet is not None
@@ -314,7 +294,7 @@ def test_the_orders_page_needs_at_most_20_queries(
     else:
         order_add(nation=world.gb, body={"kind": "posture", "fleet": world.channel_fleet.pk, "posture": "avoid"})
         campaign, user = world.campaign, world.gb.player
-    client = _client(user)
+    client = client_for(user)
     url = reverse("campaign:orders", args=[campaign.slug]) + f"?kind={kind}"
     with django_assert_max_num_queries(20):
         response = client.get(url)
@@ -407,7 +387,7 @@ def _cases(w: World, x: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[
 )
 def test_each_form_stores_the_body_the_readme_documents(world: World, kind: str) -> None:
     data, body = _cases(world, _more_of_britain(world))[kind]
-    response = _client(world.gb.player).post(_url(world), {"kind": kind, **data})
+    response = client_for(world.gb.player).post(_url(world), {"kind": kind, **data})
     if body is None:
         assert response.status_code == 200 and "Choose a nation from the list" in response.content.decode()
         assert not Order.objects.exists()
@@ -417,7 +397,7 @@ def test_each_form_stores_the_body_the_readme_documents(world: World, kind: str)
 
 
 def test_running_the_guns_needs_the_fleet_at_sea_by_the_port_first(world: World) -> None:
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     cf = world.channel_fleet.pk
     page = client.get(_url(world, kind="run_guns")).content.decode()
     assert 'value="brest"' in _field_block(page, "port")  # Brest is within the fleet's reach
@@ -438,7 +418,7 @@ def test_the_list_names_ships_fleets_ports_and_nations(world: World) -> None:
         body = cases[kind][1]
         assert body is not None
         order_add(nation=world.gb, body={"kind": kind, **body})
-    page = _client(world.gb.player).get(_url(world)).content.decode()
+    page = client_for(world.gb.player).get(_url(world)).content.decode()
     first, second = x["ships"][0].name, x["ships"][1].name
     assert f"{first}, {second} → Reserve" in page
     assert "Cuthbert Collingwood to command Channel Fleet" in page
@@ -450,7 +430,7 @@ def test_the_list_names_ships_fleets_ports_and_nations(world: World) -> None:
 def test_htmx_reloads_the_form_for_the_fleet_chosen(world: World) -> None:
     Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None)
     page = (
-        _client(world.gb.player)
+        client_for(world.gb.player)
         .get(_url(world, kind="move", fleet=str(world.channel_fleet.pk)), HTTP_HX_REQUEST="true")
         .content.decode()
     )
@@ -476,7 +456,7 @@ def test_htmx_reloads_the_form_for_the_fleet_chosen(world: World) -> None:
 def test_nul_characters_and_huge_numbers_are_refused_next_to_the_field(
     world: World, data: dict[str, str], field: str
 ) -> None:
-    client = _client(world.gb.player)
+    client = client_for(world.gb.player)
     data = {"fleet": str(world.channel_fleet.pk), **data}
     response = client.post(_url(world), data)
     assert response.status_code == 200
@@ -489,7 +469,7 @@ def test_a_nul_character_in_an_edit_is_refused_and_changes_nothing(world: World)
         nation=world.gb, body={"kind": "lay_down", "class": "frigate", "name": "Amethyst", "port": "portsmouth"}
     )
     url = reverse("campaign:order_edit", args=[world.campaign.slug, order.pk])
-    response = _client(world.gb.player).post(
+    response = client_for(world.gb.player).post(
         url, {"kind": "lay_down", "class": "frigate", "name": "Ame\x00thyst", "port": "portsmouth"}
     )
     assert response.status_code == 200 and "Null characters are not allowed" in _field_block(

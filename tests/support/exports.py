@@ -1,0 +1,104 @@
+"""Campaign exports made comparable between two runs or two copies of a campaign: database ids
+renumbered or dropped, wall-clock times dropped, and a readable list of where two documents differ."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+
+def strip_ids(doc: dict) -> dict:
+    """The export without slug and database ids, references renumbered by order of appearance."""
+    doc = json.loads(json.dumps(doc))
+    doc["campaign"].pop("slug")
+    for section in ("fleets", "ships", "land_units", "battles"):
+        renumber = {item["id"]: i for i, item in enumerate(doc[section])}
+        for item in doc[section]:
+            item["id"] = renumber[item["id"]]
+        doc[f"_{section}_ids"] = renumber
+    fleet_ids, ship_ids = doc.pop("_fleets_ids"), doc.pop("_ships_ids")
+    doc.pop("_land_units_ids"), doc.pop("_battles_ids")
+    for ship in doc["ships"]:
+        ship["fleet"] = fleet_ids.get(ship["fleet"])
+    for admiral in doc["admirals"]:
+        admiral["fleet"] = fleet_ids.get(admiral["fleet"])
+    for unit in doc["land_units"]:
+        unit["transport"] = ship_ids.get(unit["transport"])
+    for order in doc["orders"]:
+        order["fleet"] = fleet_ids.get(order["fleet"])
+        body = order["body"]
+        for key in ("fleet", "to_fleet", "into"):
+            if key in body:
+                body[key] = fleet_ids.get(body[key])
+        if "ship" in body:
+            body["ship"] = ship_ids.get(body["ship"])
+        if "ships" in body:
+            body["ships"] = [ship_ids.get(i) for i in body["ships"]]
+    for blockade in doc["blockades"]:
+        blockade["fleet"] = fleet_ids.get(blockade["fleet"])
+    doc["snapshots"] = sorted(doc["snapshots"])
+    return doc
+
+
+def comparable(document: dict) -> dict:
+    """The export with database ids out of the way: history blobs reduced to what a player reads
+    (texts, fates, outcomes, dice), wall-clock times dropped."""
+    doc = strip_ids(document)
+    doc.pop("snapshots")
+    for turn in doc["turns"]:
+        turn.pop("deadline"), turn.pop("resolved_at")  # wall-clock times of the two runs
+        turn["dice_log"] = [
+            (d["purpose"], d["place"], d["die"], d["raw"], d["mod"], d["result"]) for d in turn["dice_log"]
+        ]
+
+    def texts(events: list[dict]) -> list[str]:
+        return [re.sub(r"#\d+", "#", e["text"]) for e in events]
+
+    doc["phases"] = [(p["turn"], p["phase"], texts(p["summary"].get("events", []))) for p in doc["phases"]]
+    doc["reports"] = [(r["turn"], r["nation"], texts(r["body"].get("events", []))) for r in doc["reports"]]
+    doc["battles"] = [
+        (
+            b["turn"], b["type"], b["place"], b["sequence"], b["seed"], b["winner"], b["report"].get("outcome"),
+            [(re.sub(r"#\d+", "#", s["name"]), s["fate"]) for s in b["report"].get("ships", [])],
+            [re.sub(r"#\d+", "#", str(r)) for r in b["report"].get("round_lines", [])],
+            [(d["purpose"], d["raw"], d["result"]) for d in b["report"].get("dice", [])],
+        )
+        for b in doc["battles"]
+    ]  # fmt: skip
+    return doc
+
+
+#: Database ids quoted in report texts ("ship 788 is not an afloat ship of FR"): they differ by copy.
+QUOTED_ID = re.compile(r"\b(ships?|fleets?|to fleet|into fleet) \d+")
+
+
+def same_run(document: dict) -> dict:
+    """``comparable`` without the wall-clock times of the submissions, the campaign's name, and the
+    database ids quoted in texts."""
+    doc = json.loads(QUOTED_ID.sub(r"\1 #", json.dumps(comparable(document))))
+    doc["campaign"].pop("name")
+    for state in doc["nation_turns"]:
+        state.pop("submitted_at")
+    return doc
+
+
+def differences(a: Any, b: Any, path: str = "", out: list[str] | None = None) -> str:
+    """The first few places where two documents differ, for the failure message."""
+    out = [] if out is None else out
+    if len(out) >= 12:
+        return "; ".join(out)
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                out.append(f"{path}.{key} only on one side")
+            else:
+                differences(a[key], b[key], f"{path}.{key}", out)
+    elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        if len(a) != len(b):
+            out.append(f"{path}: {len(a)} != {len(b)} items")
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            differences(x, y, f"{path}[{i}]", out)
+    elif a != b:
+        out.append(f"{path}: {str(a)[:300]!r} != {str(b)[:300]!r}")
+    return "; ".join(out)
