@@ -39,20 +39,29 @@ class JSONBodyGuardMiddleware:
         if request.method in _BODY_METHODS and _is_json(request):
             refusal = self._refusal(request)
             if refusal is not None:
-                field, problem = refusal
+                field, code, problem = refusal
                 detail = f"JSON parse error - {problem}."
-                # Every shape the API's refusals take (detail; detail + errors; field + detail), so
-                # each endpoint's documented 400 holds for this one too.
-                return JsonResponse({"detail": detail, "errors": [detail], "field": field}, status=400)
+                # Every shape the API's refusals take (detail; detail + errors; field + detail; the
+                # orders' refusals with a code), so each endpoint's documented 400 holds for this one too.
+                return JsonResponse(
+                    {
+                        "detail": detail,
+                        "errors": [detail],
+                        "field": field,
+                        "refusals": [{"message": detail, "code": code, "field": field}],
+                    },
+                    status=400,
+                )
         return self.get_response(request)
 
     @staticmethod
-    def _refusal(request: HttpRequest) -> tuple[str, str] | None:
-        """(field, problem) for a body to refuse: the field as a path in the body, ``(body)`` for all of it."""
+    def _refusal(request: HttpRequest) -> tuple[str, str, str] | None:
+        """(field, code, problem) for a body to refuse: the field as a path in the body, ``(body)`` for
+        all of it; the code as the orders' refusal codes name it (``bad_text``, ``too_large``, ``too_deep``)."""
         try:
             body = request.body  # Django bounds it by DATA_UPLOAD_MAX_MEMORY_SIZE
         except RequestDataTooBig:
-            return "(body)", "the body is too large"
+            return "(body)", "too_large", "the body is too large"
         if not body:
             return None
         try:
@@ -60,7 +69,7 @@ class JSONBodyGuardMiddleware:
         except (UnicodeDecodeError, LookupError):
             return None  # the view's parser refuses it in the endpoint's own words
         if json_depth(text) > MAX_JSON_DEPTH:
-            return "(body)", f"the document is nested deeper than {MAX_JSON_DEPTH} levels"
+            return "(body)", "too_deep", f"the document is nested deeper than {MAX_JSON_DEPTH} levels"
         try:
             data = json.loads(text)
         except ValueError:
@@ -70,7 +79,7 @@ class JSONBodyGuardMiddleware:
             return None
         path, what = found
         field = path.removeprefix("$.").removeprefix("$") or "(body)"
-        return field, f"the string at {path} contains {what}"
+        return field, "bad_text", f"the string at {path} contains {what}"
 
 
 class ContentSecurityPolicyMiddleware:

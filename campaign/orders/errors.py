@@ -22,6 +22,8 @@ class RefusalCode(StrEnum):
     NOT_AN_OBJECT = "not_an_object"  #: an order is not a JSON object
     NOT_A_LIST = "not_a_list"  #: a whole submission is not a JSON list
     NOT_JSON = "not_json"  #: a request body that is not JSON (the API)
+    TOO_LARGE = "too_large"  #: a request body over the size limit (the API's JSON guard)
+    TOO_DEEP = "too_deep"  #: a JSON document nested deeper than the limit (the API's JSON guard)
     UNKNOWN_KIND = "unknown_kind"  #: no "kind", or one that is not an order kind
     UNKNOWN_KEY = "unknown_key"  #: a key the kind does not take
     MISSING_KEY = "missing_key"  #: a required key is absent
