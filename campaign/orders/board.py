@@ -63,9 +63,21 @@ def raise_port_check(*, nation: Nation, port: Port) -> None:
         )
 
 
-def repair_check(*, nation: Nation, ship: Ship, port: Port | None, turn: int) -> None:
-    """RULES.md §2: repair "a damaged or disabled ship in an own port with a dockyard, not taken this
-    turn or last" (the blockade is known only at resolution)."""
+def repair_check(
+    *, nation: Nation, ship: Ship, port: Port | None, turn: int, blockaded: bool = False, fleet_in_supply: bool = True
+) -> None:
+    """RULES.md §2 and §8: whether ``ship`` can be repaired in phase 8 of ``turn`` — the one check, made
+    by the repair order's check at submission and by phase 8 at resolution, with the same reasons.
+
+    §2: repair "a ship in an own port with a dockyard, not blockaded and not taken this turn or last";
+    "ceil(10% of class EP) if damaged, ceil(25%) if disabled". §8: "Out of supply: ... no repairs", and
+    unpaid upkeep puts "all that nation's ships ... out of supply until the end of the next turn".
+
+    ``blockaded``: the port is blockaded against ``nation`` this turn; ``fleet_in_supply``: the ship's
+    fleet as phase 7 decided it. Both are known only at resolution (blockades are established in
+    phase 4, supply in phase 7), so the order check leaves them at their defaults; unpaid upkeep is
+    known at submission and is checked at both.
+    """
     if ship.condition not in (Ship.Condition.DAMAGED, Ship.Condition.DISABLED):
         raise CheckFailed(
             f"{ship.name} is {ship.condition}; only a damaged or disabled ship is repaired (RULES.md §2)",
@@ -87,10 +99,37 @@ def repair_check(*, nation: Nation, ship: Ship, port: Port | None, turn: int) ->
             code=RefusalCode.NO_DOCKYARD,
         )
     if port_recently_taken(port, turn):
+        assert port.taken_turn is not None  # port_recently_taken
         raise CheckFailed(
-            f"{port.name} was taken in turn {port.taken_turn}; it repairs again from turn {turn + 1}",
+            f"{port.name} was taken in turn {port.taken_turn}; it repairs again from turn {port.taken_turn + 2} "
+            "(RULES.md §2: not taken this turn or last)",
             code=RefusalCode.RECENTLY_TAKEN,
         )
+    if blockaded:
+        raise CheckFailed(
+            f"{port.name} is blockaded against {nation.code} this turn; a blockaded port does not repair (RULES.md §2)",
+            code=RefusalCode.BLOCKADED,
+        )
+    if upkeep_unpaid_lately(nation, turn):
+        raise CheckFailed(
+            f"{nation.code} left upkeep unpaid in turn {nation.unpaid_upkeep_turn}, so all its ships are out of "
+            f"supply until the end of turn {turn}; ships out of supply are not repaired (RULES.md §8)",
+            code=RefusalCode.OUT_OF_SUPPLY,
+        )
+    if not fleet_in_supply:
+        fleet = ship.fleet
+        raise CheckFailed(
+            f"{fleet.name if fleet is not None else ship.name} is out of supply; ships out of supply are not "
+            "repaired (RULES.md §8)",
+            code=RefusalCode.OUT_OF_SUPPLY,
+        )
+
+
+def upkeep_unpaid_lately(nation: Nation, turn: int) -> bool:
+    """RULES.md §2: unpaid upkeep puts "all that nation's ships ... out of supply until the end of the
+    next turn" — upkeep left unpaid in phase 9 of this turn or the last."""
+    unpaid = nation.unpaid_upkeep_turn
+    return unpaid is not None and unpaid >= turn - 1
 
 
 def ordinary_check(*, nation: Nation, ship: Ship, port: Port | None, lay_up: bool) -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from django.utils import timezone
 
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Turn, TurnPhase, TurnReport
+from campaign.orders.errors import OrderRefused, RefusalCode
+from campaign.orders.validator import order_validate
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.runner import phase_run
@@ -288,7 +292,7 @@ def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port
     order = give(world.turn, world.gb, "repair", ship=ship.pk)
     phase_8(world.turn)
     order.refresh_from_db()
-    assert order.outcome == "skipped" and "not in a port" in order.outcome_note
+    assert order.outcome == "skipped" and "HMS 0 is at sea" in order.outcome_note
     turn_2 = next_turn(world)
     phase_8(turn_2)  # still at sea: nothing, and nothing said
     assert hms().condition == "damaged"
@@ -299,3 +303,67 @@ def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port
     phase_8(turn_3)
     assert hms().condition == "ready"
     assert [e.turn for e in repair_lines(world.gb)] == [3]
+
+
+def _no_dockyard(world: World) -> None:
+    Port.objects.filter(pk=world.portsmouth.pk).update(dockyard=False)
+
+
+def _taken_last_turn(world: World) -> None:
+    Port.objects.filter(pk=world.portsmouth.pk).update(taken_turn=0)
+
+
+def _upkeep_unpaid_last_turn(world: World) -> None:
+    Nation.objects.filter(pk=world.gb.pk).update(unpaid_upkeep_turn=0)
+
+
+def _owner_changed(world: World) -> None:
+    Port.objects.filter(pk=world.portsmouth.pk).update(owner=world.fr)
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (_no_dockyard, RefusalCode.NO_DOCKYARD),
+        (_taken_last_turn, RefusalCode.RECENTLY_TAKEN),
+        (_upkeep_unpaid_last_turn, RefusalCode.OUT_OF_SUPPLY),
+        (_owner_changed, RefusalCode.NOT_OWN_PORT),
+    ],
+)
+def test_a_repair_refused_at_submission_is_skipped_at_resolution_for_the_same_reason(
+    change: Callable[[World], None], code: RefusalCode
+) -> None:
+    """Issue 8: one repair check (§2, §8) for the order and phase 8. A repair given while it was
+    possible, then made impossible, is refused by the order check and skipped by phase 8 with the
+    same words."""
+    world = two_power_world()
+    ship = set_condition(hms(), "damaged")
+    body = {"kind": "repair", "ship": ship.pk, "on": True}
+    order_validate(nation=world.gb, turn=world.turn, body=body)  # possible when given
+    order = give(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    change(world)
+    with pytest.raises(OrderRefused) as refused:
+        order_validate(nation=Nation.objects.get(pk=world.gb.pk), turn=world.turn, body=body)
+    assert refused.value.code == code
+    phase_8(world.turn)
+    order.refresh_from_db()
+    assert order.outcome == "skipped"
+    reason = order.outcome_note.removeprefix("HMS 0 cannot be repaired: ")
+    assert reason != order.outcome_note and refused.value.message.endswith(f": {reason}.")
+    assert not repair_lines(world.gb)
+
+
+def test_a_blockade_is_checked_at_resolution_with_the_order_checks_words() -> None:
+    """§2 "not blockaded": the blockade is established in phase 4, after the orders are in; phase 8
+    skips the repair with the reason the shared check gives, and the order check cannot know it."""
+    world = two_power_world()
+    ship = set_condition(hms(), "damaged")
+    order = give(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    order_validate(nation=world.gb, turn=world.turn, body={"kind": "repair", "ship": ship.pk})
+    blockade(world, world.turn.number)
+    phase_8(world.turn)
+    order.refresh_from_db()
+    assert order.outcome_note == (
+        "HMS 0 cannot be repaired: Portsmouth is blockaded against GB this turn; a blockaded port does not repair "
+        "(RULES.md §2)"
+    )
