@@ -9,7 +9,7 @@ versions of some of these rules (the move length, the repair check), which is an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 
 from campaign.models import Nation, Relation
@@ -158,6 +158,31 @@ class Board:
 
     def __init__(self, campaign_id: int) -> None:
         self.campaign_id = campaign_id
+
+    @classmethod
+    def preloaded(
+        cls,
+        campaign_id: int,
+        *,
+        nations: Iterable[Nation],
+        diplomacy: Diplomacy,
+        zones: Iterable[SeaZone] | None = None,
+        ports: Iterable[Port] | None = None,
+        adjacency: Mapping[int, Iterable[int]] | None = None,
+    ) -> Board:
+        """A board over rows the caller has read already (phase 3's sea, the order page's viewer), so
+        the same checks run without reading them again. What is not given is read when first needed.
+        ``adjacency``: zone id → adjacent zone ids, both ways."""
+        board = cls(campaign_id)
+        board.__dict__["nations"] = {n.code: n for n in nations}
+        board.__dict__["diplomacy"] = diplomacy
+        if zones is not None:
+            board.__dict__["zones"] = {z.key: z for z in zones}
+        if ports is not None:
+            board.__dict__["ports"] = {p.key: p for p in ports}
+        if adjacency is not None:
+            board.__dict__["adjacency"] = {pk: frozenset(others) for pk, others in adjacency.items()}
+        return board
 
     @cached_property
     def zones(self) -> dict[str, SeaZone]:

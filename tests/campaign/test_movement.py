@@ -14,6 +14,8 @@ from django.utils import timezone
 
 from battles.models import Engagement
 from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnPhase
+from campaign.orders.errors import OrderRefused, RefusalCode
+from campaign.orders.validator import order_validate
 from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
@@ -255,13 +257,19 @@ def test_fleets_that_swap_zones_in_one_step_do_not_meet() -> None:
 
 def test_a_fleet_never_enters_the_port_of_a_nation_neither_own_nor_allied() -> None:
     """§4: "Fleets never enter the port of a nation that is neither own nor allied"; an impossible
-    step is skipped with the rest of the path and reported."""
+    step is skipped with the rest of the path and reported — by the move order's own check (issue 8:
+    the same reason the order page gives)."""
     world = sea_world()
     raider = fleet(world, world.gb, "Raider", "biscay")
+    body = {"kind": "move", "fleet": raider.pk, "path": ["port:brest"]}
+    with pytest.raises(OrderRefused) as refused:
+        order_validate(nation=world.gb, turn=world.turn, body=body)
     sails = order(world, world.gb, "move", fleet=raider.pk, path=["port:brest"])
     run(world, 3)
     assert where(raider) == ("biscay", None)
-    assert outcome(sails)[0] == "skipped" and "neither own nor allied" in outcome(sails)[1]
+    state, note = outcome(sails)
+    assert state == "skipped" and "fleets enter only own or allied ports" in note
+    assert refused.value.code == RefusalCode.PORT_NOT_FRIENDLY and refused.value.message.endswith(f"): {note}.")
 
 
 def test_ships_in_ordinary_stay_behind_and_a_laid_up_fleet_does_not_sail() -> None:
