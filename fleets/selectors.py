@@ -49,15 +49,6 @@ def blockaders_by_port(*, campaign_id: int, turn: int) -> dict[int, list[tuple[i
     return out
 
 
-def blockading_nations_by_port(*, campaign_id: int, turn: int) -> dict[int, list[int]]:
-    """This turn's blockades not lifted by a storm (§4: a storm lifts a blockade "for supply, repairs
-    and income"): port id → the nation ids of its blockading fleets."""
-    return {
-        port_id: [nation_id for _, nation_id in rows]
-        for port_id, rows in blockaders_by_port(campaign_id=campaign_id, turn=turn).items()
-    }
-
-
 @dataclass(frozen=True, slots=True)
 class Blockades:
     """One turn's blockades not lifted by a storm, and against whom they count (RULES.md §4: a

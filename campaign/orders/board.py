@@ -18,6 +18,7 @@ from campaign.orders.schema import DIPLOMACY_FROM
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from fleets.models import Fleet, Ship
 from ports.models import Port, SeaZone
+from ports.selectors import port_recently_taken
 from rules.ruleset import Ruleset
 
 
@@ -43,11 +44,6 @@ def leave_port_check(*, ships: Iterable[Ship]) -> None:
             "(fleet organisation comes before movement) or recommission them (phase 8)",
             code=RefusalCode.IN_ORDINARY,
         )
-
-
-def port_recently_taken(port: Port, turn: int) -> bool:
-    """RULES.md §1, §2, §7: a port taken this turn or last does not build or repair."""
-    return port.taken_turn is not None and port.taken_turn >= turn - 1
 
 
 def raise_port_check(*, nation: Nation, port: Port) -> None:
