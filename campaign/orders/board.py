@@ -46,19 +46,6 @@ def leave_port_check(*, ships: Iterable[Ship]) -> None:
         )
 
 
-def raise_port_check(*, nation: Nation, port: Port) -> None:
-    """RULES.md §7: land units and siege trains are raised "in an own port that is not besieged"."""
-    if port.owner_id != nation.pk:
-        raise CheckFailed(
-            f"land units are raised only in an own port (RULES.md §7); {port.name} is not {nation.code}'s",
-            code=RefusalCode.NOT_OWN_PORT,
-        )
-    if port.siege_turns > 0:
-        raise CheckFailed(
-            f"{port.name} is besieged; nothing can be raised there (RULES.md §7)", code=RefusalCode.BESIEGED
-        )
-
-
 def repair_check(
     *, nation: Nation, ship: Ship, port: Port | None, turn: int, blockaded: bool = False, fleet_in_supply: bool = True
 ) -> None:
