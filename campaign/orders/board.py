@@ -46,6 +46,15 @@ def leave_port_check(*, ships: Iterable[Ship]) -> None:
         )
 
 
+def sally_place_check(*, zone: SeaZone, port: Port | None) -> None:
+    """RULES.md §4 "Sally": "a fleet in a port blockaded against it may leave port" — only a fleet in
+    a port sallies. Made by the sally order's check and by phase 3 as the fleet is after moving."""
+    if port is None:
+        raise CheckFailed(
+            f"the fleet is at sea in {zone.name}; only a fleet in a port sallies (RULES.md §4)", code=RefusalCode.AT_SEA
+        )
+
+
 def repair_check(
     *, nation: Nation, ship: Ship, port: Port | None, turn: int, blockaded: bool = False, fleet_in_supply: bool = True
 ) -> None:

@@ -40,8 +40,8 @@ from typing import Any
 from django.db.models import Q
 
 from campaign.models import LedgerEntry, Nation, Order
-from campaign.orders.board import repair_check
-from campaign.orders.errors import CheckFailed
+from campaign.orders.board import ordinary_check, repair_check
+from campaign.orders.errors import CheckFailed, RefusalCode
 from campaign.selectors import diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
 from campaign.turn.context import PhaseContext
@@ -201,7 +201,8 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
 
 
 def _ordinary_orders(ctx: PhaseContext) -> None:
-    """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8"."""
+    """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8",
+    checked by the order's own check (:func:`campaign.orders.board.ordinary_check`) as the ship is now."""
 
     orders = orders_pending(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
     ships = _ships({o.body["ship"] for o in orders if isinstance(o.body.get("ship"), int)})
@@ -211,13 +212,16 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
             order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {order.nation.code}")
             continue
         port = ship.fleet.port if ship.fleet is not None else None
-        if port is None or port.owner_id != order.nation_id:
-            order_skip(ctx, order, f"{ship.name} is not in an own port (RULES.md §2)")
-            continue
         lay_up = order.kind == Order.Kind.LAY_UP
-        if ship.in_ordinary == lay_up:
-            order_done(order, f"{ship.name} is already {'in ordinary' if lay_up else 'in commission'}")
+        try:
+            ordinary_check(nation=order.nation, ship=ship, port=port, lay_up=lay_up)
+        except CheckFailed as failed:
+            if failed.code in (RefusalCode.ALREADY_IN_ORDINARY, RefusalCode.NOT_IN_ORDINARY):
+                order_done(order, str(failed))  # already as ordered: nothing left to do
+            else:
+                order_skip(ctx, order, str(failed))
             continue
+        assert port is not None  # ordinary_check: an own port
         ship.in_ordinary = lay_up
         ship.save(update_fields=["in_ordinary"])
         text = f"{ship.name} was {'laid up in ordinary' if lay_up else 'recommissioned'} at {port.name}."

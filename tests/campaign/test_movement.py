@@ -421,3 +421,20 @@ def test_contacts_after_step_2_are_resolved_in_the_zones_entered_in_step_2() -> 
     engagement = Engagement.objects.get()
     assert (engagement.step, engagement.place, engagement.interceptor) == (2, "downs", None)  # both sought battle
     assert where(gb) == ("downs", None) and where(fr) == ("downs", None)
+
+
+def test_a_sally_by_a_fleet_at_sea_is_skipped_with_the_order_checks_words() -> None:
+    """§4 "Sally": only "a fleet in a port ... may leave port" to fight; phase 3 re-checks the sally
+    order with the order's own check (issue 8), so the skip gives the order page's reason."""
+    world = sea_world()
+    raider = fleet(world, world.gb, "Raider", "biscay")
+    with pytest.raises(OrderRefused) as refused:
+        order_validate(nation=world.gb, turn=world.turn, body={"kind": "sally", "fleet": raider.pk})
+    sally = order(world, world.gb, "sally", fleet=raider.pk)
+    run(world, 3)
+    state, note = outcome(sally)
+    assert (state, note) == (
+        "skipped",
+        "the fleet is at sea in Bay of Biscay; only a fleet in a port sallies (RULES.md §4)",
+    )
+    assert refused.value.code == RefusalCode.AT_SEA and refused.value.message.endswith(f": {note}.")

@@ -281,7 +281,12 @@ def test_lay_up_and_recommission_take_effect_in_phase_8_for_ships_in_an_own_port
     for order, outcome in ((laid, "done"), (back, "done"), (abroad, "skipped")):
         order.refresh_from_db()
         assert order.outcome == outcome
-    assert "not in an own port" in abroad.outcome_note
+    assert abroad.outcome_note == "Vaisseau 1 is at sea; only a ship in an own port is laid up or recommissioned (§2)"
+    with pytest.raises(OrderRefused) as refused:  # the order check's own words (issue 8)
+        order_validate(nation=world.fr, turn=world.turn, body={"kind": "lay_up", "ship": hms("Vaisseau 1").pk})
+    assert refused.value.code == RefusalCode.NOT_OWN_PORT and refused.value.message.endswith(
+        f": {abroad.outcome_note}."
+    )
 
 
 def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port() -> None:
