@@ -2,9 +2,12 @@
 adjacency, ports, nations, relations) and the checks of RULES.md §2, §4, §7 and §10 made on it.
 
 Each check raises :class:`~campaign.orders.errors.CheckFailed` with the bare reason and a
-:class:`~campaign.orders.errors.RefusalCode`; the per-kind checks (``checks/``) name the order. Today
-only the order checks and the order pages call them; resolution (``campaign/turn``) keeps its own
-versions of some of these rules (the move length, the repair check), which is an open item of issue 8.
+:class:`~campaign.orders.errors.RefusalCode`; the per-kind checks (``checks/``) name the order.
+They are the one implementation of their rules: the order checks call them at submission, the
+order page's choices offer what :meth:`Board.step` and :func:`max_steps` accept, and resolution
+(``campaign/turn``) calls them again against the state at resolution — phase 3 for the move length,
+each step and the sally, phase 8 for repairs and lay up / recommission — and reports their reason
+when it skips an order.
 """
 
 from __future__ import annotations
