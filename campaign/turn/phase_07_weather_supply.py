@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from campaign.models import Nation
+from campaign.orders.board import upkeep_unpaid_lately
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
@@ -166,7 +167,7 @@ def _supply(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation])
     ]
     allies = {code[a]: {code[b] for b in nations if b != a and diplomacy.allied(a, b)} for a in nations}
     # §2: an unpaid upkeep puts the nation's ships out of supply "until the end of the next turn".
-    unpaid = {n.code for n in nations.values() if n.unpaid_upkeep_turn in (turn - 1, turn)}
+    unpaid = {n.code for n in nations.values() if upkeep_unpaid_lately(n, turn)}
     supply = SupplyContext.build(
         graph=zone_graph(campaign_id=ctx.campaign.pk),
         ports=supply_ports,
