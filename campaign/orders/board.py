@@ -97,25 +97,24 @@ def repair_check(
         assert port.taken_turn is not None  # port_recently_taken
         raise CheckFailed(
             f"{port.name} was taken in turn {port.taken_turn}; it repairs again from turn {port.taken_turn + 2} "
-            "(RULES.md §2: not taken this turn or last)",
+            "(a port taken this turn or last does not repair)",
             code=RefusalCode.RECENTLY_TAKEN,
         )
     if blockaded:
         raise CheckFailed(
-            f"{port.name} is blockaded against {nation.code} this turn; a blockaded port does not repair (RULES.md §2)",
+            f"{port.name} is blockaded against {nation.code} this turn; a blockaded port does not repair",
             code=RefusalCode.BLOCKADED,
         )
     if upkeep_unpaid_lately(nation, turn):
         raise CheckFailed(
             f"{nation.code} left upkeep unpaid in turn {nation.unpaid_upkeep_turn}, so all its ships are out of "
-            f"supply until the end of turn {turn}; ships out of supply are not repaired (RULES.md §8)",
+            f"supply until the end of turn {turn}; ships out of supply are not repaired",
             code=RefusalCode.OUT_OF_SUPPLY,
         )
     if not fleet_in_supply:
         fleet = ship.fleet
         raise CheckFailed(
-            f"{fleet.name if fleet is not None else ship.name} is out of supply; ships out of supply are not "
-            "repaired (RULES.md §8)",
+            f"{fleet.name if fleet is not None else ship.name} is out of supply; ships out of supply are not repaired",
             code=RefusalCode.OUT_OF_SUPPLY,
         )
 

@@ -369,6 +369,5 @@ def test_a_blockade_is_checked_at_resolution_with_the_order_checks_words() -> No
     phase_8(world.turn)
     order.refresh_from_db()
     assert order.outcome_note == (
-        "HMS 0 cannot be repaired: Portsmouth is blockaded against GB this turn; a blockaded port does not repair "
-        "(RULES.md §2)"
+        "HMS 0 cannot be repaired: Portsmouth is blockaded against GB this turn; a blockaded port does not repair"
     )
