@@ -12,6 +12,7 @@ from campaign.viewer import Viewer
 from fleets.selectors import Blockades, blockades_for_turn
 from ports.models import LandUnit, Port
 from ports.selectors import port_recently_taken
+from rules.economy import IncomePort
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ def _port_row(viewer: Viewer, port: Port, *, blockades: Blockades, besiegers: se
         besiegers=tuple(sorted(by_id[n].code for n in besiegers)),
         blockaders=tuple(blockaders),
         taken_turn=port.taken_turn,
-        pays=not (besieged or blockaders or taken_recently),
+        # §2: whether phase 9 counts it, by the rule phase 9 applies (rules.economy.IncomePort.pays).
+        pays=IncomePort(port.key, port.ep_value, besieged, bool(blockaders), taken_recently).pays,
         can_build=port.dockyard and not besieged and not taken_recently,
     )
 
