@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from campaign.economy import economy_inputs
 from campaign.models import LedgerEntry, Nation
 from campaign.selectors import diplomacy_for_campaign
@@ -21,10 +23,17 @@ def economy_phase(ctx: PhaseContext) -> None:
     turn = ctx.turn.number
     diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
     blockades = blockades_for_turn(campaign_id=ctx.campaign.pk, turn=turn, at_war=diplomacy.at_war)
-    ports = list(Port.objects.filter(campaign=ctx.campaign))
-    ships = list(Ship.objects.filter(campaign=ctx.campaign).only("nation_id", "ship_class", "condition", "in_ordinary"))
+    # Grouped by nation first, so the work grows with the campaign, not with nations × ships.
+    ports: dict[int, list[Port]] = defaultdict(list)
+    for port in Port.objects.filter(campaign=ctx.campaign):
+        ports[port.owner_id].append(port)
+    ships: dict[int, list[Ship]] = defaultdict(list)
+    for ship in Ship.objects.filter(campaign=ctx.campaign).only("nation_id", "ship_class", "condition", "in_ordinary"):
+        ships[ship.nation_id].append(ship)
     for nation in Nation.objects.filter(campaign=ctx.campaign).order_by("code"):
-        inputs = economy_inputs(nation=nation, turn=turn, ports=ports, ships=ships, blockades=blockades)
+        inputs = economy_inputs(
+            nation=nation, turn=turn, ports=ports[nation.pk], ships=ships[nation.pk], blockades=blockades
+        )
         result = economy_turn(nation.treasury, inputs.income(), inputs.upkeep(ctx.ruleset))
         for line in result.lines:
             kind = LedgerEntry.Kind.INCOME if line.amount > 0 else LedgerEntry.Kind.UPKEEP
