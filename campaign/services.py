@@ -100,6 +100,18 @@ def lay_down_port_check(*, nation: Nation, port: Port, turn: int) -> None:
         )
 
 
+def raise_port_check(*, nation: Nation, port: Port, what: str = "land unit") -> None:
+    """RULES.md §7: land units and siege trains are raised "in an own port that is not besieged".
+    The one check, made by the raise order's check at submission and by :func:`land_unit_raise` in
+    phase 2. Raises :class:`ConstructionRefused` with rule ``not_own_port`` or ``besieged``."""
+    if port.owner_id != nation.pk:
+        raise ConstructionRefused(
+            "not_own_port", f"a {what} is raised only in an own port (RULES.md §7); {port.name} is not {nation.code}'s"
+        )
+    if port.siege_turns > 0:
+        raise ConstructionRefused("besieged", f"{port.name} is besieged; no {what} can be raised there (RULES.md §7)")
+
+
 @transaction.atomic
 def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> Ship:
     """Lay down a new ship now: check §1 limits, pay through the ledger, create the keel.
@@ -150,12 +162,7 @@ def land_unit_raise(*, nation: Nation, port: Port, siege_train: bool) -> LandUni
     campaign = Campaign.objects.get(pk=nation.campaign_id)
     ruleset = campaign.ruleset
     what = "siege train" if siege_train else "land unit"
-    if port.owner_id != nation.pk:
-        raise ConstructionRefused(
-            "port", f"A {what} is raised only in an own port; {port.name} is not {nation.code}'s."
-        )
-    if port.siege_turns > 0:
-        raise ConstructionRefused("port", f"{port.name} is besieged; no {what} can be raised there (RULES.md §7).")
+    raise_port_check(nation=nation, port=port, what=what)
     cost = ruleset["economy.raise_siege_train_cost" if siege_train else "economy.raise_land_unit_cost"]
     if cost:
         try:

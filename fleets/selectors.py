@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from django.db.models import Count, F, Q
 
@@ -30,7 +32,12 @@ def navy_counts(*, nation_id: int, exclude_ship_id: int | None = None) -> NavyCo
 
 
 def blockaders_by_port(*, campaign_id: int, turn: int) -> dict[int, list[tuple[int, int]]]:
-    """This turn's blockades not lifted by a storm: port id → [(fleet id, fleet's nation id)]."""
+    """The one query of "which ports are blockaded" (RULES.md §4 "Blockade"): the blockades of
+    ``turn`` that no storm lifted, as port id → [(fleet id, fleet's nation id)] in fleet id order.
+
+    Phases 5 to 9 read this turn's (the rows are written at the end of phase 4); the players' pages
+    read the last resolved turn's, the blockades standing while the next turn is open. Against whom
+    a port is blockaded is :class:`Blockades`' business."""
     out: dict[int, list[tuple[int, int]]] = defaultdict(list)
     rows = (
         Blockade.objects.filter(campaign_id=campaign_id, turn=turn, lifted=False)
@@ -42,13 +49,37 @@ def blockaders_by_port(*, campaign_id: int, turn: int) -> dict[int, list[tuple[i
     return out
 
 
-def blockading_nations_by_port(*, campaign_id: int, turn: int) -> dict[int, list[int]]:
-    """This turn's blockades not lifted by a storm (§4: a storm lifts a blockade "for supply, repairs
-    and income"): port id → the nation ids of its blockading fleets."""
-    return {
-        port_id: [nation_id for _, nation_id in rows]
-        for port_id, rows in blockaders_by_port(campaign_id=campaign_id, turn=turn).items()
-    }
+@dataclass(frozen=True, slots=True)
+class Blockades:
+    """One turn's blockades not lifted by a storm, and against whom they count (RULES.md §4: a
+    fleet blockades P "against every nation at war with it that owns P or has ships or land units
+    in P"). ``at_war(a, b)`` is the campaign's relation between two nation ids (the caller's
+    diplomacy: this app does not read relations)."""
+
+    by_port: Mapping[int, Sequence[tuple[int, int]]]
+    at_war: Callable[[int, int], bool]
+
+    def nations(self, port_id: int) -> list[int]:
+        """The nation ids of the fleets blockading the port, in fleet id order."""
+        return [nation_id for _, nation_id in self.by_port.get(port_id, ())]
+
+    def against(self, port_id: int, nation_id: int) -> bool:
+        """Whether the port is blockaded against ``nation_id``: a blockader is at war with it."""
+        return any(self.at_war(b, nation_id) for b in self.nations(port_id))
+
+    def blockaders_of(self, port_id: int, nation_id: int) -> list[int]:
+        """The nation ids blockading the port against ``nation_id``, each once, in id order."""
+        return sorted({b for b in self.nations(port_id) if self.at_war(b, nation_id)})
+
+    def against_any(self, port_id: int, nation_ids: Iterable[int]) -> frozenset[int]:
+        """Of ``nation_ids`` (the owner, and whoever has ships or land units there), those the port
+        is blockaded against."""
+        return frozenset(n for n in nation_ids if self.against(port_id, n))
+
+
+def blockades_for_turn(*, campaign_id: int, turn: int, at_war: Callable[[int, int], bool]) -> Blockades:
+    """The blockades of ``turn`` that no storm lifted (one query, :func:`blockaders_by_port`)."""
+    return Blockades(blockaders_by_port(campaign_id=campaign_id, turn=turn), at_war)
 
 
 def free_fleet_name(*, campaign_id: int, nation_id: int, base: str) -> str:

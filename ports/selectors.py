@@ -29,6 +29,12 @@ def zone_graph(*, campaign_id: int) -> dict[str, set[str]]:
     return graph
 
 
+def port_recently_taken(port: Port, turn: int) -> bool:
+    """RULES.md §1, §2, §7: a port taken this turn or last (``taken_turn`` ≥ ``turn`` − 1) is settling:
+    it does not build, repair, supply or pay."""
+    return port.taken_turn is not None and port.taken_turn >= turn - 1
+
+
 def ports_for_campaign(*, campaign_id: int) -> list[Port]:
     """Every port of the campaign in key order (RULES.md §3: places in key order), with its zone,
     owner and captor loaded."""

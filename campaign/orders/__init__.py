@@ -17,6 +17,14 @@ Where things are:
 * ``describe.py`` — orders in words.
 * ``choices.py``, ``forms/``, ``views.py`` — the order page.
 
-Resolution (``campaign/turn``) does not call these checks again; it re-checks on its own what can
-have changed since an order was given.
+Resolution (``campaign/turn``) calls the same checks again, against the state at resolution, where
+an order can have become impossible since it was given, so a skipped order gives the reason the
+order page gives for refusing it: the move length and each step (``board.max_steps``,
+``Board.step``; phase 3, over the rows it loaded, ``Board.preloaded``), the sally
+(``board.sally_place_check``; phase 3), the repair (``board.repair_check``, with the blockade and
+supply only resolution knows; phase 8), lay up and recommission (``board.ordinary_check``; phase 8). The
+lay-down and the raise share ``campaign.services`` (``lay_down_port_check``, ``raise_port_check``,
+``rules.construction``) with phase 2. Not shared yet: running the guns and fireships (phase 5),
+landings (phase 6), fleet organisation and appointments (phase 3) and diplomacy (phase 1) keep
+their own re-checks at resolution.
 """

@@ -2,14 +2,17 @@
 adjacency, ports, nations, relations) and the checks of RULES.md §2, §4, §7 and §10 made on it.
 
 Each check raises :class:`~campaign.orders.errors.CheckFailed` with the bare reason and a
-:class:`~campaign.orders.errors.RefusalCode`; the per-kind checks (``checks/``) name the order. Today
-only the order checks and the order pages call them; resolution (``campaign/turn``) keeps its own
-versions of some of these rules (the move length, the repair check), which is an open item of issue 8.
+:class:`~campaign.orders.errors.RefusalCode`; the per-kind checks (``checks/``) name the order.
+They are the one implementation of their rules: the order checks call them at submission, the
+order page's choices offer what :meth:`Board.step` and :func:`max_steps` accept, and resolution
+(``campaign/turn``) calls them again against the state at resolution — phase 3 for the move length,
+each step and the sally, phase 8 for repairs and lay up / recommission — and reports their reason
+when it skips an order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 
 from campaign.models import Nation, Relation
@@ -18,6 +21,7 @@ from campaign.orders.schema import DIPLOMACY_FROM
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from fleets.models import Fleet, Ship
 from ports.models import Port, SeaZone
+from ports.selectors import port_recently_taken
 from rules.ruleset import Ruleset
 
 
@@ -45,27 +49,30 @@ def leave_port_check(*, ships: Iterable[Ship]) -> None:
         )
 
 
-def port_recently_taken(port: Port, turn: int) -> bool:
-    """RULES.md §1, §2, §7: a port taken this turn or last does not build or repair."""
-    return port.taken_turn is not None and port.taken_turn >= turn - 1
-
-
-def raise_port_check(*, nation: Nation, port: Port) -> None:
-    """RULES.md §7: land units and siege trains are raised "in an own port that is not besieged"."""
-    if port.owner_id != nation.pk:
+def sally_place_check(*, zone: SeaZone, port: Port | None) -> None:
+    """RULES.md §4 "Sally": "a fleet in a port blockaded against it may leave port" — only a fleet in
+    a port sallies. Made by the sally order's check and by phase 3 as the fleet is after moving."""
+    if port is None:
         raise CheckFailed(
-            f"land units are raised only in an own port (RULES.md §7); {port.name} is not {nation.code}'s",
-            code=RefusalCode.NOT_OWN_PORT,
-        )
-    if port.siege_turns > 0:
-        raise CheckFailed(
-            f"{port.name} is besieged; nothing can be raised there (RULES.md §7)", code=RefusalCode.BESIEGED
+            f"the fleet is at sea in {zone.name}; only a fleet in a port sallies (RULES.md §4)", code=RefusalCode.AT_SEA
         )
 
 
-def repair_check(*, nation: Nation, ship: Ship, port: Port | None, turn: int) -> None:
-    """RULES.md §2: repair "a damaged or disabled ship in an own port with a dockyard, not taken this
-    turn or last" (the blockade is known only at resolution)."""
+def repair_check(
+    *, nation: Nation, ship: Ship, port: Port | None, turn: int, blockaded: bool = False, fleet_in_supply: bool = True
+) -> None:
+    """RULES.md §2 and §8: whether ``ship`` can be repaired in phase 8 of ``turn`` — the one check, made
+    by the repair order's check at submission and by phase 8 at resolution, with the same reasons.
+
+    §2: repair "a ship in an own port with a dockyard, not blockaded and not taken this turn or last";
+    "ceil(10% of class EP) if damaged, ceil(25%) if disabled". §8: "Out of supply: ... no repairs", and
+    unpaid upkeep puts "all that nation's ships ... out of supply until the end of the next turn".
+
+    ``blockaded``: the port is blockaded against ``nation`` this turn; ``fleet_in_supply``: the ship's
+    fleet as phase 7 decided it. Both are known only at resolution (blockades are established in
+    phase 4, supply in phase 7), so the order check leaves them at their defaults; unpaid upkeep is
+    known at submission and is checked at both.
+    """
     if ship.condition not in (Ship.Condition.DAMAGED, Ship.Condition.DISABLED):
         raise CheckFailed(
             f"{ship.name} is {ship.condition}; only a damaged or disabled ship is repaired (RULES.md §2)",
@@ -87,10 +94,36 @@ def repair_check(*, nation: Nation, ship: Ship, port: Port | None, turn: int) ->
             code=RefusalCode.NO_DOCKYARD,
         )
     if port_recently_taken(port, turn):
+        assert port.taken_turn is not None  # port_recently_taken
         raise CheckFailed(
-            f"{port.name} was taken in turn {port.taken_turn}; it repairs again from turn {turn + 1}",
+            f"{port.name} was taken in turn {port.taken_turn}; it repairs again from turn {port.taken_turn + 2} "
+            "(a port taken this turn or last does not repair)",
             code=RefusalCode.RECENTLY_TAKEN,
         )
+    if blockaded:
+        raise CheckFailed(
+            f"{port.name} is blockaded against {nation.code} this turn; a blockaded port does not repair",
+            code=RefusalCode.BLOCKADED,
+        )
+    if upkeep_unpaid_lately(nation, turn):
+        raise CheckFailed(
+            f"{nation.code} left upkeep unpaid in turn {nation.unpaid_upkeep_turn}, so all its ships are out of "
+            f"supply until the end of turn {turn}; ships out of supply are not repaired",
+            code=RefusalCode.OUT_OF_SUPPLY,
+        )
+    if not fleet_in_supply:
+        fleet = ship.fleet
+        raise CheckFailed(
+            f"{fleet.name if fleet is not None else ship.name} is out of supply; ships out of supply are not repaired",
+            code=RefusalCode.OUT_OF_SUPPLY,
+        )
+
+
+def upkeep_unpaid_lately(nation: Nation, turn: int) -> bool:
+    """RULES.md §2: unpaid upkeep puts "all that nation's ships ... out of supply until the end of the
+    next turn" — upkeep left unpaid in phase 9 of this turn or the last."""
+    unpaid = nation.unpaid_upkeep_turn
+    return unpaid is not None and unpaid >= turn - 1
 
 
 def ordinary_check(*, nation: Nation, ship: Ship, port: Port | None, lay_up: bool) -> None:
@@ -119,6 +152,31 @@ class Board:
 
     def __init__(self, campaign_id: int) -> None:
         self.campaign_id = campaign_id
+
+    @classmethod
+    def preloaded(
+        cls,
+        campaign_id: int,
+        *,
+        nations: Iterable[Nation],
+        diplomacy: Diplomacy,
+        zones: Iterable[SeaZone] | None = None,
+        ports: Iterable[Port] | None = None,
+        adjacency: Mapping[int, Iterable[int]] | None = None,
+    ) -> Board:
+        """A board over rows the caller has read already (phase 3's sea, the order page's viewer), so
+        the same checks run without reading them again. What is not given is read when first needed.
+        ``adjacency``: zone id → adjacent zone ids, both ways."""
+        board = cls(campaign_id)
+        board.__dict__["nations"] = {n.code: n for n in nations}
+        board.__dict__["diplomacy"] = diplomacy
+        if zones is not None:
+            board.__dict__["zones"] = {z.key: z for z in zones}
+        if ports is not None:
+            board.__dict__["ports"] = {p.key: p for p in ports}
+        if adjacency is not None:
+            board.__dict__["adjacency"] = {pk: frozenset(others) for pk, others in adjacency.items()}
+        return board
 
     @cached_property
     def zones(self) -> dict[str, SeaZone]:

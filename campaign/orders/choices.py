@@ -24,6 +24,7 @@ from django.http import Http404
 
 from campaign.models import Campaign, Nation, Order, Relation, Turn
 from campaign.orders.board import Board, max_steps
+from campaign.orders.errors import CheckFailed
 from campaign.orders.schema import DIPLOMACY_FROM, RAISE_COST_KEY
 from campaign.orders.selectors import orders_committed_ep, orders_for_turn
 from campaign.viewer import Viewer, viewer_for_player
@@ -147,10 +148,8 @@ class OrderChoices:
         self.campaign = desk.campaign
         self.nation = desk.nation
         self.turn: Turn = desk.turn
-        self.board = Board(self.campaign.pk)
         # The viewer has read the nations and relations already: the board reuses them.
-        self.board.__dict__["nations"] = {n.code: n for n in desk.viewer.nations}
-        self.board.__dict__["diplomacy"] = desk.viewer.diplomacy
+        self.board = Board.preloaded(self.campaign.pk, nations=desk.viewer.nations, diplomacy=desk.viewer.diplomacy)
 
     # -- basics ---------------------------------------------------------------------------------------
     @cached_property
@@ -224,43 +223,42 @@ class OrderChoices:
     def _zone_name(self, zone_id: int) -> str:
         return self.board.zones_by_id[zone_id].name
 
-    def _enterable(self, zone: SeaZone, exclude: Port | None = None) -> list[Port]:
-        ports = [
-            p
-            for p in self.board.ports.values()
-            if p.sea_zone_id == zone.pk
-            and (exclude is None or p.pk != exclude.pk)
-            and self.board.friendly(self.nation, p)
-        ]
-        return sorted(ports, key=lambda p: p.name)
-
-    def _neighbours(self, zone: SeaZone) -> list[SeaZone]:
+    def _step_candidates(self, zone: SeaZone, port: Port | None) -> list[tuple[str, str]]:
+        """Steps worth offering from (zone, port), each with its label: leave the port, or enter a
+        port of the zone, or sail to a neighbouring zone. Whether each is legal is the board's call."""
+        if port is not None:
+            return [("sea", f"leave {port.name} for {zone.name}")]
+        ports = sorted((p for p in self.board.ports.values() if p.sea_zone_id == zone.pk), key=lambda p: p.name)
         ids = self.board.adjacency.get(zone.pk, frozenset())
-        return sorted((self.board.zones_by_id[i] for i in ids), key=lambda z: z.name)
+        neighbours = sorted((self.board.zones_by_id[i] for i in ids), key=lambda z: z.name)
+        return [(f"port:{p.key}", f"enter {p.name}") for p in ports] + [(z.key, z.name) for z in neighbours]
 
     def move_paths(self, place: FleetPlace) -> list[PathChoice]:
         """Every legal path of RULES.md §4 from the fleet's place (1 or 2 steps; 1 with a disabled
-        ship): adjacent zones, two-step paths, own or allied ports to enter, "sea" from a port. A fleet
-        in port with ships in ordinary cannot leave (§2), so it has no path."""
+        ship): adjacent zones, two-step paths, own or allied ports to enter, "sea" from a port. The
+        length and each step are the order check's and phase 3's own (:func:`max_steps`,
+        :meth:`Board.step`, ships in ordinary included); only pointless paths are left out (back to
+        where the fleet started, out of a port just entered, into the port just left)."""
         limit = max_steps(self.ruleset, place.ships)
         out: list[PathChoice] = []
 
         def follow(steps: tuple[str, ...], labels: tuple[str, ...], zone: SeaZone, port: Port | None) -> None:
             if steps:
                 out.append(PathChoice(steps, " → ".join(labels)))
-            if len(steps) >= limit:
-                return
-            if port is not None:
-                if steps or any(s.in_ordinary for s in place.ships):
-                    return  # a port entered ends the move; ships in ordinary do not leave (§2)
-                follow((*steps, "sea"), (*labels, f"leave {port.name} for {zone.name}"), zone, None)
-                return
-            for target in self._enterable(zone, exclude=place.port if steps else None):
-                follow((*steps, f"port:{target.key}"), (*labels, f"enter {target.name}"), zone, target)
-            for other in self._neighbours(zone):
-                if other.pk == place.zone.pk and place.port is None:
+            if len(steps) >= limit or (steps and port is not None):
+                return  # a port entered ends the move
+            for token, label in self._step_candidates(zone, port):
+                try:
+                    to_zone, to_port = self.board.step(
+                        nation=self.nation, zone=zone, port=port, step=token, ships=place.ships
+                    )
+                except CheckFailed:
+                    continue
+                if to_port is None and to_zone.pk == place.zone.pk and place.port is None:
                     continue  # back where it started: no move at all
-                follow((*steps, other.key), (*labels, other.name), other, None)
+                if steps and to_port is not None and place.port is not None and to_port.pk == place.port.pk:
+                    continue  # back into the port it left
+                follow((*steps, token), (*labels, label), to_zone, to_port)
 
         follow((), (), place.zone, place.port)
         return out

@@ -71,6 +71,8 @@ class RefusalCode(StrEnum):
     NOT_DAMAGED = "not_damaged"  #: only a damaged or disabled ship is repaired
     NO_DOCKYARD = "no_dockyard"  #: repairs need a dockyard
     RECENTLY_TAKEN = "recently_taken"  #: a port taken this turn or last does not repair
+    BLOCKADED = "blockaded"  #: a port blockaded against the nation does not repair (known at resolution)
+    OUT_OF_SUPPLY = "out_of_supply"  #: ships out of supply (unpaid upkeep, or phase 7) are not repaired
     ALREADY_IN_ORDINARY = "already_in_ordinary"  #: laying up a ship already in ordinary
     NOT_IN_ORDINARY = "not_in_ordinary"  #: recommissioning a ship in commission
     ALREADY_IN_FLEET = "already_in_fleet"  #: a transfer to the fleet the ship is in

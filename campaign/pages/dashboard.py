@@ -10,16 +10,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from battles.selectors import ship_line_key
+from campaign.economy import economy_inputs
 from campaign.models import LedgerEntry, Nation, Order, Turn
 from campaign.orders.selectors import orders_committed_ep
 from campaign.pages.contacts import Contact, contacts_for_viewer
 from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
 from campaign.pages.paging import page_of
-from campaign.pages.ports import PortRow, ports_for_viewer
+from campaign.pages.ports import PortRow, blockades_for_viewer, ports_for_viewer
 from campaign.pages.reports import ReportView, report_for_nation
 from campaign.viewer import User, Viewer, viewer_for_player
 from fleets.models import Fleet, Ship
-from fleets.selectors import navy_counts
+from fleets.selectors import Blockades, navy_counts
+from ports.models import Port
 from rules.construction import (
     ConstructionRefused,
     NavyCounts,
@@ -28,7 +30,7 @@ from rules.construction import (
     period_label,
     within_quota,
 )
-from rules.economy import EconomyShip, IncomePort, economy_turn, income, upkeep
+from rules.economy import economy_turn
 from rules.ruleset import SHIP_CLASSES, SOL_CLASSES, Ruleset
 
 LEDGER_PAGE_SIZE = 15
@@ -199,7 +201,7 @@ class _Navy:
     fleets: list[FleetView]
     keels: list[KeelRow]
     lost: list[LostRow]
-    economy: list[EconomyShip]
+    ships: list[Ship]
 
 
 def _ledger(nation: Nation, page: int) -> LedgerPage:
@@ -230,14 +232,14 @@ def _navy(viewer: Viewer) -> _Navy:
             blockade_port=f.blockade_port.name if f.blockade_port else "",
             in_supply=f.in_supply,
         )
-    navy = _Navy(list(fleets.values()), [], [], [])
+    navy = _Navy(list(fleets.values()), [], [], ships=[])
     by_id = viewer.nations_by_id
     ships = sorted(
         Ship.objects.filter(nation=nation).select_related("building_port"),
         key=lambda s: (s.fleet_id or 0, *ship_line_key(s, ruleset)),
     )
+    navy.ships = ships
     for s in ships:
-        navy.economy.append(EconomyShip(s.ship_class, s.condition, s.in_ordinary))  # type: ignore[arg-type]
         if s.condition == Ship.Condition.BUILDING:
             port = s.building_port.name if s.building_port else ""
             navy.keels.append(KeelRow(s.pk, s.name, s.ship_class, port, s.building_turns_left))
@@ -314,23 +316,20 @@ def _pending_keels(viewer: Viewer, turn: Turn | None) -> list[str]:
 
 def _projection(
     nation: Nation,
-    own_ports: list[PortRow],
+    ports: list[Port],
+    ships: list[Ship],
+    blockades: Blockades,
     *,
     turn_number: int,
     available: int,
-    economy: list[EconomyShip],
     ruleset: Ruleset,
 ) -> Projection:
-    """Next phase 9 (RULES.md §2) from the EP left after this turn's orders: income of the own ports
-    neither besieged, blockaded nor taken since last turn, upkeep of the ships afloat."""
-    paying = [
-        IncomePort(key=r.key, ep_value=r.ep_value, besieged=r.siege_turns > 0, blockaded=bool(r.blockaders))
-        for r in own_ports
-    ]
-    taken = {r.key for r in own_ports if r.taken_turn is not None and r.taken_turn >= turn_number - 1}
-    paying = [p if p.key not in taken else IncomePort(p.key, p.ep_value, taken_recently=True) for p in paying]
-    turn_income = income(nation.base_income, paying)
-    due = upkeep(economy, ruleset)
+    """Next phase 9 (RULES.md §2) from the EP left after this turn's orders, with phase 9's own
+    inputs (:func:`campaign.economy.economy_inputs`) as they stand: the blockades standing from the
+    last resolved turn, the sieges, captures and ships now."""
+    inputs = economy_inputs(nation=nation, turn=turn_number, ports=ports, ships=ships, blockades=blockades)
+    turn_income = inputs.income()
+    due = inputs.upkeep(ruleset)
     result = economy_turn(max(0, available), turn_income, due)
     return Projection(
         base=turn_income.base,
@@ -353,7 +352,8 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
     turn_number = viewer.turn.number if viewer.turn else campaign.turn_number
     ledger = _ledger(nation, ledger_page)
     navy = _navy(viewer)
-    ports, port_rows = ports_for_viewer(viewer, turn_number=turn_number)
+    blockades = blockades_for_viewer(viewer, turn_number=turn_number)
+    ports, port_rows = ports_for_viewer(viewer, turn_number=turn_number, blockades=blockades)
     own_ports = [r for r in port_rows if r.owner_code == nation.code]
     turn = _turn_stub(viewer)
     committed = orders_committed_ep(nation=nation, turn=turn) if turn is not None and turn.status == "open" else 0
@@ -363,7 +363,7 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
         viewer, navy_counts(nation_id=nation.pk), pending, available, [r.name for r in own_ports if r.can_build]
     )
     projection = _projection(
-        nation, own_ports, turn_number=turn_number, available=available, economy=navy.economy, ruleset=viewer.ruleset
+        nation, ports, navy.ships, blockades, turn_number=turn_number, available=available, ruleset=viewer.ruleset
     )
     report = report_for_nation(nation)
     return Dashboard(

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Count, F, Q
 
 from campaign.viewer import Viewer
-from fleets.models import Blockade
+from fleets.selectors import Blockades, blockades_for_turn
 from ports.models import LandUnit, Port
+from ports.selectors import port_recently_taken
+from rules.economy import IncomePort
 
 
 @dataclass(frozen=True)
@@ -35,10 +36,9 @@ class PortRow:
     can_build: bool
 
 
-def _ports_with_status(viewer: Viewer, blockade_turn: int) -> tuple[list[Port], dict[int, list[Any]]]:
-    """Every port with its zone and garrison count (one query) and the blockades of ``blockade_turn``
-    by port id as (fleet id, nation id, lifted) (one query)."""
-    ports: list[Port] = list(
+def _ports_with_garrisons(viewer: Viewer) -> list[Port]:
+    """Every port with its zone and garrison count (one query)."""
+    return list(
         Port.objects.filter(campaign=viewer.campaign)
         .select_related("sea_zone")
         .annotate(
@@ -49,13 +49,12 @@ def _ports_with_status(viewer: Viewer, blockade_turn: int) -> tuple[list[Port], 
         )
         .order_by("key")
     )
-    blockades: dict[int, list[Any]] = defaultdict(list)
-    rows = Blockade.objects.filter(campaign=viewer.campaign, turn=blockade_turn).values_list(
-        "port_id", "fleet_id", "fleet__nation_id", "lifted"
-    )
-    for port_id, fleet_id, nation_id, lifted in rows:
-        blockades[port_id].append((fleet_id, nation_id, lifted))
-    return ports, blockades
+
+
+def blockades_for_viewer(viewer: Viewer, *, turn_number: int) -> Blockades:
+    """The blockades standing while turn ``turn_number`` is open: the last resolved turn's, not lifted
+    by a storm (one query, :func:`fleets.selectors.blockades_for_turn`)."""
+    return blockades_for_turn(campaign_id=viewer.campaign.pk, turn=turn_number - 1, at_war=viewer.diplomacy.at_war)
 
 
 def _besiegers(viewer: Viewer) -> dict[int, set[int]]:
@@ -70,13 +69,11 @@ def _besiegers(viewer: Viewer) -> dict[int, set[int]]:
     return out
 
 
-def _port_row(viewer: Viewer, port: Port, *, blockades: list[Any], besiegers: set[int], turn_number: int) -> PortRow:
+def _port_row(viewer: Viewer, port: Port, *, blockades: Blockades, besiegers: set[int], turn_number: int) -> PortRow:
     by_id = viewer.nations_by_id
     owner = by_id[port.owner_id]
-    blockaders = sorted(
-        {by_id[n].code for _, n, lifted in blockades if viewer.diplomacy.at_war(n, port.owner_id) and not lifted}
-    )
-    taken_recently = port.taken_turn is not None and port.taken_turn >= turn_number - 1
+    blockaders = sorted(by_id[n].code for n in blockades.blockaders_of(port.pk, port.owner_id))
+    taken_recently = port_recently_taken(port, turn_number)
     besieged = port.siege_turns > 0
     return PortRow(
         key=port.key,
@@ -94,24 +91,28 @@ def _port_row(viewer: Viewer, port: Port, *, blockades: list[Any], besiegers: se
         besiegers=tuple(sorted(by_id[n].code for n in besiegers)),
         blockaders=tuple(blockaders),
         taken_turn=port.taken_turn,
-        pays=not (besieged or blockaders or taken_recently),
+        # §2: whether phase 9 counts it, by the rule phase 9 applies (rules.economy.IncomePort.pays).
+        pays=IncomePort(port.key, port.ep_value, besieged, bool(blockaders), taken_recently).pays,
         can_build=port.dockyard and not besieged and not taken_recently,
     )
 
 
-def ports_for_viewer(viewer: Viewer, *, turn_number: int) -> tuple[list[Port], list[PortRow]]:
+def ports_for_viewer(
+    viewer: Viewer, *, turn_number: int, blockades: Blockades | None = None
+) -> tuple[list[Port], list[PortRow]]:
     """Every port of the campaign in key order (with its ``sea_zone``) and, in the same order, its row as
-    of turn ``turn_number``: the blockades standing from the turn before it and the sieges now (three
-    queries). The two lists are aligned: ``rows[i]`` is ``ports[i]``."""
-    ports, blockades = _ports_with_status(viewer, turn_number - 1)
+    of turn ``turn_number``: the blockades standing from the turn before it (``blockades``, or
+    :func:`blockades_for_viewer`) and the sieges now (three queries, two with ``blockades`` given).
+    The two lists are aligned: ``rows[i]`` is ``ports[i]``."""
+    ports = _ports_with_garrisons(viewer)
+    if blockades is None:
+        blockades = blockades_for_viewer(viewer, turn_number=turn_number)
     besiegers = _besiegers(viewer)
     rows = [
-        _port_row(
-            viewer, p, blockades=blockades.get(p.pk, []), besiegers=besiegers.get(p.pk, set()), turn_number=turn_number
-        )
+        _port_row(viewer, p, blockades=blockades, besiegers=besiegers.get(p.pk, set()), turn_number=turn_number)
         for p in ports
     ]
     return ports, rows
 
 
-__all__ = ["PortRow", "ports_for_viewer"]
+__all__ = ["PortRow", "blockades_for_viewer", "ports_for_viewer"]

@@ -17,7 +17,7 @@ from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Fleet, Ship
-from fleets.selectors import blockaders_by_port
+from fleets.selectors import blockades_for_turn
 from fleets.weather import transports_cargo_lose
 from ports.models import LandUnit, Port
 from ports.selectors import land_units_by_port, ports_for_campaign
@@ -188,7 +188,7 @@ def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nat
     at war with its owner is besieged (no order needed)". One d10 per port, ports in key order."""
     turn = ctx.turn.number
     units_at = land_units_by_port(campaign_id=ctx.campaign.pk)
-    blockaders = blockaders_by_port(campaign_id=ctx.campaign.pk, turn=turn)
+    blockades = blockades_for_turn(campaign_id=ctx.campaign.pk, turn=turn, at_war=diplomacy.at_war)
     code_to_nation = {n.code: n for n in nations.values()}
     for key in sorted(ports):
         port = ports[key]
@@ -201,7 +201,7 @@ def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nat
                 ctx.report(None, f"The siege of {port.name} ({nations[owner].code}) has ended.", port=port.key)
             continue
         garrison = [u for u in units if u not in besiegers and diplomacy.allied(u.nation_id, owner)]
-        blockaded = any(diplomacy.at_war(nation, owner) for _, nation in blockaders.get(port.pk, []))
+        blockaded = blockades.against(port.pk, owner)
         state = SiegeState(
             port=port.key,
             besiegers=tuple(SiegeUnit(u.pk, u.nation.code, u.siege_train) for u in besiegers),

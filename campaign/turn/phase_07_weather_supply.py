@@ -13,15 +13,16 @@ The phase orchestrates; the rules are in ``rules.weather`` and ``rules.supply``,
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
 from campaign.models import Nation
+from campaign.orders.board import upkeep_unpaid_lately
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
-from fleets.selectors import blockaders_by_port
+from fleets.selectors import blockades_for_turn
 from fleets.weather import fleets_supply_record, ships_weather_apply
 from ports.models import LandUnit, Port
 from ports.selectors import land_units_by_port, ports_for_campaign, zone_graph
@@ -39,17 +40,6 @@ from rules.supply import (
 )
 from rules.weather import AttritionShip, AttritionUnit, Effect, WeatherShip, attrition_roll_all, storms_roll
 from rules.weather import Condition as WeatherCondition
-
-
-def blockaded_against(
-    *, port: Port, blockaders: Iterable[tuple[int, int]], present: Collection[int], diplomacy: Diplomacy
-) -> frozenset[int]:
-    """RULES.md §4: a blockade counts "against every nation at war with it that owns P or has ships
-    or land units in P". ``present``: nations with ships or land units in the port. Nation ids."""
-    candidates = {port.owner_id, *present}
-    blockading = {nation for _, nation in blockaders}
-    return frozenset(n for n in candidates if any(diplomacy.at_war(n, b) for b in blockading))
-
 
 # --- phase 7: storms, supply, attrition (RULES.md §8) -----------------------------------------------
 
@@ -152,7 +142,7 @@ def _supply(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation])
     ports = ports_for_campaign(campaign_id=ctx.campaign.pk)
     fleets = list(Fleet.objects.filter(campaign=ctx.campaign).select_related("sea_zone", "port").order_by("id"))
     units_at = land_units_by_port(campaign_id=ctx.campaign.pk)
-    blockaders = blockaders_by_port(campaign_id=ctx.campaign.pk, turn=turn)
+    blockades = blockades_for_turn(campaign_id=ctx.campaign.pk, turn=turn, at_war=diplomacy.at_war)
     present: dict[int, set[int]] = defaultdict(set)
     for fleet_port, nation_id in (
         Ship.objects.filter(campaign=ctx.campaign, condition__in=Ship.AFLOAT, fleet__port__isnull=False)
@@ -168,12 +158,8 @@ def _supply(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation])
             zone=p.sea_zone.key,
             owner=code[p.owner_id],
             besieged=p.siege_turns > 0,
-            blockaded_against=frozenset(
-                code[n]
-                for n in blockaded_against(
-                    port=p, blockaders=blockaders.get(p.pk, []), present=present[p.pk], diplomacy=diplomacy
-                )
-            ),
+            # §4: blockaded "against every nation at war with it that owns P or has ships or land units in P".
+            blockaded_against=frozenset(code[n] for n in blockades.against_any(p.pk, {p.owner_id, *present[p.pk]})),
             # §7: a port taken this turn or last is no supply point (it settles in the next turn).
             supply_point=p.taken_turn is None or p.taken_turn < turn - 1,
         )
@@ -181,7 +167,7 @@ def _supply(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation])
     ]
     allies = {code[a]: {code[b] for b in nations if b != a and diplomacy.allied(a, b)} for a in nations}
     # §2: an unpaid upkeep puts the nation's ships out of supply "until the end of the next turn".
-    unpaid = {n.code for n in nations.values() if n.unpaid_upkeep_turn in (turn - 1, turn)}
+    unpaid = {n.code for n in nations.values() if upkeep_unpaid_lately(n, turn)}
     supply = SupplyContext.build(
         graph=zone_graph(campaign_id=ctx.campaign.pk),
         ports=supply_ports,

@@ -25,78 +25,69 @@ How the phase keeps what the rules ask it to remember:
   a ship that was captured, sunk, hit again or moved loses the pending repair. Then the repair
   orders run.
 
-Blockades count from this turn's Blockade rows that a storm did not lift (§4: a storm "lifts it for
-supply, repairs and income"), against every nation at war with the blockading fleet's.
+Whether a ship can be repaired is decided by the repair order's own check,
+:func:`campaign.orders.board.repair_check`, called here against the state at resolution (this
+turn's blockades and the supply phase 7 decided), so a repair skipped here gives the reason the
+order page gives when it refuses the same repair. Blockades count from this turn's blockades that
+a storm did not lift (§4: a storm "lifts it for supply, repairs and income"),
+:func:`fleets.selectors.blockades_for_turn`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
 
 from campaign.models import LedgerEntry, Nation, Order
-from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.orders.board import ordinary_check, repair_check
+from campaign.orders.errors import CheckFailed, RefusalCode
+from campaign.selectors import diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Ship
-from fleets.selectors import blockading_nations_by_port
-from ports.models import Port
+from fleets.selectors import Blockades, blockades_for_turn
 from rules.economy import repair_cost
 
 REPAIRABLE = (Ship.Condition.DAMAGED, Ship.Condition.DISABLED)
 
 
-@dataclass(frozen=True, slots=True)
-class _Yards:
-    """What decides whether a port can repair a nation's ship this turn."""
-
-    turn: int
-    relations: Diplomacy
-    blockaders: dict[int, list[int]]  # port id → nations blockading it this turn (not lifted)
-
-    def blockaded(self, port: Port, nation_id: int) -> bool:
-        return any(self.relations.at_war(b, nation_id) for b in self.blockaders.get(port.pk, ()))
-
-    def refusal(self, ship: Ship, nation: Nation) -> str | None:
-        """Why ``ship`` cannot be repaired now (§2, §8), or None."""
-        fleet = ship.fleet
-        port = fleet.port if fleet is not None else None
-        if fleet is None or port is None:
-            return f"{ship.name} is not in a port"
-        if port.owner_id != nation.pk:
-            return f"{port.name} is not an own port"
-        if not port.dockyard:
-            return f"{port.name} has no dockyard"
-        if port.captor_id is not None or (port.taken_turn is not None and port.taken_turn >= self.turn - 1):
-            return f"{port.name} was taken this turn or last"
-        if self.blockaded(port, nation.pk):
-            return f"{port.name} is blockaded"
-        unpaid = nation.unpaid_upkeep_turn
-        if not fleet.in_supply or (unpaid is not None and unpaid >= self.turn - 1):
-            return f"{fleet.name} is out of supply (RULES.md §8: no repairs)"
-        return None
-
-
 def repairs_phase(ctx: PhaseContext) -> None:
     """Phase 8: finish last turn's repairs of disabled ships, run the standing repair orders, then
     the lay-up and recommission orders (see the module docstring)."""
-    turn = ctx.turn.number
     nations = {n.pk: n for n in Nation.objects.filter(campaign=ctx.campaign).order_by("code")}
-    blockaders = blockading_nations_by_port(campaign_id=ctx.campaign.pk, turn=turn)
-    yards = _Yards(turn, diplomacy_for_campaign(campaign_id=ctx.campaign.pk), blockaders)
-    _pending_finish(ctx, yards, nations)
-    _repairs_run(ctx, yards, nations)
+    diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
+    blockades = blockades_for_turn(campaign_id=ctx.campaign.pk, turn=ctx.turn.number, at_war=diplomacy.at_war)
+    _pending_finish(ctx, blockades, nations)
+    _repairs_run(ctx, blockades, nations)
     _ordinary_orders(ctx)
+
+
+def _repair_refusal(ctx: PhaseContext, blockades: Blockades, ship: Ship, nation: Nation) -> str | None:
+    """Why ``ship`` cannot be repaired now, or None: the repair order's own check
+    (:func:`campaign.orders.board.repair_check`) against the state at resolution."""
+    fleet = ship.fleet
+    port = fleet.port if fleet is not None else None
+    try:
+        repair_check(
+            nation=nation,
+            ship=ship,
+            port=port,
+            turn=ctx.turn.number,
+            blockaded=port is not None and blockades.against(port.pk, nation.pk),
+            fleet_in_supply=fleet is None or fleet.in_supply,
+        )
+    except CheckFailed as failed:
+        return str(failed)
+    return None
 
 
 def _ships(ids: set[int]) -> dict[int, Ship]:
     return {s.pk: s for s in Ship.objects.filter(pk__in=ids).select_related("fleet__port")}
 
 
-def _pending_finish(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -> None:
+def _pending_finish(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nation]) -> None:
     """§2: a disabled ship repaired last turn is "ready in phase 8 of the next turn if it is still
     there and the port is not blockaded"."""
     due = (
@@ -113,7 +104,7 @@ def _pending_finish(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]
         if port is None or port.pk != yard.pk:
             ctx.report([nation.code], f"{ship.name} left {yard.name}: her repair was not completed.")
             continue
-        if yards.blockaded(port, nation.pk):
+        if blockades.against(port.pk, nation.pk):
             ctx.report([nation.code], f"{port.name} is blockaded: {ship.name}'s repair was not completed.")
             continue
         Ship.objects.filter(pk=ship.pk).update(condition=Ship.Condition.READY)
@@ -140,8 +131,7 @@ def _standing_repairs(ctx: PhaseContext) -> list[Order]:
     return sorted(latest.values(), key=lambda o: (o.nation.code, o.turn.number, o.position))
 
 
-def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -> None:
-
+def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nation]) -> None:
     turn = ctx.turn.number
     standing = _standing_repairs(ctx)
     ships = _ships({o.body["ship"] for o in standing if isinstance(o.body.get("ship"), int)})
@@ -163,15 +153,15 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
             continue
         if not this_turn and (ship.fleet is None or ship.fleet.port is None):
             continue  # at sea: the standing order waits for the ship to come into port, silently
-        refused = yards.refusal(ship, nation)
+        refused = _repair_refusal(ctx, blockades, ship, nation)
         if refused is not None:
-            reason = f"{ship.name} cannot be repaired: {refused} (RULES.md §2)"
+            reason = f"{ship.name} cannot be repaired: {refused}"
             if this_turn:
                 order_skip(ctx, order, reason)
             else:
                 ctx.report([nation.code], f"Standing repair order: {reason}.", ship=ship.pk)
             continue
-        assert ship.fleet is not None and ship.fleet.port is not None  # checked by refusal()
+        assert ship.fleet is not None and ship.fleet.port is not None  # checked by repair_check()
         port = ship.fleet.port
         was = ship.condition
         cost = repair_cost(ship.ship_class, was, ctx.ruleset)
@@ -211,7 +201,8 @@ def _repairs_run(ctx: PhaseContext, yards: _Yards, nations: dict[int, Nation]) -
 
 
 def _ordinary_orders(ctx: PhaseContext) -> None:
-    """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8"."""
+    """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8",
+    checked by the order's own check (:func:`campaign.orders.board.ordinary_check`) as the ship is now."""
 
     orders = orders_pending(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
     ships = _ships({o.body["ship"] for o in orders if isinstance(o.body.get("ship"), int)})
@@ -221,13 +212,16 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
             order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {order.nation.code}")
             continue
         port = ship.fleet.port if ship.fleet is not None else None
-        if port is None or port.owner_id != order.nation_id:
-            order_skip(ctx, order, f"{ship.name} is not in an own port (RULES.md §2)")
-            continue
         lay_up = order.kind == Order.Kind.LAY_UP
-        if ship.in_ordinary == lay_up:
-            order_done(order, f"{ship.name} is already {'in ordinary' if lay_up else 'in commission'}")
+        try:
+            ordinary_check(nation=order.nation, ship=ship, port=port, lay_up=lay_up)
+        except CheckFailed as failed:
+            if failed.code in (RefusalCode.ALREADY_IN_ORDINARY, RefusalCode.NOT_IN_ORDINARY):
+                order_done(order, str(failed))  # already as ordered: nothing left to do
+            else:
+                order_skip(ctx, order, str(failed))
             continue
+        assert port is not None  # ordinary_check: an own port
         ship.in_ordinary = lay_up
         ship.save(update_fields=["in_ordinary"])
         text = f"{ship.name} was {'laid up in ordinary' if lay_up else 'recommissioned'} at {port.name}."

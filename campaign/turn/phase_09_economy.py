@@ -5,43 +5,36 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from campaign.economy import economy_inputs
 from campaign.models import LedgerEntry, Nation
 from campaign.selectors import diplomacy_for_campaign
 from campaign.services import ledger_post
 from campaign.turn.captures import ports_taken_change_owner
 from campaign.turn.context import PhaseContext
 from fleets.models import Ship
-from fleets.selectors import blockading_nations_by_port
+from fleets.selectors import blockades_for_turn
 from ports.models import Port
-from rules.economy import EconomyShip, IncomePort, economy_turn, income, upkeep
+from rules.economy import economy_turn
 
 
 def economy_phase(ctx: PhaseContext) -> None:
+    """Phase 9: each nation's income and upkeep (§2) from :func:`campaign.economy.economy_inputs` —
+    the inputs the dashboard projects — with this turn's blockades not lifted by a storm."""
     turn = ctx.turn.number
     diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
-    blockaders = blockading_nations_by_port(campaign_id=ctx.campaign.pk, turn=turn)
-    ports_by_owner: dict[int, list[IncomePort]] = defaultdict(list)
+    blockades = blockades_for_turn(campaign_id=ctx.campaign.pk, turn=turn, at_war=diplomacy.at_war)
+    # Grouped by nation first, so the work grows with the campaign, not with nations × ships.
+    ports: dict[int, list[Port]] = defaultdict(list)
     for port in Port.objects.filter(campaign=ctx.campaign):
-        ports_by_owner[port.owner_id].append(
-            IncomePort(
-                key=port.key,
-                ep_value=port.ep_value,
-                besieged=port.siege_turns > 0,
-                blockaded=any(diplomacy.at_war(n, port.owner_id) for n in blockaders.get(port.pk, [])),
-                taken_recently=port.taken_turn is not None and port.taken_turn >= turn - 1,
-            )
-        )
-    ships_by_nation: dict[int, list[EconomyShip]] = defaultdict(list)
-    for nation_id, ship_class, condition, in_ordinary in Ship.objects.filter(campaign=ctx.campaign).values_list(
-        "nation_id", "ship_class", "condition", "in_ordinary"
-    ):
-        ships_by_nation[nation_id].append(EconomyShip(ship_class, condition, in_ordinary))  # type: ignore[arg-type]
+        ports[port.owner_id].append(port)
+    ships: dict[int, list[Ship]] = defaultdict(list)
+    for ship in Ship.objects.filter(campaign=ctx.campaign).only("nation_id", "ship_class", "condition", "in_ordinary"):
+        ships[ship.nation_id].append(ship)
     for nation in Nation.objects.filter(campaign=ctx.campaign).order_by("code"):
-        result = economy_turn(
-            nation.treasury,
-            income(nation.base_income, ports_by_owner[nation.pk]),
-            upkeep(ships_by_nation[nation.pk], ctx.ruleset),
+        inputs = economy_inputs(
+            nation=nation, turn=turn, ports=ports[nation.pk], ships=ships[nation.pk], blockades=blockades
         )
+        result = economy_turn(nation.treasury, inputs.income(), inputs.upkeep(ctx.ruleset))
         for line in result.lines:
             kind = LedgerEntry.Kind.INCOME if line.amount > 0 else LedgerEntry.Kind.UPKEEP
             entry = ledger_post(nation=nation, turn=turn, amount=line.amount, kind=kind, reason=line.reason)

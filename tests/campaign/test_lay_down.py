@@ -2,14 +2,20 @@
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from campaign.models import LedgerEntry, Nation
+from campaign.models import LedgerEntry, Nation, Order
+from campaign.orders.errors import OrderRefused
+from campaign.orders.validator import order_validate
 from campaign.services import TreasuryError, ledger_post, ship_lay_down
+from campaign.turn.runner import phase_run
 from fleets.models import Ship
 from fleets.selectors import navy_counts
 from fleets.services import ShipNameError
+from ports.models import Port
 from rules.construction import ConstructionRefused
 from tests.factories import FleetFactory, NationFactory, PortFactory, ShipFactory
+from tests.worlds import two_power_world
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +159,33 @@ def test_a_zero_ledger_line_is_refused() -> None:
     nation = funded_nation(5)
     with pytest.raises(ValueError, match="amount 0"):
         ledger_post(nation=nation, turn=1, amount=0, kind="adjustment", reason="nothing")
+
+
+@pytest.mark.parametrize(
+    ("body", "change"),
+    [
+        ({"kind": "raise", "unit": "land_unit", "port": "portsmouth"}, {"siege_turns": 1}),
+        ({"kind": "lay_down", "class": "frigate", "name": "Amethyst", "port": "portsmouth"}, {"siege_turns": 1}),
+        ({"kind": "lay_down", "class": "frigate", "name": "Amethyst", "port": "portsmouth"}, {"dockyard": False}),
+    ],
+)
+def test_a_build_refused_at_submission_is_skipped_in_phase_2_for_the_same_reason(
+    body: dict[str, str], change: dict[str, object]
+) -> None:
+    """Issue 8: one port check for raising (§7 "in an own port that is not besieged") and laying down
+    (§1) at submission and in phase 2. An order given while the port could build, then made
+    impossible, is refused by the order check and skipped by phase 2 with the same words."""
+    world = two_power_world()
+    order_validate(nation=world.gb, turn=world.turn, body=body)  # possible when given
+    order = Order.objects.create(
+        campaign=world.campaign, turn=world.turn, nation=world.gb, position=1, kind=body["kind"], body=body
+    )
+    Port.objects.filter(pk=world.portsmouth.pk).update(**change)
+    with pytest.raises(OrderRefused) as refused:
+        order_validate(nation=world.gb, turn=world.turn, body=body)
+    before = state(world.gb)
+    assert phase_run(turn_id=world.turn.pk, number=2, now=timezone.now())
+    order.refresh_from_db()
+    assert order.outcome == "skipped"
+    assert refused.value.message.endswith(f": {order.outcome_note.rstrip('.')}.")
+    assert state(world.gb) == before  # nothing paid, nothing built

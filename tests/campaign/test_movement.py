@@ -13,6 +13,8 @@ import pytest
 
 from battles.models import Engagement
 from campaign.models import Order, Relation, Turn
+from campaign.orders.errors import OrderRefused, RefusalCode
+from campaign.orders.validator import order_validate
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port
 from tests.factories import AdmiralFactory, NationFactory
@@ -165,13 +167,19 @@ def test_fleets_that_swap_zones_in_one_step_do_not_meet() -> None:
 
 def test_a_fleet_never_enters_the_port_of_a_nation_neither_own_nor_allied() -> None:
     """§4: "Fleets never enter the port of a nation that is neither own nor allied"; an impossible
-    step is skipped with the rest of the path and reported."""
+    step is skipped with the rest of the path and reported — by the move order's own check (issue 8:
+    the same reason the order page gives)."""
     world = sea_world()
     raider = fleet(world, world.gb, "Raider", "biscay")
+    body = {"kind": "move", "fleet": raider.pk, "path": ["port:brest"]}
+    with pytest.raises(OrderRefused) as refused:
+        order_validate(nation=world.gb, turn=world.turn, body=body)
     sails = order_store(world.turn, world.gb, "move", fleet=raider.pk, path=["port:brest"])
     phases_run(world.turn, 3)
     assert where(raider) == ("biscay", None)
-    assert outcome(sails)[0] == "skipped" and "neither own nor allied" in outcome(sails)[1]
+    state, note = outcome(sails)
+    assert state == "skipped" and "fleets enter only own or allied ports" in note
+    assert refused.value.code == RefusalCode.PORT_NOT_FRIENDLY and refused.value.message.endswith(f"): {note}.")
 
 
 def test_ships_in_ordinary_stay_behind_and_a_laid_up_fleet_does_not_sail() -> None:
@@ -323,3 +331,20 @@ def test_contacts_after_step_2_are_resolved_in_the_zones_entered_in_step_2() -> 
     engagement = Engagement.objects.get()
     assert (engagement.step, engagement.place, engagement.interceptor) == (2, "downs", None)  # both sought battle
     assert where(gb) == ("downs", None) and where(fr) == ("downs", None)
+
+
+def test_a_sally_by_a_fleet_at_sea_is_skipped_with_the_order_checks_words() -> None:
+    """§4 "Sally": only "a fleet in a port ... may leave port" to fight; phase 3 re-checks the sally
+    order with the order's own check (issue 8), so the skip gives the order page's reason."""
+    world = sea_world()
+    raider = fleet(world, world.gb, "Raider", "biscay")
+    with pytest.raises(OrderRefused) as refused:
+        order_validate(nation=world.gb, turn=world.turn, body={"kind": "sally", "fleet": raider.pk})
+    sally = order_store(world.turn, world.gb, "sally", fleet=raider.pk)
+    phases_run(world.turn, 3)
+    state, note = outcome(sally)
+    assert (state, note) == (
+        "skipped",
+        "the fleet is at sea in Bay of Biscay; only a fleet in a port sallies (RULES.md §4)",
+    )
+    assert refused.value.code == RefusalCode.AT_SEA and refused.value.message.endswith(f": {note}.")

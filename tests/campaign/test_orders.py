@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -23,6 +24,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Order, Relation, Turn
 from campaign.orders.board import Board
+from campaign.orders.choices import OrderChoices, order_desk_for_player
 from campaign.orders.errors import CheckFailed, OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.selectors import orders_committed_ep, orders_for_turn
 from campaign.orders.services import order_add, order_update, order_withdraw, orders_replace
@@ -908,3 +910,35 @@ def test_submit_orders_exits_2_on_a_nation_code_that_is_not_text(w: World, tmp_p
     with pytest.raises(CommandError) as failed:
         call_command("submit_orders", "orders-1805", "--nation", "G\udcffB", write(tmp_path, []))
     assert failed.value.returncode == 2 and "unpaired surrogate" in str(failed.value)
+
+
+def test_the_move_choices_are_exactly_the_paths_the_order_check_accepts(w: World) -> None:
+    """Issue 8: one move length and one legal step (RULES.md §4) for the order check and the order
+    form's choices. Every path offered is accepted; every path the check accepts is offered, but for
+    the pointless ones (back to where the fleet started, out of a port just entered)."""
+    Ship.objects.filter(name="Amazon").update(condition=Ship.Condition.DISABLED)  # the Western Squadron: 1 step
+    gm = get_user_model().objects.create_user("gm", password="x", is_staff=True)
+    choices = OrderChoices(desk=order_desk_for_player(user=gm, slug=w.campaign.slug, nation_code="GB"))
+    tokens = ["sea", *(f"port:{p.key}" for p in Port.objects.all()), *SeaZone.objects.values_list("key", flat=True)]
+    for place in choices.fleets_afloat:
+        offered = {p.steps for p in choices.move_paths(place)}
+        for steps in offered:
+            check(w, {"kind": "move", "fleet": place.fleet.pk, "path": list(steps)})
+        accepted = set()
+        for path in [(a,) for a in tokens] + [(a, b) for a in tokens for b in tokens]:
+            try:
+                check(w, {"kind": "move", "fleet": place.fleet.pk, "path": list(path)})
+            except OrderRefused:
+                continue
+            accepted.add(path)
+        pointless = {
+            p
+            for p in accepted
+            if (place.port is None and p[-1] == place.zone.key)
+            or (len(p) == 2 and p[0].startswith("port:"))
+            or (place.port is not None and p[-1] == f"port:{place.port.key}")
+        }
+        assert offered == accepted - pointless
+        assert offered  # each fleet has somewhere to go
+    western = choices.fleets_by_id[w.western.pk]
+    assert {len(p.steps) for p in choices.move_paths(western)} == {1}

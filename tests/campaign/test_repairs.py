@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from campaign.models import Campaign, LedgerEntry, Nation, Turn, TurnPhase, TurnReport
+from campaign.orders.errors import OrderRefused, RefusalCode
+from campaign.orders.validator import order_validate
 from fleets.models import Blockade, Fleet, Ship
 from ports.models import Port
 from tests.factories import FleetFactory
-from tests.support.turns import order_store, phase_events, turn_resolve_inline
+from tests.support.turns import order_store, phase_events, phases_run, turn_resolve_inline
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -252,7 +256,12 @@ def test_lay_up_and_recommission_take_effect_in_phase_8_for_ships_in_an_own_port
     for order, outcome in ((laid, "done"), (back, "done"), (abroad, "skipped")):
         order.refresh_from_db()
         assert order.outcome == outcome
-    assert "not in an own port" in abroad.outcome_note
+    assert abroad.outcome_note == "Vaisseau 1 is at sea; only a ship in an own port is laid up or recommissioned (§2)"
+    with pytest.raises(OrderRefused) as refused:  # the order check's own words (issue 8)
+        order_validate(nation=world.fr, turn=world.turn, body={"kind": "lay_up", "ship": hms("Vaisseau 1").pk})
+    assert refused.value.code == RefusalCode.NOT_OWN_PORT and refused.value.message.endswith(
+        f": {abroad.outcome_note}."
+    )
 
 
 def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port() -> None:
@@ -263,7 +272,7 @@ def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port
     order = order_store(world.turn, world.gb, "repair", ship=ship.pk)
     phase_events(world.turn, 8)
     order.refresh_from_db()
-    assert order.outcome == "skipped" and "not in a port" in order.outcome_note
+    assert order.outcome == "skipped" and "HMS 0 is at sea" in order.outcome_note
     turn_2 = next_turn(world)
     phase_events(turn_2, 8)  # still at sea: nothing, and nothing said
     assert hms().condition == "damaged"
@@ -274,3 +283,66 @@ def test_a_standing_order_waits_at_sea_and_repairs_once_the_ship_is_back_in_port
     phase_events(turn_3, 8)
     assert hms().condition == "ready"
     assert [e.turn for e in repair_lines(world.gb)] == [3]
+
+
+def _no_dockyard(world: World) -> None:
+    Port.objects.filter(pk=world.portsmouth.pk).update(dockyard=False)
+
+
+def _taken_last_turn(world: World) -> None:
+    Port.objects.filter(pk=world.portsmouth.pk).update(taken_turn=0)
+
+
+def _upkeep_unpaid_last_turn(world: World) -> None:
+    Nation.objects.filter(pk=world.gb.pk).update(unpaid_upkeep_turn=0)
+
+
+def _owner_changed(world: World) -> None:
+    Port.objects.filter(pk=world.portsmouth.pk).update(owner=world.fr)
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (_no_dockyard, RefusalCode.NO_DOCKYARD),
+        (_taken_last_turn, RefusalCode.RECENTLY_TAKEN),
+        (_upkeep_unpaid_last_turn, RefusalCode.OUT_OF_SUPPLY),
+        (_owner_changed, RefusalCode.NOT_OWN_PORT),
+    ],
+)
+def test_a_repair_refused_at_submission_is_skipped_at_resolution_for_the_same_reason(
+    change: Callable[[World], None], code: RefusalCode
+) -> None:
+    """Issue 8: one repair check (§2, §8) for the order and phase 8. A repair given while it was
+    possible, then made impossible, is refused by the order check and skipped by phase 8 with the
+    same words."""
+    world = two_power_world()
+    ship = set_condition(hms(), "damaged")
+    body = {"kind": "repair", "ship": ship.pk, "on": True}
+    order_validate(nation=world.gb, turn=world.turn, body=body)  # possible when given
+    order = order_store(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    change(world)
+    with pytest.raises(OrderRefused) as refused:
+        order_validate(nation=Nation.objects.get(pk=world.gb.pk), turn=world.turn, body=body)
+    assert refused.value.code == code
+    phases_run(world.turn, 8)
+    order.refresh_from_db()
+    assert order.outcome == "skipped"
+    reason = order.outcome_note.removeprefix("HMS 0 cannot be repaired: ")
+    assert reason != order.outcome_note and refused.value.message.endswith(f": {reason}.")
+    assert not repair_lines(world.gb)
+
+
+def test_a_blockade_is_checked_at_resolution_with_the_order_checks_words() -> None:
+    """§2 "not blockaded": the blockade is established in phase 4, after the orders are in; phase 8
+    skips the repair with the reason the shared check gives, and the order check cannot know it."""
+    world = two_power_world()
+    ship = set_condition(hms(), "damaged")
+    order = order_store(world.turn, world.gb, "repair", ship=ship.pk, on=True)
+    order_validate(nation=world.gb, turn=world.turn, body={"kind": "repair", "ship": ship.pk})
+    blockade(world, world.turn.number)
+    phases_run(world.turn, 8)
+    order.refresh_from_db()
+    assert order.outcome_note == (
+        "HMS 0 cannot be repaired: Portsmouth is blockaded against GB this turn; a blockaded port does not repair"
+    )

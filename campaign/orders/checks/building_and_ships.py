@@ -3,12 +3,12 @@ recommission."""
 
 from __future__ import annotations
 
-from campaign.orders.board import ordinary_check, raise_port_check, repair_check
+from campaign.orders.board import ordinary_check, repair_check
 from campaign.orders.checks.result import Checked
 from campaign.orders.context import OrderContext
 from campaign.orders.errors import CheckFailed, OrderCheck, RefusalCode
 from campaign.orders.schema import RAISE_COST_KEY, RAISE_UNITS, SHIP_ORDER_GROUP, Fields, clean_name
-from campaign.services import lay_down_port_check
+from campaign.services import lay_down_port_check, raise_port_check
 from fleets.models import Ship
 from fleets.services import ShipNameError, ship_name_validate
 from rules.construction import ConstructionRefused, check_lay_down
@@ -81,9 +81,10 @@ def raise_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     what = unit.replace("_", " ")
     chk.subject = f"{what} at {port.name}"
     try:
-        raise_port_check(nation=ctx.nation, port=port)
-    except CheckFailed as failed:
-        chk.refuse_failed(failed, field="port")
+        raise_port_check(nation=ctx.nation, port=port, what=what)
+    except ConstructionRefused as refused:
+        code = RefusalCode.BESIEGED if refused.rule == "besieged" else RefusalCode.NOT_OWN_PORT
+        chk.refuse(refused.message, code=code, field="port")
     cost = ctx.ruleset[RAISE_COST_KEY[unit]]
     ctx.money_check(chk, f"a {what}", cost, field="unit")
     return {"unit": unit, "port": port.key}, None, cost

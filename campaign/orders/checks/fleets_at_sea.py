@@ -3,7 +3,7 @@ order, run the guns, fireships, sally."""
 
 from __future__ import annotations
 
-from campaign.orders.board import leave_port_check, max_steps, ship_names
+from campaign.orders.board import leave_port_check, max_steps, sally_place_check, ship_names
 from campaign.orders.checks.result import Checked
 from campaign.orders.context import OrderContext
 from campaign.orders.errors import CheckFailed, OrderCheck, RefusalCode
@@ -147,12 +147,10 @@ def sally_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     fleet = ctx.fleet(chk, f, "fleet")
     ctx.once(chk, fleet)
     zone, port = ctx.board.place(fleet)
-    if port is None:
-        chk.refuse(
-            f"the fleet is at sea in {zone.name}; only a fleet in a port sallies (RULES.md §4)",
-            code=RefusalCode.AT_SEA,
-            field="fleet",
-        )
+    try:
+        sally_place_check(zone=zone, port=port)
+    except CheckFailed as failed:
+        chk.refuse_failed(failed, field="fleet")
     move = ctx.listed.moves.get(fleet.pk)
     if move is not None:
         chk.refuse(

@@ -18,7 +18,10 @@ Movement, by rule:
   is an adjacent zone's key, ``"sea"`` (leave the port into its zone) or ``"port:<key>"`` (enter an
   own or allied port in the current zone). A step that is impossible when it comes up (not
   adjacent, a port of a nation neither own nor allied, leaving port while at sea…) is skipped with
-  the rest of the path, and reported.
+  the rest of the path, and reported. The length and each step are the move order's own checks
+  (:func:`campaign.orders.board.max_steps`, :meth:`campaign.orders.board.Board.step`, on a board
+  over the rows the phase loaded), so the reason reported is the one the order page gives; a sally
+  is re-checked likewise (:func:`campaign.orders.board.sally_place_check`).
 * Steps are simultaneous: every fleet takes step 1 from where it stood, then contacts are resolved;
   then step 2. Fleets that swap zones in one step do not meet (contacts look only at where fleets
   are after the step).

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from battles.models import Engagement
 from campaign.models import Order
+from campaign.orders.board import sally_place_check
+from campaign.orders.errors import CheckFailed
 from campaign.turn.sea.contacts import parties_split
 from campaign.turn.sea.world import EngagementPlan, MoveNote, Mover, SeaWorld
 from fleets.models import Fleet
@@ -67,12 +69,18 @@ def port_engagements_plan(world: SeaWorld, sally_orders: Sequence[Order]) -> lis
         fleet = mover.fleet
         if fleet.nation_id != order.nation_id:
             notes.append(MoveNote(order, True, f"{fleet.name} is not one of your fleets"))
-        elif fleet.port_id is None:
-            notes.append(MoveNote(order, True, f"{fleet.name} is not in a port"))
-        elif not [s for s in mover.ships if not s.in_ordinary]:
+            continue
+        port = world.ports[fleet.port_id] if fleet.port_id is not None else None
+        try:  # the sally order's own check, as the fleet is now (it may have moved)
+            sally_place_check(zone=world.zones[fleet.sea_zone_id], port=port)
+        except CheckFailed as failed:
+            notes.append(MoveNote(order, True, str(failed)))
+            continue
+        assert port is not None  # sally_place_check: in a port
+        if not [s for s in mover.ships if not s.in_ordinary]:
             notes.append(MoveNote(order, True, f"{fleet.name} has no ship fit to sail"))
         else:
-            sallying[fleet.port_id].append((order, mover))
+            sallying[port.pk].append((order, mover))
     besiegers: dict[int, set[int]] = defaultdict(set)
     for port_id, nation_id in LandUnit.objects.filter(
         campaign=world.ctx.campaign, state=LandUnit.State.ASHORE

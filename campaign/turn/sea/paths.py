@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from campaign.models import Order
+from campaign.orders.board import max_steps
+from campaign.orders.errors import CheckFailed
 from campaign.turn.sea.contacts import contacts_resolve
-from campaign.turn.sea.world import PORT_PREFIX, SEA, MoveNote, Mover, SeaWorld, fleet_place_name
+from campaign.turn.sea.world import SEA, MoveNote, Mover, SeaWorld, fleet_place_name
 from fleets.models import Fleet, Ship
 from fleets.selectors import free_fleet_name
 
@@ -27,11 +29,7 @@ def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
             continue
         mover = world.movers[int(order.body["fleet"])]
         moving.append(mover)
-        limit = ruleset[
-            "movement.max_steps_with_disabled"
-            if any(s.condition == Ship.Condition.DISABLED for s in mover.ships)
-            else "movement.max_steps"
-        ]
+        limit = max_steps(ruleset, mover.ships)
         if len(mover.path) > limit:
             cut = mover.path[limit:]
             mover.path = mover.path[:limit]
@@ -154,42 +152,27 @@ def _leave_behind(world: SeaWorld, mover: Mover, ships: list[Ship]) -> None:
 
 
 def _step_take(world: SeaWorld, mover: Mover, token: str, step: int) -> tuple[int | None, str | None]:
-    """One step (§4). Returns (zone entered, None) or (None, why it is impossible)."""
+    """One step (§4), checked by the move order's own check (:meth:`Board.step`) against where the
+    fleet is now. Returns (zone entered, None) or (None, why it is impossible). Ships in ordinary
+    were left behind when the order was attached (:func:`_leave_behind`)."""
     fleet = mover.fleet
     zone = world.zones[fleet.sea_zone_id]
-    if token == SEA:
-        if fleet.port_id is None:
-            return None, f"it is already at sea in {zone.name}"
-        port = world.ports[fleet.port_id]
+    port = world.ports[fleet.port_id] if fleet.port_id is not None else None
+    try:
+        to_zone, to_port = world.board.step(nation=world.nations[fleet.nation_id], zone=zone, port=port, step=token)
+    except CheckFailed as failed:
+        return None, str(failed)
+    if port is not None:  # "sea": out of the port into its zone
         fleet.port_id = None
         mover.left_port = True
         mover.port_step = step
         if world.friendly(fleet.nation_id, port.owner_id):
             fleet.left_port_turn = world.ctx.turn.number  # §8 supply (c)
-        return zone.pk, None
-    if token.startswith(PORT_PREFIX):
-        key = token[len(PORT_PREFIX) :]
-        entered = world.ports_by_key.get(key)
-        if fleet.port_id is not None:
-            return None, "it is in port: its first step must be to sea"
-        if entered is None:
-            return None, f"there is no port {key!r}"
-        port = entered
-        if port.sea_zone_id != zone.pk:
-            return None, f"{port.name} is not in {zone.name}"
-        if not world.friendly(fleet.nation_id, port.owner_id):
-            owner = world.code(port.owner_id)
-            return None, f"{port.name} belongs to {owner}, neither own nor allied"
-        fleet.port_id = port.pk
+        return to_zone.pk, None
+    if to_port is not None:  # into an own or allied port of the zone
+        fleet.port_id = to_port.pk
         mover.entered_port = True
         mover.port_step = step
         return None, None
-    target = world.zones_by_key.get(token)
-    if fleet.port_id is not None:
-        return None, "it is in port: its first step must be to sea"
-    if target is None:
-        return None, f"there is no sea zone {token!r}"
-    if token not in world.graph[zone.key]:
-        return None, f"{target.name} is not adjacent to {zone.name}"
-    fleet.sea_zone_id = target.pk
-    return target.pk, None
+    fleet.sea_zone_id = to_zone.pk
+    return to_zone.pk, None

@@ -12,15 +12,13 @@ from typing import Any
 
 from battles.engagements import FleetRank, ship_line_key, side_order, sol_count
 from campaign.models import Nation, Order
+from campaign.orders.board import Board
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import Port, SeaZone
 
 SEA = "sea"
-
-
-PORT_PREFIX = "port:"
 
 
 @dataclass
@@ -107,6 +105,7 @@ class SeaWorld:
     diplomacy: Diplomacy
     admirals: dict[int, Admiral]
     movers: dict[int, Mover]
+    board: Board
     plans: list[EngagementPlan] = field(default_factory=list)
     out: set[tuple[int, int]] = field(default_factory=set)
 
@@ -149,10 +148,13 @@ def sea_world_load(ctx: PhaseContext) -> SeaWorld:
     campaign = ctx.campaign
     zones = {z.pk: z for z in SeaZone.objects.filter(campaign=campaign)}
     graph: dict[str, set[str]] = {z.key: set() for z in zones.values()}
+    adjacency: dict[int, set[int]] = {pk: set() for pk in zones}
     through = SeaZone.adjacent.through.objects.filter(from_seazone__campaign=campaign)
     for a, b in through.values_list("from_seazone_id", "to_seazone_id"):
         graph[zones[a].key].add(zones[b].key)
         graph[zones[b].key].add(zones[a].key)
+        adjacency[a].add(b)
+        adjacency[b].add(a)
     ports = {p.pk: p for p in Port.objects.filter(campaign=campaign)}
     nations = {n.pk: n for n in Nation.objects.filter(campaign=campaign)}
     admirals = {a.pk: a for a in Admiral.objects.filter(campaign=campaign, status=Admiral.Status.ACTIVE)}
@@ -165,6 +167,7 @@ def sea_world_load(ctx: PhaseContext) -> SeaWorld:
     movers = {
         f.pk: Mover(f, ships.get(f.pk, []), f.port_id) for f in Fleet.objects.filter(campaign=campaign).order_by("id")
     }
+    diplomacy = diplomacy_for_campaign(campaign_id=campaign.pk)
     return SeaWorld(
         ctx=ctx,
         zones=zones,
@@ -173,9 +176,18 @@ def sea_world_load(ctx: PhaseContext) -> SeaWorld:
         ports=ports,
         ports_by_key={p.key: p for p in ports.values()},
         nations=nations,
-        diplomacy=diplomacy_for_campaign(campaign_id=campaign.pk),
+        diplomacy=diplomacy,
         admirals=admirals,
         movers=movers,
+        # The order check's board over the rows read here: a step is legal by the same check (§4).
+        board=Board.preloaded(
+            campaign.pk,
+            nations=nations.values(),
+            diplomacy=diplomacy,
+            zones=zones.values(),
+            ports=ports.values(),
+            adjacency=adjacency,
+        ),
     )
 
 
