@@ -25,6 +25,7 @@ from campaign.turn.lifecycle import turn_claim
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit
 from rules.dice import derive_seed
+from rules.turn_events import PortLookedInto, event_from_json
 from tests.campaign.test_movement import events, fleet, order, port, run, sea_world, seen, where, zone
 from tests.factories import AdmiralFactory, NationFactory
 from tests.worlds import World
@@ -250,8 +251,8 @@ def test_a_blockade_is_established_with_a_ship_of_the_line_at_sea_in_the_zone() 
     assert list(Blockade.objects.values_list("turn", "port", "fleet")) == [(1, world.brest.pk, squadron.pk)]
     assert not Blockade.objects.filter(fleet=frigates).exists()
     assert any("blockades Brest" in t for t in seen(world, "FR"))
-    (view,) = [e for e in events(world, "GB") if e.get("ships") is not None and "Blockading" in e["text"]]
-    assert len(view["ships"]) == 10 and not [e for e in events(world, "FR") if "Blockading" in e["text"]]
+    (view,) = [e for e in map(event_from_json, events(world, "GB")) if isinstance(e, PortLookedInto)]
+    assert len(view.ships) == 10 and not [e for e in events(world, "FR") if "Blockading" in e["text"]]
 
 
 def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:

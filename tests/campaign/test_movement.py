@@ -17,6 +17,7 @@ from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnPhase
 from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
+from rules.turn_events import ContactMade, event_from_json
 from tests.factories import AdmiralFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
 from tests.worlds import World, two_power_world
 
@@ -226,7 +227,7 @@ def test_a_fleet_sails_two_steps_and_leaving_its_port_is_dated() -> None:
     assert world.channel_fleet.left_port_turn == 1
     assert outcome(sails)[0] == "done"
     assert where(western) == ("north-sea", None)
-    assert any("Western may sail 2 step(s)" in t and "downs not sailed" in t for t in seen(world, "GB"))
+    assert any("Western may sail 2 steps" in t and ": Downs not sailed" in t for t in seen(world, "GB"))
 
 
 def test_a_fleet_with_a_disabled_ship_sails_one_step() -> None:
@@ -334,8 +335,8 @@ def test_an_intercepted_fleet_and_its_interceptor_stop_there() -> None:
     assert (engagement.kind, engagement.place, engagement.step, engagement.sequence) == ("at_sea", "channel", 1, 1)
     assert engagement.sides[engagement.interceptor]["nations"] == ["GB"]
     assert [s["nations"] for s in engagement.sides] == [["FR"], ["GB"]]  # ordered by lead nation code
-    assert any("north-sea not sailed" in t for t in seen(world, "GB"))
-    assert any("biscay not sailed" in t for t in seen(world, "FR"))
+    assert any(": North Sea not sailed" in t for t in seen(world, "GB"))
+    assert any(": Bay of Biscay not sailed" in t for t in seen(world, "FR"))
     assert any("they intercepted us" in t for t in seen(world, "FR"))
 
 
@@ -379,13 +380,15 @@ def test_a_sighting_shows_the_classes_and_conditions_of_the_ships_seen() -> None
     world, _, fr = crossing(INTERCEPT_SEED)
     Ship.objects.filter(pk=fr.ships.earliest("id").pk).update(condition="damaged")
     run(world, 3)
-    (event,) = [e for e in events(world, "GB") if "sighted" in e]
-    assert sorted((s["class"], s["condition"]) for s in event["sighted"]) == [
+    (event,) = [
+        e for e in map(event_from_json, events(world, "GB")) if isinstance(e, ContactMade) and e.how == "sighted"
+    ]
+    assert sorted((s.ship_class, s.condition) for s in event.ships) == [
         ("3rd-74", "damaged"),
         ("3rd-74", "ready"),
         ("3rd-74", "ready"),
     ]
-    assert not [e for e in events(world, "FR") if "sighted" in e]
+    assert not [e for e in events(world, "FR") if e["kind"] == "contact_made" and e["how"] == "sighted"]
 
 
 def test_nations_not_at_war_do_not_meet() -> None:
