@@ -78,7 +78,7 @@ def test_an_old_battle_event_is_read_with_its_ship_rows() -> None:
         "ships": [{"side": 1, "ship": 55, "name": "Redoutable", "class": "3rd-74", "fate": "captured"}],
     }
     assert event_from_json(old) == BattleFought(
-        text=old["text"],
+        text="Battle at Bay of Biscay: GB against FR, 1 day(s).",
         phase=4,
         battle_id=3,
         engagement_id=9,
