@@ -166,7 +166,7 @@ def test_a_merged_fleet_takes_the_oldest_left_port_date_and_a_formed_one_inherit
     assert detached.left_port_turn == 2 and detached.in_supply is False and detached.created_turn == 5
     assert set(detached.ships.values_list("pk", flat=True)) == set(picked)  # the far ship stays put
     assert Ship.objects.get(pk=far.pk).fleet_id == elsewhere.pk
-    assert any("were elsewhere" in text for text in seen(world, "GB"))
+    assert any("; 1 was elsewhere" in text for text in seen(world, "GB"))
 
 
 def test_ships_transfer_only_within_one_place() -> None:

@@ -15,10 +15,10 @@ from rest_framework.test import APIClient
 
 from campaign.models import Turn, TurnPhase
 from campaign.scenario import scenario_load
+from fleets.models import Fleet, Ship
 from ports.models import Port, SeaZone
 from rules.turn_events import event_from_json
 from tests.campaign.test_campaign_fuzz import resolve_open_turn, submit_random_orders
-from tests.campaign.test_invariants import everyone_at_sea
 from tests.web.fog_worlds import fog_world, turn_close
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +59,9 @@ LEAKS = re.compile(r"\bship \d+|#\d+|\w\(s\)|\b1 (ships|land units|turns|days|st
 
 def test_a_played_campaign_reports_names_never_keys_ids_or_wrong_plurals() -> None:
     campaign = scenario_load(name="europe-1805", slug="texts", seed=11)
-    everyone_at_sea(campaign)
+    # Every fleet at sea and seeking battle: sightings, meetings, battles, storms and attrition galore.
+    Ship.objects.filter(campaign=campaign).update(in_ordinary=False)
+    Fleet.objects.filter(campaign=campaign).update(port=None, posture="seek", blockade_port=None)
     for _ in range(2):
         submit_random_orders(campaign)
         resolve_open_turn(campaign)
