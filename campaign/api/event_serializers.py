@@ -46,26 +46,23 @@ _SCALARS: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
 }
 
 
-def _field_for(hint: Any) -> serializers.Field[Any, Any, Any, Any]:
+def _field_for(hint: Any, *, null: bool = False) -> serializers.Field[Any, Any, Any, Any]:
     """The serializer field of one dataclass field's type (int, str, bool, optional, tuple of those or rows)."""
     args = typing.get_args(hint)
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        inner = next(a for a in args if a is not type(None))
-        field = _field_for(inner)
-        field.allow_null = True
-        return field
+        return _field_for(next(a for a in args if a is not type(None)), null=True)
     if typing.get_origin(hint) is tuple:
         item = args[0]
         if item in _ROWS:
-            return _ROWS[item](many=True)
-        return serializers.ListField(child=_SCALARS[item]())
-    return _SCALARS[hint]()
+            return _ROWS[item](many=True, allow_null=null)
+        return serializers.ListField(child=_SCALARS[item](), allow_null=null)
+    return _SCALARS[hint](allow_null=null)
 
 
 def _event_serializer(cls: type[TurnEvent]) -> type[serializers.Serializer[Any]]:
     hints = typing.get_type_hints(cls)
     attrs: dict[str, Any] = {
-        "phase": serializers.IntegerField(help_text="The phase of the turn (RULES.md §3), 1 to 10."),
+        "phase": serializers.IntegerField(help_text="The phase of the turn it happened in, 1 to 10."),
         "kind": serializers.ChoiceField(choices=[cls.kind]),
         "text": serializers.CharField(help_text="What the nation reads."),
     }
