@@ -50,6 +50,7 @@ from fleets.models import Fleet, Ship
 from ports.models import Port
 from rules.fireships import FireshipReport, FireshipTarget, fireships_attack
 from rules.strategic_log import StrategicDie
+from rules.turn_events import counted
 
 __all__ = [
     "Belligerent",
@@ -110,8 +111,8 @@ def garrison_guns_fire(
         report={**report.to_json(), "dice_offset": offset},
     )
     text = (
-        f"The guns of {port.name} ({holder.code}) fired {report.barrage[0] if report.barrage else 0} dice "
-        f"at {len(targets)} hostile ship(s) inside: {losses_text(losses)}."
+        f"The guns of {port.name} ({holder.code}) fired {_dice(report.barrage[0] if report.barrage else 0)} "
+        f"at {len(targets)} hostile {'ship' if len(targets) == 1 else 'ships'} inside: {losses_text(losses)}."
     )
     return PortActionResult(battle, sorted({*codes, holder.code}), text, losses)
 
@@ -173,7 +174,9 @@ def fireships_send(
         winner=None,
         report=_fireship_report_json(result, by_id, ctx.dice.seed, offset),
     )
-    text = f"{fleet.name} ({fleet_code}) sent {len(spent)} fireship(s) into {port.name}: {losses_text(losses)}."
+    text = (
+        f"{fleet.name} ({fleet_code}) sent {counted(len(spent), 'fireship')} into {port.name}: {losses_text(losses)}."
+    )
     return PortActionResult(battle, sorted({fleet_code, *target_codes}), text, losses)
 
 
@@ -305,10 +308,14 @@ def running_the_guns_fight(
     )
     who = {0: f"the attackers ({', '.join(attacker_codes)})", 1: f"the defenders of {port.name}"}
     text = (
-        f"{', '.join(f.name for f in fleets)} ran the guns of {port.name} with {len(line)} ship(s) against "
+        f"{', '.join(f.name for f in fleets)} ran the guns of {port.name} with {counted(len(line), 'ship')} against "
         f"{len(defenders)} in port; barrage {', '.join(map(str, report.barrage or ()))} dice over {report.rounds} "
-        f"round(s); {losses_text(losses)}; "
+        f"{'round' if report.rounds == 1 else 'rounds'}; {losses_text(losses)}; "
         + (f"won by {who[report.winner]}" if report.winner is not None else "no winner")
         + f"; the attackers broke off into {port.sea_zone.name}."
     )
     return PortActionResult(battle, sorted({*attacker_codes, *defender_codes}), text, losses)
+
+
+def _dice(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"

@@ -25,6 +25,7 @@ from django.http import Http404
 
 from battles.models import Battle
 from battles.report_view import stored_sides
+from rules.turn_events import report_events
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -61,7 +62,7 @@ def _viewer(*, user: User, campaign: Any) -> Viewer:
 
 
 def _noted(viewer: Viewer, turn_ids: Iterable[int] | None = None) -> set[int]:
-    """Battle ids the viewer's turn reports note (events carrying a ``battle`` key)."""
+    """Battle ids the viewer's turn reports note (the events that link to a battle's report)."""
     if viewer.nation is None:
         return set()
     reports = viewer.nation.reports.all()
@@ -69,11 +70,7 @@ def _noted(viewer: Viewer, turn_ids: Iterable[int] | None = None) -> set[int]:
         reports = reports.filter(turn_id__in=list(turn_ids))
     ids: set[int] = set()
     for body in reports.values_list("body", flat=True):
-        events = body.get("events", []) if isinstance(body, dict) else []
-        for event in events:
-            battle = event.get("battle") if isinstance(event, dict) else None
-            if isinstance(battle, int):
-                ids.add(battle)
+        ids.update(e.battle for e in report_events(body) if e.battle is not None)
     return ids
 
 

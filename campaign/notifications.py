@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from campaign.models import TurnReport
+from rules.turn_events import report_events
 
 #: The Celery name of the task that mails a turn's reports (a stable name: queued messages carry it).
 TURN_REPORTS_EMAIL_TASK = "campaign.turn_reports_email"
@@ -44,7 +45,13 @@ def turn_reports_email_send(turn_id: int) -> int:
         # Claim the report first: a duplicate task cannot send it twice.
         if TurnReport.objects.filter(pk=report.pk, emailed_at__isnull=True).update(emailed_at=timezone.now()) != 1:
             continue
-        context = {"report": report, "campaign": report.turn.campaign, "nation": report.nation, "player": player}
+        context = {
+            "report": report,
+            "events": report_events(report.body),
+            "campaign": report.turn.campaign,
+            "nation": report.nation,
+            "player": player,
+        }
         try:
             send_mail(
                 subject=f"[{report.turn.campaign.name}] Turn {report.turn.number} report for {report.nation.name}",

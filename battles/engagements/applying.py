@@ -13,8 +13,9 @@ from battles.engagements.ordering import BEATEN, BROKE, HELD, LEAVING
 from battles.engine import EngagementReport
 from battles.models import Battle, Engagement
 from battles.results import admiral_lose, fleet_line_end, ship_capture, ship_sink, ships_save
-from fleets.models import Admiral, Ship
+from fleets.models import Admiral, Fleet, Ship
 from ports.models import Port, SeaZone
+from rules.turn_events import BattleFought, BattleShip, EngagementNoted, FleetNoted, SideCaptured, TurnEvent, counted
 
 
 def _taken_conditions(report: EngagementReport, start: dict[int, str], names: dict[int, str]) -> dict[int, str]:
@@ -65,7 +66,8 @@ def results_apply(
         result["lifts_blockade"] = outcome[blockaders] in LEAVING
         if result["lifts_blockade"]:
             port_name = e.port.name if e.port is not None else e.place
-            event_add(result, None, f"The {sides[blockaders].label} blockade of {port_name} was broken by a sally.")
+            text = f"The {sides[blockaders].label} blockade of {port_name} was broken by a sally."
+            event_add(result, None, EngagementNoted(text=text, engagement_id=e.pk))
     everyone = sorted(set(sides[0].nations) | set(sides[1].nations))
     winner = "no winner" if report.winner is None else f"the {sides[report.winner].label} side won"
     summary = "; ".join(f"{s.label} {outcome[s.index]}: {_losses(rows, s.index)}" for s in sides)
@@ -73,13 +75,19 @@ def results_apply(
     event_add(
         result,
         everyone,
-        f"Battle at {where}: {sides[0].label} against {sides[1].label}, {days} day(s); {winner}. {summary}.",
-        battle=battle.pk,
-        place=e.place,
-        ships=rows,
+        BattleFought(
+            text=f"Battle at {where}: {sides[0].label} against {sides[1].label}, {counted(days, 'day')}; {winner}. "
+            f"{summary}.",
+            battle_id=battle.pk,
+            engagement_id=e.pk,
+            place_key=e.place,
+            place_name=where,
+            ships=battle_ships(rows),
+        ),
     )
     for admiral, side in lost_admirals:
-        event_add(result, everyone, f"Admiral {admiral.name} ({side.label}) was lost with his flagship at {where}.")
+        text = f"Admiral {admiral.name} ({side.label}) was lost with his flagship at {where}."
+        event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
 
 
 def _ship_fates_apply(
@@ -205,7 +213,8 @@ def _retreat(e: Engagement, side: FightingSide, result: dict[str, Any]) -> None:
             if port is not None and port.sea_zone_id == e.sea_zone_id:
                 fleet.port = port
                 fleet.save(update_fields=["port"])
-                event_add(result, [fleet.nation.code], f"{fleet.name} withdrew into {port.name}.", fleet=fleet.pk)
+                text = f"{fleet.name} withdrew into {port.name}."
+                event_add(result, [fleet.nation.code], _fleet_noted(fleet, text, port.key, port.name))
                 continue
         if zone_key:
             zone = SeaZone.objects.filter(campaign_id=e.campaign_id, key=zone_key).first()
@@ -213,9 +222,11 @@ def _retreat(e: Engagement, side: FightingSide, result: dict[str, Any]) -> None:
                 fleet.sea_zone = zone
                 fleet.port = None
                 fleet.save(update_fields=["sea_zone", "port"])
-                event_add(result, [fleet.nation.code], f"{fleet.name} withdrew to {zone.name}.", fleet=fleet.pk)
+                text = f"{fleet.name} withdrew to {zone.name}."
+                event_add(result, [fleet.nation.code], _fleet_noted(fleet, text))
                 continue
-        event_add(result, [fleet.nation.code], f"{fleet.name} found nowhere to withdraw to and stays.", fleet=fleet.pk)
+        text = f"{fleet.name} found nowhere to withdraw to and stays."
+        event_add(result, [fleet.nation.code], _fleet_noted(fleet, text))
 
 
 def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, state: ZoneState) -> None:
@@ -236,7 +247,8 @@ def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, stat
         admiral = fleet.admiral
         if admiral is not None and admiral.status == Admiral.Status.ACTIVE:
             admiral_lose(admiral, fleet)
-            event_add(result, everyone, f"Admiral {admiral.name} ({prey.label}) was taken with his ships at {where}.")
+            text = f"Admiral {admiral.name} ({prey.label}) was taken with his ships at {where}."
+            event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
     for fleet in captor.fleets:
         result["fleets"][str(fleet.pk)] = {"side": captor.index, "outcome": HELD, "won": True}
     result["outcome"] = [HELD, HELD]
@@ -244,18 +256,35 @@ def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, stat
     result["winner"] = captor.index
     result["captured_side"] = victim
     rows = [{"side": victim, "ship": s.pk, "name": s.name, "class": s.ship_class, "fate": "captured"} for s in ships]
-    lost = f", and {len(lost_units)} land unit(s) aboard were lost" if lost_units else ""
+    lost = f", and {counted(len(lost_units), 'land unit')} aboard {'was' if len(lost_units) == 1 else 'were'} lost"
     event_add(
         result,
         everyone,
-        f"At {where} the {captor.label} fleet captured all {len(ships)} {prey.label} ship(s) without a battle: "
-        f"they had no ship able to form a line{lost}.",
-        place=e.place,
-        ships=rows,
+        SideCaptured(
+            text=f"At {where} the {captor.label} fleet captured all {len(ships)} {prey.label} "
+            f"{'ship' if len(ships) == 1 else 'ships'} without a battle: they had no ship able to form a line"
+            f"{lost if lost_units else ''}.",
+            engagement_id=e.pk,
+            place_key=e.place,
+            place_name=where,
+            ships=battle_ships(rows),
+        ),
     )
 
 
-def event_add(result: dict[str, Any], nations: list[str] | None, text: str, **data: Any) -> None:
-    """A turn-report event, kept on the engagement until phase 4 hands it to the reports (fog of war:
-    ``nations`` are the ones who see it; None is everyone)."""
-    result["events"].append({"nations": nations, "text": text, **data})
+def event_add(result: dict[str, Any], nations: list[str] | None, event: TurnEvent) -> None:
+    """A turn-report event, kept on the engagement (as its stored JSON) until phase 4 hands it to the
+    reports (fog of war: ``nations`` are the ones who see it; None is everyone)."""
+    result["events"].append({"nations": nations, **event.to_json()})
+
+
+def battle_ships(rows: list[dict[str, Any]]) -> tuple[BattleShip, ...]:
+    """The battle's ship rows (as written to the Battle record) as the event's typed rows."""
+    return tuple(
+        BattleShip(side=r["side"], ship_id=r["ship"], ship_name=r["name"], ship_class=r["class"], fate=r["fate"])
+        for r in rows
+    )
+
+
+def _fleet_noted(fleet: Fleet, text: str, port_key: str | None = None, port_name: str = "") -> FleetNoted:
+    return FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name, port_key=port_key, port_name=port_name)

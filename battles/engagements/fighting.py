@@ -46,6 +46,7 @@ from battles.selectors import alliances_now
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import LIGHT_CLASSES, Ruleset
 from rules.strategic_log import StrategicDie
+from rules.turn_events import EngagementNoted, PlaceNoted
 
 
 def engagement_zones_to_dispatch(*, turn_id: int, now: datetime, minimum: int = 2) -> list[int]:
@@ -142,14 +143,17 @@ def _engagement_settle(e: Engagement, state: ZoneState) -> None:
         missing = " and ".join("/".join(s.data.get("nations", [])) for s in gone)
         result["note"] = f"no fight: the {missing} ships were no longer there"
         for side in present:
+            text = f"At {where} there was no fight: the {missing} ships had gone."
             event_add(
-                result, side.nations, f"At {where} there was no fight: the {missing} ships had gone.", place=e.place
+                result, side.nations, PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk)
             )
         return
     able = [bool(s.line) for s in sides]
     if not any(able):
         result["note"] = "no fight: neither side had a ship able to form a line"
-        event_add(result, sides[0].nations + sides[1].nations, f"At {where} neither side could form a line: no battle.")
+        text = f"At {where} neither side could form a line: no battle."
+        noted = PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk)
+        event_add(result, sides[0].nations + sides[1].nations, noted)
         return
     if able[0] != able[1]:
         capture_whole(e, sides, victim=0 if not able[0] else 1, state=state)
@@ -261,10 +265,10 @@ def _besieged_port_contact(
     if intercepted:
         anchored = " and caught them at anchor" if sighting.at_anchor else ""
         text = f"Off besieged {where} the {sea.label} fleet engaged the {port.label} ships in port{anchored}."
-        event_add(result, sea.nations + port.nations, text)
+        event_add(result, sea.nations + port.nations, EngagementNoted(text=text, engagement_id=e.pk))
     elif sighting.sighted:
         text = f"Off besieged {where} we sighted the {port.label} ships but could not engage them."
-        event_add(result, sea.nations, text)
+        event_add(result, sea.nations, EngagementNoted(text=text, engagement_id=e.pk))
     contact = {
         "sighted": sighting.sighted,
         "at_anchor": sighting.at_anchor,

@@ -13,6 +13,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from campaign.api.event_serializers import TurnEventsField
 from campaign.models import Campaign, LedgerEntry, Order, Season
 from campaign.orders.errors import RefusalCode
 from rules.ruleset import GRADES, SHIP_CLASSES
@@ -167,9 +168,9 @@ class TurnReportSerializer(serializers.Serializer[Any]):
     season = serializers.CharField()
     year = serializers.IntegerField()
     nation = serializers.CharField(source="viewer.nation.code")
-    events = serializers.ListField(
-        child=serializers.DictField(),
-        help_text='The nation\'s report: events {"phase", "text", ...} in phase order (fog of war applied).',
+    events = TurnEventsField(
+        help_text="The nation's report: its events in phase order (fog of war applied), each with its "
+        "``kind``, ``phase`` and ``text`` and the fields of its kind.",
     )
     battles = TurnBattleSerializer(many=True)
     previous = serializers.IntegerField(allow_null=True, help_text="The resolved turn before, if any.")

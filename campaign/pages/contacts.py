@@ -6,21 +6,18 @@ fleets." Own and allied fleets are read from the database by the pages; other na
 rows are never read. Enemies come only from the nation's own turn report, which had fog of war applied
 when it was written (a blockader "sees the ships in the port it blockades without a roll", RULES.md §4).
 
-What a turn report must carry for the "known enemy forces" (see :func:`contacts_from_events`):
-the report body is ``{"turn", "season", "year", "events": [{"phase", "text", **data}]}`` as the turn
-runner writes it from ``ctx.report(nations, text, **data)`` calls.
+Which report events tell of enemy ships (:mod:`rules.turn_events`, read back typed, old reports too):
 
-* A **battle** event has ``battle`` (the Battle id), ``place`` (zone or port key) and ``ships``:
-  ``[{"side", "ship", "name", "class", "fate"}]`` (battles/engagements.py). The enemies are the rows
-  of the side whose Battle ``sides[i]["nations"]`` does not hold the viewer's nation.
-* A **sighting** event (phase 3, RULES.md §4 "A sighting shows the sighted ships (class, condition)
-  in the nation's turn report") is recognised by a ``sighted`` key or ``kind``/``type`` equal to
-  ``"sighting"``; its place is ``zone`` (or ``sea_zone``/``place``) and its ships are listed under
-  ``sighted``, ``forces``, ``fleets`` or ``ships``: either ship rows ``{"class", "condition",
-  "nation"?, "name"?}`` or forces ``{"nation", "name"?, "fleet"?, "ships": [rows]}`` or
-  ``{"nation", "counts": {class: n}}``. Rows of the viewer's own or allied nations are ignored
-  (they are shown from the database). Anything else in an event is shown as its text only.
-* A **blockade** event has ``port`` (the port key) and ``ships``: the ships seen in that port.
+* :class:`~rules.turn_events.BattleFought`: ``place_key`` (zone or port) and ``ships`` rows with their
+  ``side``; the enemies are the rows of the sides whose Battle ``sides[i]["nations"]`` do not hold the
+  viewer's nation.
+* :class:`~rules.turn_events.ContactMade` (phase 3, RULES.md §4 "A sighting shows the sighted ships
+  (class, condition) in the nation's turn report"): ``how`` (sighted or met), ``zone_key``, ``step``
+  and the ``ships`` seen.
+* :class:`~rules.turn_events.PortLookedInto`: ``port_key`` and the ``ships`` a blockader sees in it.
+
+Ships of the viewer's own or allied nations are ignored (they are shown from the database); every
+other event is shown as its text only.
 """
 
 from __future__ import annotations
@@ -35,11 +32,11 @@ from campaign.pages.reports import ReportView, battle_sides_by_id
 from campaign.viewer import Viewer, nation_labels
 from ports.models import Port, SeaZone
 from rules.ruleset import SHIP_CLASSES
+from rules.turn_events import BattleFought, ContactMade, PortLookedInto, TurnEvent
+from rules.turn_events import SeenShip as SeenRow
 
 #: Battle fates (CONTRACT.md) after which a ship is no longer where the battle was fought.
 GONE_FATES = frozenset({"sunk", "captured"})
-#: Event keys that list enemy ships seen at sea (phase 3's movement), and what the page calls them.
-SEEN_KEYS = (("met", "met"), ("sighted", "sighted"))
 
 
 @dataclass(frozen=True)
@@ -104,34 +101,13 @@ def ships_summary(ships: Iterable[SeenShip]) -> str:
     return ", ".join(parts) or "no ships"
 
 
-def is_contact(event: Mapping[str, Any]) -> bool:
+def is_contact(event: TurnEvent) -> bool:
     """Whether a report event tells of enemy ships (a sighting, a meeting, a battle, a blockaded port)."""
-    if any(isinstance(event.get(key), list) for key, _ in SEEN_KEYS) or event.get("kind") == "sighting":
-        return True
-    return isinstance(event.get("battle"), int) or (isinstance(event.get("port"), str) and "ships" in event)
+    return isinstance(event, BattleFought | ContactMade | PortLookedInto)
 
 
-def _ship_rows(item: Mapping[str, Any], nation: str | None) -> list[tuple[str | None, SeenShip]]:
-    """(nation code, ship) of a ship row ``{"class", "condition"|"fate", "nation"?, "name"?}``, or of
-    a force ``{"nation", "ships": [rows]}`` / ``{"nation", "counts": {class: n}}``."""
-    owner = item.get("nation")
-    code = owner if isinstance(owner, str) else nation
-    if isinstance(item.get("class"), str):
-        condition = item.get("condition") or item.get("fate") or "ready"
-        name = item.get("name")
-        return [(code, SeenShip(item["class"], str(condition), name if isinstance(name, str) else ""))]
-    rows: list[tuple[str | None, SeenShip]] = []
-    ships = item.get("ships")
-    if isinstance(ships, list):
-        for ship in ships:
-            if isinstance(ship, Mapping):
-                rows.extend(_ship_rows(ship, code))
-    counts = item.get("counts")
-    if isinstance(counts, Mapping):
-        for ship_class, n in counts.items():
-            if isinstance(ship_class, str) and isinstance(n, int):
-                rows.extend((code, SeenShip(ship_class, "ready")) for _ in range(max(0, n)))
-    return rows
+def _seen(row: SeenRow, nation: str | None = None) -> tuple[str | None, SeenShip]:
+    return row.nation or nation, SeenShip(row.ship_class, row.condition, row.name)
 
 
 @dataclass(frozen=True)
@@ -209,58 +185,45 @@ class _ContactBook:
 
 
 def _read_battle(
-    book: _ContactBook, event: Mapping[str, Any], battle: int, places: _Places, sides_by_id: Mapping[int, list[Any]]
+    book: _ContactBook, event: BattleFought, places: _Places, sides_by_id: Mapping[int, list[Any]]
 ) -> None:
     """The enemy ship rows of a battle event: those of the sides the viewer's nation was not on."""
-    text = str(event.get("text") or "")
-    zone_key = places.zone_of(event.get("place"))
-    sides = sides_by_id.get(battle)
-    rows = event.get("ships")
-    if zone_key is None or not isinstance(sides, list) or not isinstance(rows, list):
+    zone_key = places.zone_of(event.place_key)
+    sides = sides_by_id.get(event.battle_id)
+    if zone_key is None or not isinstance(sides, list):
         return
-    zone_name = places.zones.get(zone_key, zone_key)
-    for row in rows:
-        if not isinstance(row, Mapping) or not isinstance(row.get("side"), int):
+    zone_name = places.zones.get(zone_key, event.place_name or zone_key)
+    for row in event.ships:
+        if not 0 <= row.side < len(sides) or not isinstance(sides[row.side], Mapping):
             continue
-        if not 0 <= row["side"] < len(sides) or not isinstance(sides[row["side"]], Mapping):
-            continue
-        side_nations = [c for c in sides[row["side"]].get("nations") or [] if isinstance(c, str)]
+        side_nations = [c for c in sides[row.side].get("nations") or [] if isinstance(c, str)]
         if book.viewer_code in side_nations:
             continue
-        for code, ship in _ship_rows(row, "/".join(side_nations) or None):
-            book.add(zone_key, zone_name, code, "fought", ship, text, battle_id=battle)
+        ship = SeenShip(row.ship_class, row.fate, row.ship_name)
+        book.add(
+            zone_key, zone_name, "/".join(side_nations) or None, "fought", ship, event.text, battle_id=event.battle_id
+        )
 
 
-def _read_seen(book: _ContactBook, event: Mapping[str, Any], places: _Places) -> None:
+def _read_seen(book: _ContactBook, event: ContactMade | PortLookedInto, places: _Places) -> None:
     """The ships of a sighting or meeting at sea, or of a port the nation blockades."""
-    text = str(event.get("text") or "")
-    step = event.get("step") if isinstance(event.get("step"), int) else None
-    listed, how = None, "sighted"
-    for key, called in SEEN_KEYS:
-        if isinstance(event.get(key), list):
-            listed, how = event[key], called
-            break
-    if listed is not None or event.get("kind") == "sighting":
-        zone_key = places.zone_of(event.get("zone") or event.get("sea_zone") or event.get("place"))
-        listed = listed if listed is not None else event.get("forces") or event.get("ships") or []
+    if isinstance(event, ContactMade):
+        zone_key, how, step = places.zone_of(event.zone_key), event.how, event.step
         port_key = port_name = ""
     else:  # a blockader sees the ships in the port it blockades (RULES.md §4)
-        port_key = str(event.get("port"))
-        zone_key = places.zone_of(port_key)
-        how, listed = "in port", event.get("ships")
-        port_name = places.port_names.get(port_key, port_key)
-    if zone_key is None or not isinstance(listed, list):
+        zone_key, how, step = places.zone_of(event.port_key), "in port", None
+        port_key = event.port_key
+        port_name = places.port_names.get(port_key, event.port_name or port_key)
+    if zone_key is None:
         return
     zone_name = places.zones.get(zone_key, zone_key)
-    default = event.get("nation") if isinstance(event.get("nation"), str) else None
-    for item in listed:
-        if isinstance(item, Mapping):
-            for code, ship in _ship_rows(item, default):
-                book.add(zone_key, zone_name, code, how, ship, text, step=step, port_name=port_name, port_key=port_key)
+    for row in event.ships:
+        code, ship = _seen(row)
+        book.add(zone_key, zone_name, code, how, ship, event.text, step=step, port_name=port_name, port_key=port_key)
 
 
 def contacts_from_events(
-    events: Sequence[Mapping[str, Any]],
+    events: Sequence[TurnEvent],
     *,
     viewer_code: str,
     friendly_codes: frozenset[str],
@@ -270,7 +233,7 @@ def contacts_from_events(
     port_names: Mapping[str, str] | None = None,
     battle_sides: Mapping[int, list[Any]],
 ) -> list[Contact]:
-    """The enemy forces a nation's turn report says it saw, by zone (pure; the event shapes are in
+    """The enemy forces a nation's turn report says it saw, by zone (pure; the event kinds are in
     the module docstring). ``nations``: code → (name, colour); ``zones``: key → name;
     ``port_zones``: port key → zone key; ``battle_sides``: Battle id → its ``sides``.
 
@@ -281,12 +244,9 @@ def contacts_from_events(
     places = _Places(zones, port_zones, port_names or {})
     for event in events:
         book.keep()
-        if not isinstance(event, Mapping) or not is_contact(event):
-            continue
-        battle = event.get("battle")
-        if isinstance(battle, int):
-            _read_battle(book, event, battle, places, battle_sides)
-        else:
+        if isinstance(event, BattleFought):
+            _read_battle(book, event, places, battle_sides)
+        elif isinstance(event, ContactMade | PortLookedInto):
             _read_seen(book, event, places)
     book.keep()
     return book.result()
@@ -312,7 +272,6 @@ def contacts_for_viewer(viewer: Viewer, report: ReportView | None, ports: Sequen
 
 __all__ = [
     "GONE_FATES",
-    "SEEN_KEYS",
     "Contact",
     "SeenShip",
     "contacts_for_viewer",

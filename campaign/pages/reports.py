@@ -1,19 +1,21 @@
 """A nation's stored turn report as the pages read it back: its events grouped by phase, and the battles it names.
 
-The report body is ``{"turn", "season", "year", "events": [{"phase", "text", **data}]}`` as the turn
-runner stores it; only the nation's own report is read (it had fog of war applied when written).
+The report body is ``{"turn", "season", "year", "events": [...]}`` as the turn runner stores it, each
+event read back as its typed kind (:func:`rules.turn_events.event_from_json`, which also reads the
+shapes of older reports); only the nation's own report is read (it had fog of war applied when written).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from battles.models import Battle
 from campaign.models import Campaign, Nation, Turn, TurnReport
 from campaign.turn.registry import PHASE_TITLES
+from rules.turn_events import TurnEvent, report_events
 
 
 @dataclass
@@ -21,16 +23,15 @@ class ReportView:
     turn_number: int
     season: str
     year: int
-    events: list[Mapping[str, Any]]
+    events: list[TurnEvent]
     battle_ids: list[int]
 
     @property
-    def by_phase(self) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    def by_phase(self) -> list[tuple[str, list[TurnEvent]]]:
         """The events grouped by phase, in phase order (events keep their order within a phase)."""
-        groups: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+        groups: dict[int, list[TurnEvent]] = defaultdict(list)
         for event in self.events:
-            phase = event.get("phase")
-            groups[phase if isinstance(phase, int) else 0].append(event)
+            groups[event.phase].append(event)
         return [(PHASE_TITLES.get(n, "Other"), groups[n]) for n in sorted(groups)]
 
 
@@ -47,9 +48,8 @@ def report_for_nation(nation: Nation, *, number: int | None = None) -> ReportVie
     row = reports.order_by("-turn__number").values("body", "turn__number", "turn__season", "turn__year").first()
     if row is None:
         return None
-    body = row["body"] if isinstance(row["body"], Mapping) else {}
-    events = [e for e in body.get("events", []) if isinstance(e, Mapping)]
-    battle_ids = sorted({e["battle"] for e in events if isinstance(e.get("battle"), int)})
+    events = report_events(row["body"])
+    battle_ids = sorted({e.battle for e in events if e.battle is not None})
     season = season_labels().get(row["turn__season"], row["turn__season"])
     return ReportView(row["turn__number"], str(season), row["turn__year"], events, battle_ids)
 

@@ -10,6 +10,9 @@
   fleet organisation, what it records for phase 4).
 * ``captures`` — the end of phase 9: ports taken this turn change owner.
 
+What a phase reports is a typed event (``ctx.report(nations, event)``); the kinds live in
+:mod:`rules.turn_events`, below both the turn and ``battles``, which writes the battle events.
+
 Work on the other apps' models is in their services and selectors (``fleets.services``,
 ``fleets.weather``, ``ports.services``…); battles are fought by ``battles``.
 """

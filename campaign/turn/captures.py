@@ -33,6 +33,7 @@ from fleets.models import Admiral, Fleet, Ship
 from fleets.services import prizes_take
 from ports.models import LandUnit, Port
 from ports.services import port_owner_change
+from rules.turn_events import CaptureTaken, PortCaptured, counted
 
 
 @dataclass
@@ -120,28 +121,42 @@ def ports_taken_change_owner(ctx: PhaseContext) -> list[Capture]:
         capture = port_capture_complete(port=port, turn=ctx.turn.number, diplomacy=diplomacy)
         captures.append(capture)
         old, new = capture.old_owner.code, capture.captor.code
-        ctx.report(None, f"{port.name} passed from {old} to {new}.", port=port.key, owner=new, previous_owner=old)
+        text = f"{port.name} passed from {old} to {new}."
+        ctx.report(None, PortCaptured(text=text, port_key=port.key, port_name=port.name, owner=new, previous_owner=old))
         taken = []
         if capture.ships:
-            taken.append("ships " + ", ".join(f"{s.name} ({s.ship_class}, {s.condition})" for s in capture.ships))
+            taken.append(
+                "ships "
+                + ", ".join(
+                    f"{s.name} ({s.get_ship_class_display()}, {s.get_condition_display().lower()})"
+                    for s in capture.ships
+                )
+            )
         if capture.keels:
             taken.append(
-                "keels " + ", ".join(f"{s.name} ({s.ship_class}, {s.building_turns_left} turns)" for s in capture.keels)
+                "keels "
+                + ", ".join(
+                    f"{s.name} ({s.get_ship_class_display()}, {counted(s.building_turns_left, 'turn')})"
+                    for s in capture.keels
+                )
             )
         if capture.admirals:
             taken.append("admirals " + ", ".join(f"{a.name} (lost)" for a in capture.admirals))
         if capture.units_removed:
-            taken.append(f"{capture.units_removed} land unit(s) of the old garrison (lost)")
+            taken.append(f"{counted(capture.units_removed, 'land unit')} of the old garrison (lost)")
         if capture.cargo_lost:
-            taken.append(f"{capture.cargo_lost} land unit(s) aboard captured transports (lost)")
+            taken.append(f"{counted(capture.cargo_lost, 'land unit')} aboard captured transports (lost)")
         summary = f"Taken with {port.name}: " + ("; ".join(taken) if taken else "nothing but the port and its guns")
-        summary += f". {new}'s garrison there: {capture.garrison} land unit(s); batteries: {port.batteries}."
+        summary += f". {new}'s garrison there: {counted(capture.garrison, 'land unit')}; batteries: {port.batteries}."
         ctx.report(
             sorted({old, new}),
-            summary,
-            port=port.key,
-            ships=[s.pk for s in capture.ships],
-            keels=[s.pk for s in capture.keels],
-            admirals=[a.name for a in capture.admirals],
+            CaptureTaken(
+                text=summary,
+                port_key=port.key,
+                port_name=port.name,
+                ship_ids=tuple(s.pk for s in capture.ships),
+                keel_ids=tuple(s.pk for s in capture.keels),
+                admirals=tuple(a.name for a in capture.admirals),
+            ),
         )
     return captures

@@ -1,14 +1,15 @@
 """The typed context every phase of RULES.md §3 receives: the turn, its campaign and ruleset, the clock,
 the phase's seeded dice and strategic dice log, and the events it notes for the turn reports.
 
-The events are plain dicts (``{"phase", "nations", "text", **data}``), stored as they are in
-``TurnPhase.summary`` and, per nation, in ``TurnReport.body``.
+The events are typed (:mod:`rules.turn_events`); the context keeps them as their stored JSON
+(``{"phase", "nations", "kind", "text", <fields>}``), which goes as it is into ``TurnPhase.summary``
+and, per nation, into ``TurnReport.body``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from campaign.models import Campaign, Turn
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import Ruleset
 from rules.strategic_log import StrategicLog
+from rules.turn_events import TurnEvent
 
 
 @dataclass
@@ -34,9 +36,9 @@ class PhaseContext:
         """Dice for one place of this phase: seeded from (campaign seed, turn, phase, place) (§3)."""
         return SeededDice(derive_seed(self.campaign.seed, self.turn.number, self.phase, place))
 
-    def report(self, nations: list[str] | None, text: str, **data: Any) -> None:
-        """Note an event for the turn reports of ``nations`` (None: every nation sees it)."""
-        self.events.append({"phase": self.phase, "nations": nations, "text": text, **data})
+    def report(self, nations: list[str] | None, event: TurnEvent) -> None:
+        """Note ``event`` (of this phase) for the turn reports of ``nations`` (None: every nation sees it)."""
+        self.events.append({"nations": nations, **replace(event, phase=self.phase).to_json()})
 
 
 #: A phase: does its work through the context, returns nothing.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from campaign.models import Order
 from campaign.turn.context import PhaseContext
+from rules.turn_events import OrderSkipped
 
 
 def orders_pending(ctx: PhaseContext, kinds: tuple[str, ...]) -> list[Order]:
@@ -31,4 +32,12 @@ def order_skip(ctx: PhaseContext, order: Order, reason: str) -> None:
     order.outcome = Order.Outcome.SKIPPED
     order.outcome_note = reason[:300]
     order.save(update_fields=["outcome", "outcome_note"])
-    ctx.report([order.nation.code], f"Order {order.position} ({order.kind}) skipped: {reason}", order=order.pk)
+    ctx.report(
+        [order.nation.code],
+        OrderSkipped(
+            text=f"Order {order.position} ({order.get_kind_display().lower()}) skipped: {reason}",
+            order_id=order.pk,
+            order_position=order.position,
+            order_kind=order.kind,
+        ),
+    )

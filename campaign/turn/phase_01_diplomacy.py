@@ -55,6 +55,7 @@ from fleets.models import Fleet
 from fleets.services import guests_put_to_sea
 from ports.models import LandUnit
 from ports.services import sieges_end
+from rules.turn_events import FleetNoted, Note, OfferMade, PortNoted, RelationChanged, counted
 
 #: The relation each order starts from (§10: "from peace or alliance", "from war", "from peace"), as
 #: checked when the order was submitted; checked again here against the relation as the turn began.
@@ -117,7 +118,8 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
         if new is not None and new != old:
             relation_set(campaign=ctx.campaign, a=a, b=b, state=new)
             changed[key] = (old, new)
-            ctx.report(None, _change_text(moves, a, b, old, new), relation={"a": a.code, "b": b.code, "state": new})
+            text = _change_text(moves, a, b, old, new)
+            ctx.report(None, RelationChanged(text=text, a=a.code, b=b.code, state=new))
 
     after = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
     for key, (old, new) in changed.items():
@@ -166,9 +168,14 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
             order_done(order, f"offer of {what} made to {target.code}; it can be accepted next turn")
             ctx.report(
                 [order.nation.code, target.code],
-                f"{order.nation.name} offers {what} to {target.name}. {target.name} can accept it by giving the "
-                f"same order next turn (turn {turn + 1}).",
-                offer={"from": order.nation.code, "to": target.code, "kind": kind, "turn": turn},
+                OfferMade(
+                    text=f"{order.nation.name} offers {what} to {target.name}. {target.name} can accept it by giving "
+                    f"the same order next turn (turn {turn + 1}).",
+                    from_nation=order.nation.code,
+                    to_nation=target.code,
+                    offer=kind,
+                    turn=turn,
+                ),
             )
     return new
 
@@ -197,17 +204,23 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                 assert port is not None
                 ctx.report(
                     codes,
-                    f"The alliance has ended: {guest.code}'s {fleet.name} left {owner.code}'s {port.name} "
-                    f"for {port.sea_zone.name}.",
-                    fleet=fleet.pk,
-                    port=port.key,
+                    FleetNoted(
+                        text=f"The alliance has ended: {guest.code}'s {fleet.name} left {owner.code}'s {port.name} "
+                        f"for {port.sea_zone.name}.",
+                        fleet_id=fleet.pk,
+                        fleet_name=fleet.name,
+                        port_key=port.key,
+                        port_name=port.name,
+                    ),
                 )
             units = LandUnit.objects.filter(nation=guest, port__owner=owner, state=LandUnit.State.ASHORE).count()
             if units:
                 ctx.report(
                     codes,
-                    f"{guest.code}'s {units} land unit(s) in {owner.code}'s ports stay ashore as guests until they "
-                    "re-embark.",
+                    Note(
+                        text=f"{guest.code}'s {counted(units, 'land unit')} in {owner.code}'s ports stay ashore as "
+                        "guests until they re-embark."
+                    ),
                 )
     elif old == Relation.State.ALLIANCE and new == Relation.State.WAR:
         for owner, guest in ((a, b), (b, a)):
@@ -217,22 +230,31 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                 assert fleet.port is not None
                 ctx.report(
                     codes,
-                    f"Treachery in port: {guest.code}'s {fleet.name} is inside {owner.code}'s {fleet.port.name}, "
-                    "whose guns are now hostile to it (RULES.md §7).",
-                    fleet=fleet.pk,
-                    port=fleet.port.key,
+                    FleetNoted(
+                        text=f"Treachery in port: {guest.code}'s {fleet.name} is inside {owner.code}'s "
+                        f"{fleet.port.name}, whose guns are now hostile to it (RULES.md §7).",
+                        fleet_id=fleet.pk,
+                        fleet_name=fleet.name,
+                        port_key=fleet.port.key,
+                        port_name=fleet.port.name,
+                    ),
                 )
             if units:
                 ctx.report(
                     codes,
-                    f"Treachery in port: {guest.code}'s {units} land unit(s) ashore in {owner.code}'s ports now "
-                    "besiege them (RULES.md §7, §10).",
+                    Note(
+                        text=f"Treachery in port: {guest.code}'s {counted(units, 'land unit')} ashore in "
+                        f"{owner.code}'s ports now besiege them (RULES.md §7, §10)."
+                    ),
                 )
     elif old == Relation.State.WAR and new == Relation.State.PEACE:
         for port in sieges_end(a_id=a.pk, b_id=b.pk, at_war=after.at_war):
             ctx.report(
                 None,
-                f"The siege of {port.name} ends with the peace; the besiegers stay ashore as guests until they "
-                "re-embark.",
-                port=port.key,
+                PortNoted(
+                    text=f"The siege of {port.name} ends with the peace; the besiegers stay ashore as guests until "
+                    "they re-embark.",
+                    port_key=port.key,
+                    port_name=port.name,
+                ),
             )

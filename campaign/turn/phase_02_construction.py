@@ -10,13 +10,24 @@ from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.services import ShipNameError, keels_advance
 from ports.models import Port
 from rules.construction import ConstructionRefused
+from rules.turn_events import ShipLaidDown, ShipLaunched, UnitRaised
 
 
 def construction_phase(ctx: PhaseContext) -> None:
     for ship, fleet in keels_advance(campaign_id=ctx.campaign.pk, turn=ctx.turn.number):
+        port = fleet.port
+        assert port is not None  # a keel is launched in the port it was laid down in
         ctx.report(
             [ship.nation.code],
-            f"{ship.name} ({ship.get_ship_class_display()}) launched at {fleet.port} and joined {fleet.name}.",
+            ShipLaunched(
+                text=f"{ship.name} ({ship.get_ship_class_display()}) launched at {port.name} and joined {fleet.name}.",
+                ship_id=ship.pk,
+                ship_name=ship.name,
+                fleet_id=fleet.pk,
+                fleet_name=fleet.name,
+                port_key=port.key,
+                port_name=port.name,
+            ),
         )
     ports = {p.key: p for p in Port.objects.filter(campaign=ctx.campaign)}
     for order in orders_pending(ctx, (Order.Kind.LAY_DOWN, Order.Kind.RAISE)):
@@ -29,12 +40,30 @@ def construction_phase(ctx: PhaseContext) -> None:
             if order.kind == Order.Kind.LAY_DOWN:
                 ship = ship_lay_down(nation=order.nation, ship_class=body["class"], name=body["name"], port=port)
                 order_done(order, f"{ship.name} laid down at {port.name}")
-                ctx.report([order.nation.code], f"Laid down {ship.name} ({body['class']}) at {port.name}.")
+                ctx.report(
+                    [order.nation.code],
+                    ShipLaidDown(
+                        text=f"Laid down {ship.name} ({ship.get_ship_class_display()}) at {port.name}.",
+                        ship_id=ship.pk,
+                        ship_name=ship.name,
+                        ship_class=ship.ship_class,
+                        port_key=port.key,
+                        port_name=port.name,
+                    ),
+                )
             else:
                 train = body.get("unit") == "siege_train"
                 land_unit_raise(nation=order.nation, port=port, siege_train=train)
                 what = "siege train" if train else "land unit"
                 order_done(order, f"{what} raised at {port.name}")
-                ctx.report([order.nation.code], f"Raised a {what} at {port.name}.")
+                ctx.report(
+                    [order.nation.code],
+                    UnitRaised(
+                        text=f"Raised a {what} at {port.name}.",
+                        siege_train=train,
+                        port_key=port.key,
+                        port_name=port.name,
+                    ),
+                )
         except (ConstructionRefused, ShipNameError) as refused:
             order_skip(ctx, order, str(refused))

@@ -39,6 +39,7 @@ from campaign.turn.sea.organisation import (
 from campaign.turn.sea.paths import fleets_move
 from campaign.turn.sea.records import engagements_record, positions_report
 from campaign.turn.sea.world import sea_world_load
+from rules.turn_events import OrderCarriedOut
 
 
 def movement_phase(ctx: PhaseContext) -> None:
@@ -67,7 +68,7 @@ def movement_phase(ctx: PhaseContext) -> None:
                 order_skip(ctx, order, str(refused))
                 continue
             order_done(order, note)
-            ctx.report([order.nation.code], note[:1].upper() + note[1:] + ".", order=order.pk)
+            ctx.report([order.nation.code], OrderCarriedOut(text=note[:1].upper() + note[1:] + ".", order_id=order.pk))
     world = sea_world_load(ctx)
     for outcome in fleets_move(world, orders_pending(ctx, (Order.Kind.MOVE,))):
         if outcome.skipped:

@@ -8,8 +8,6 @@ reports, zone by zone in key order, and blockades are established (§4 "Blockade
 
 from __future__ import annotations
 
-from typing import Any
-
 from battles.engagements import (
     engagement_zones_pending,
     engagements_fight_zone,
@@ -21,6 +19,7 @@ from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
 from rules.ruleset import SOL_CLASSES
 from rules.strategic_log import StrategicDie
+from rules.turn_events import PortBlockaded, PortLookedInto, SeenShip, counted, event_from_json
 
 
 def battles_phase(ctx: PhaseContext) -> None:
@@ -31,9 +30,8 @@ def battles_phase(ctx: PhaseContext) -> None:
     for engagement in engagements_fought(turn_id=turn_id):
         for die in engagement.result.get("strategic_dice", []):
             ctx.log.append(StrategicDie.from_dict(die))
-        for event in engagement.result.get("events", []):
-            data: dict[str, Any] = {k: v for k, v in event.items() if k not in ("nations", "text")}
-            ctx.report(event["nations"], event["text"], engagement=engagement.pk, **data)
+        for stored in engagement.result.get("events", []):
+            ctx.report(stored["nations"], event_from_json(stored))
     blockades_establish(ctx)
 
 
@@ -59,16 +57,31 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
             continue
         blockade, _ = Blockade.objects.get_or_create(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
         made.append(blockade)
-        ctx.report(None, f"{fleet.name} ({fleet.nation.code}) blockades {port.name}.", port=port.key)
+        ctx.report(
+            None,
+            PortBlockaded(
+                text=f"{fleet.name} ({fleet.nation.code}) blockades {port.name}.",
+                fleet_id=fleet.pk,
+                fleet_name=fleet.name,
+                nation=fleet.nation.code,
+                port_key=port.key,
+                port_name=port.name,
+            ),
+        )
         inside = Ship.objects.filter(fleet__port=port, condition__in=Ship.AFLOAT).select_related("nation")
-        seen = [
-            {"nation": s.nation.code, "class": s.ship_class, "condition": s.condition, "in_ordinary": s.in_ordinary}
+        seen = tuple(
+            SeenShip(nation=s.nation.code, ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)
             for s in inside.order_by("nation__code", "id")
-        ]
+        )
         ctx.report(
             [fleet.nation.code],
-            f"Blockading {port.name}, {fleet.name} sees {len(seen)} ship(s) in the port.",
-            port=port.key,
-            ships=seen,
+            PortLookedInto(
+                text=f"Blockading {port.name}, {fleet.name} sees {counted(len(seen), 'ship')} in the port.",
+                fleet_id=fleet.pk,
+                fleet_name=fleet.name,
+                port_key=port.key,
+                port_name=port.name,
+                ships=seen,
+            ),
         )
     return made

@@ -27,13 +27,21 @@ from battles.selectors import (
     ships_in_ports,
     side_lead_order,
 )
-from battles.services import Belligerent, PortActionContext, fireships_send, garrison_guns_fire, running_the_guns_fight
+from battles.services import (
+    Belligerent,
+    PortActionContext,
+    PortActionResult,
+    fireships_send,
+    garrison_guns_fire,
+    running_the_guns_fight,
+)
 from campaign.models import Nation, Order
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Fleet, Ship, ShipClass
 from ports.models import Port
+from rules.turn_events import PortActionFought
 
 FIGHTING = (Ship.Condition.READY, Ship.Condition.DAMAGED)
 
@@ -80,7 +88,7 @@ def guns_phase(ctx: PhaseContext) -> None:
             ]
             fired = garrison_guns_fire(ctx=pctx, port=port, holder=nations[holder], targets=hostile)
             if fired is not None:
-                ctx.report(fired.nations, fired.text, battle=fired.battle.pk, port=port.key)
+                ctx.report(fired.nations, _fought(port, fired))
         attacks = orders_at.get(port.key, [])
         # (2) §9 fireships, then (3) §4/§6 running the guns.
         _fireships(ctx, pctx, port, [o for o in attacks if o.kind == Order.Kind.FIRESHIPS], relations, holder)
@@ -114,7 +122,7 @@ def _fireships(
             order_skip(ctx, order, f"there is no enemy ship in {port.name}")
             continue
         order_done(order, sent.text)
-        ctx.report(sent.nations, sent.text, battle=sent.battle.pk, port=port.key)
+        ctx.report(sent.nations, _fought(port, sent))
 
 
 def _guns_run(
@@ -157,7 +165,7 @@ def _guns_run(
             continue
         for order in side_orders:
             order_done(order, fought.text)
-        ctx.report(fought.nations, fought.text, battle=fought.battle.pk, port=port.key)
+        ctx.report(fought.nations, _fought(port, fought))
 
 
 def _attacker(
@@ -201,3 +209,7 @@ def _enemies_in(
     dragged into each other's wars, §10), in ``conditions``, fleet id and line order."""
     ships = ships_in_ports(campaign_id=ctx.campaign.pk, ruleset=ctx.ruleset, port_id=port.pk).get(port.pk, [])
     return [s for s in ships if s.condition in conditions and all(relations.at_war(a, s.nation_id) for a in attackers)]
+
+
+def _fought(port: Port, result: PortActionResult) -> PortActionFought:
+    return PortActionFought(text=result.text, battle_id=result.battle.pk, port_key=port.key, port_name=port.name)

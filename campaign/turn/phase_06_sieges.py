@@ -23,6 +23,7 @@ from ports.models import LandUnit, Port
 from ports.selectors import land_units_by_port, ports_for_campaign
 from ports.services import land_units_land, siege_end, siege_result_apply
 from rules.siege import SiegeOutcome, SiegeResult, SiegeState, SiegeUnit, siege_roll
+from rules.turn_events import LandUnitsLost, PortNoted, SiegeDice, SiegeRolled, UnitsLanded, counted
 
 # --- selectors -------------------------------------------------------------------------------------
 
@@ -94,7 +95,8 @@ def landings_and_sieges_phase(ctx: PhaseContext) -> None:
     diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)
     nations = {n.pk: n for n in Nation.objects.filter(campaign=ctx.campaign)}
     for unit in transports_cargo_lose(campaign_id=ctx.campaign.pk):
-        ctx.report([nations[unit.nation_id].code], f"A land unit (#{unit.pk}) was lost with its transport.")
+        text = "A land unit was lost with its transport."  # one event per unit, as it was lost
+        ctx.report([nations[unit.nation_id].code], LandUnitsLost(text=text, unit_ids=(unit.pk,)))
     ports = {p.key: p for p in ports_for_campaign(campaign_id=ctx.campaign.pk)}
     _landings(ctx, ports, diplomacy, nations)
     _sieges(ctx, ports, diplomacy, nations)
@@ -120,7 +122,7 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
         port = ports.get(str(body.get("port", "")))
         units_wanted = body.get("units", 1)
         if fleet is None:
-            order_skip(ctx, order, f"fleet {body.get('fleet')} is no longer one of {order.nation.code}'s fleets")
+            order_skip(ctx, order, f"the fleet of this order is no longer one of {order.nation.name}'s fleets")
             continue
         if port is None:
             order_skip(ctx, order, f"port {body.get('port')!r} does not exist")
@@ -157,19 +159,21 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
         Ship.objects.filter(pk__in=[t.pk for t in transports]).update(cargo=None)
         land_units_land(units=units, port=port, state=state)
         short = f" (only {len(units)} aboard)" if len(units) < units_wanted else ""
-        order_done(order, f"{len(units)} land unit(s) landed at {port.name}{short}")
+        order_done(order, f"{counted(len(units), 'land unit')} landed at {port.name}{short}")
         ctx.report(
             [order.nation.code],
-            f"{fleet.name} landed {len(units)} land unit(s) at {port.name}, {role}{short}.",
-            port=port.key,
-            units=[u.pk for u in units],
+            UnitsLanded(
+                text=f"{fleet.name} landed {counted(len(units), 'land unit')} at {port.name}, {role}{short}.",
+                fleet_id=fleet.pk,
+                fleet_name=fleet.name,
+                port_key=port.key,
+                port_name=port.name,
+                unit_ids=tuple(u.pk for u in units),
+            ),
         )
         if state == LandUnit.State.ASHORE and diplomacy.at_war(nation_id, port.owner_id):
-            ctx.report(
-                [nations[port.owner_id].code],
-                f"{order.nation.code} landed {len(units)} land unit(s) before {port.name}.",
-                port=port.key,
-            )
+            text = f"{order.nation.code} landed {counted(len(units), 'land unit')} before {port.name}."
+            ctx.report([nations[port.owner_id].code], PortNoted(text=text, port_key=port.key, port_name=port.name))
 
 
 _OUTCOME_TEXT = {
@@ -198,7 +202,8 @@ def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nat
         if not besiegers:
             if port.siege_turns:
                 siege_end(port=port)
-                ctx.report(None, f"The siege of {port.name} ({nations[owner].code}) has ended.", port=port.key)
+                text = f"The siege of {port.name} ({nations[owner].code}) has ended."
+                ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
             continue
         garrison = [u for u in units if u not in besiegers and diplomacy.allied(u.nation_id, owner)]
         blockaded = blockades.against(port.pk, owner)
@@ -230,10 +235,15 @@ def _siege_report(
     if captor is not None:
         text += f". {captor.code} takes it over at the end of the turn"
     elif result.still_besieged:
-        text += f" (besieged {result.next_earlier_turns} turn(s) running)"
+        text += f" (besieged {counted(result.next_earlier_turns, 'turn')} running)"
     elif not result.taken:
         text += ". The siege has ended: no besiegers are left"
-    ctx.report(None, text + ".", port=port.key, outcome=str(result.outcome), taken=result.taken)
+    ctx.report(
+        None,
+        SiegeRolled(
+            text=text + ".", port_key=port.key, port_name=port.name, outcome=str(result.outcome), taken=result.taken
+        ),
+    )
     detail = f"Siege of {port.name}: B {result.b} against G {result.g}"
     if result.die is not None and result.modifiers is not None:
         detail += f"; d10 {result.die.raw} {result.modifiers.total:+d} = {result.die.result} ({result.die.detail})"
@@ -242,8 +252,11 @@ def _siege_report(
     detail += f"; besiegers lost {len(result.besiegers_lost)}, garrison lost {len(result.garrison_lost)}."
     ctx.report(
         sorted({owner.code, *besieging}),
-        detail,
-        port=port.key,
-        besiegers_lost=list(result.besiegers_lost),
-        garrison_lost=list(result.garrison_lost),
+        SiegeDice(
+            text=detail,
+            port_key=port.key,
+            port_name=port.name,
+            besiegers_lost=tuple(result.besiegers_lost),
+            garrison_lost=tuple(result.garrison_lost),
+        ),
     )

@@ -24,7 +24,7 @@ from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
 from fleets.selectors import blockades_for_turn
 from fleets.weather import fleets_supply_record, ships_weather_apply
-from ports.models import LandUnit, Port
+from ports.models import LandUnit, Port, SeaZone
 from ports.selectors import land_units_by_port, ports_for_campaign, zone_graph
 from ports.services import land_units_supply_record, port_taken_record, siege_end
 from rules.siege import SiegeUnit, captor_of
@@ -37,6 +37,14 @@ from rules.supply import (
     fleets_supply,
     out_of_supply_streak,
     units_supply,
+)
+from rules.turn_events import (
+    FleetNoted,
+    LandUnitsOutOfSupply,
+    PlaceNoted,
+    PortNoted,
+    StormStruck,
+    counted,
 )
 from rules.weather import AttritionShip, AttritionUnit, Effect, WeatherShip, attrition_roll_all, storms_roll
 from rules.weather import Condition as WeatherCondition
@@ -85,23 +93,29 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
         .order_by("port__key", "fleet_id")
     )
     names = dict(Ship.objects.filter(pk__in=list(nation_of)).values_list("id", "name"))
+    zone_names = _place_names(ctx) if any(z.storm for z in storms) else {}
     for storm in (z for z in storms if z.storm):
+        zone_name = zone_names.get(storm.zone, storm.zone)
         applied = ships_weather_apply(results=storm.ships, units_lost=(), turn=turn)
         for nation_id in sorted({nation_of[r.ship_id] for r in storm.ships}, key=lambda n: nations[n].code):
             mine = [r for r in storm.ships if nation_of[r.ship_id] == nation_id]
             damaged = [names[r.ship_id] for r in mine if r.effect is Effect.DAMAGED]
             lost = [names[r.ship_id] for r in mine if r.effect is Effect.LOST]
             units = [r.land_unit_lost for r in mine if r.land_unit_lost is not None]
+            went_down = "went down with its transport" if len(units) == 1 else "went down with their transports"
             ctx.report(
                 [nations[nation_id].code],
-                f"A storm swept {storm.zone}: "
-                + (f"damaged {', '.join(damaged)}; " if damaged else "")
-                + (f"lost {', '.join(lost)}; " if lost else "")
-                + (f"{len(units)} land unit(s) went down with their transports; " if units else "")
-                + ("no harm done." if not mine or not (damaged or lost) else "that is all."),
-                zone=storm.zone,
-                damaged=[r.ship_id for r in mine if r.ship_id in applied.damaged],
-                lost=[r.ship_id for r in mine if r.ship_id in applied.lost],
+                StormStruck(
+                    text=f"A storm swept {zone_name}: "
+                    + (f"damaged {', '.join(damaged)}; " if damaged else "")
+                    + (f"lost {', '.join(lost)}; " if lost else "")
+                    + (f"{counted(len(units), 'land unit')} {went_down}; " if units else "")
+                    + ("no harm done." if not mine or not (damaged or lost) else "that is all."),
+                    zone_key=storm.zone,
+                    zone_name=zone_name,
+                    damaged=tuple(r.ship_id for r in mine if r.ship_id in applied.damaged),
+                    lost=tuple(r.ship_id for r in mine if r.ship_id in applied.lost),
+                ),
             )
         here = [b for b in blockades if b.fleet.sea_zone.key == storm.zone]
         sizes = {b.fleet_id: sum(1 for r in storm.ships if r.fleet_id == b.fleet_id) for b in here}
@@ -111,9 +125,13 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
                 Blockade.objects.filter(pk=blockade.pk).update(lifted=True)
                 ctx.report(
                     None,
-                    f"The storm in {storm.zone} lifted the blockade of {blockade.port.name} by {blockade.fleet.name} "
-                    f"({nations[blockade.fleet.nation_id].code}) for supply, repairs and income.",
-                    port=blockade.port.key,
+                    PortNoted(
+                        text=f"The storm in {zone_name} lifted the blockade of {blockade.port.name} by "
+                        f"{blockade.fleet.name} ({nations[blockade.fleet.nation_id].code}) for supply, repairs and "
+                        "income.",
+                        port_key=blockade.port.key,
+                        port_name=blockade.port.name,
+                    ),
                 )
 
 
@@ -128,6 +146,13 @@ class _SupplyDecided:
     unit_place: dict[int, str]
     unit_verdicts: dict[int, Supply]
     unit_streaks: dict[int, int]
+
+
+def _place_names(ctx: PhaseContext) -> dict[str, str]:
+    """Zone and port keys → their names, for the reports (the rules work on keys)."""
+    names = dict(SeaZone.objects.filter(campaign=ctx.campaign).values_list("key", "name"))
+    names.update(Port.objects.filter(campaign=ctx.campaign).values_list("key", "name"))
+    return names
 
 
 def _fleet_place(fleet: Fleet) -> str:
@@ -239,17 +264,30 @@ def _supply_report(
         if not verdict.in_supply and fleet.pk in manned:
             ctx.report(
                 [code[fleet.nation_id]],
-                f"{fleet.name} is out of supply ({verdict.reason.replace('_', ' ')}), "
-                f"{fleet_streaks[fleet.pk]} turn(s) running.",
-                fleet=fleet.pk,
+                FleetNoted(
+                    text=f"{fleet.name} is out of supply ({verdict.reason.replace('_', ' ')}), "
+                    f"{counted(fleet_streaks[fleet.pk], 'turn')} running.",
+                    fleet_id=fleet.pk,
+                    fleet_name=fleet.name,
+                ),
             )
     starving: dict[str, list[str]] = defaultdict(list)
+    starving_ids: dict[str, list[int]] = defaultdict(list)
+    places = _place_names(ctx) if any(not unit_verdicts[p.unit_id].in_supply for p in positions) else {}
+    fleet_names = {f.pk: f.name for f in fleets}
     for position in positions:
         verdict = unit_verdicts[position.unit_id]
         if not verdict.in_supply:
-            starving[position.nation].append(f"#{position.unit_id} ({verdict.reason.replace('_', ' ')})")
+            where = (
+                f"at {places.get(position.port, position.port)}"
+                if position.port is not None
+                else f"aboard {fleet_names.get(position.fleet_id or 0, 'a fleet')}"
+            )
+            starving[position.nation].append(f"one {where} ({verdict.reason.replace('_', ' ')})")
+            starving_ids[position.nation].append(position.unit_id)
     for nation_code in sorted(starving):
-        ctx.report([nation_code], f"Land units out of supply: {', '.join(starving[nation_code])}.")
+        text = f"Land units out of supply: {', '.join(starving[nation_code])}."
+        ctx.report([nation_code], LandUnitsOutOfSupply(text=text, unit_ids=tuple(starving_ids[nation_code])))
 
 
 def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Nation], supply: _SupplyDecided) -> None:
@@ -287,6 +325,7 @@ def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Natio
         return
     results = attrition_roll_all(places, ctx.ruleset, lambda place: ctx.dice(f"attrition:{place}"), ctx.log)
     lost_units: set[int] = set()
+    place_names = _place_names(ctx)
     for place in results:
         applied = ships_weather_apply(results=place.ships, units_lost=place.units_lost, turn=turn)
         lost_units.update(applied.units_lost)
@@ -295,12 +334,16 @@ def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Natio
             if r.effect is not Effect.NONE:
                 by_nation[nation_of_ship[r.ship_id]].append(f"{names[r.ship_id]} {r.effect}")
         for unit_id in applied.units_lost:
-            by_nation[nation_of_unit[unit_id]].append(f"land unit #{unit_id} lost")
+            by_nation[nation_of_unit[unit_id]].append("a land unit lost")
+        place_name = place_names.get(place.place, place.place)
         for nation_id in sorted(by_nation, key=lambda n: nations[n].code):
             ctx.report(
                 [nations[nation_id].code],
-                f"Attrition at {place.place}: {', '.join(by_nation[nation_id])}.",
-                place=place.place,
+                PlaceNoted(
+                    text=f"Attrition at {place_name}: {', '.join(by_nation[nation_id])}.",
+                    place_key=place.place,
+                    place_name=place_name,
+                ),
             )
     if lost_units:
         _garrisons_starved(ctx, diplomacy, nations, supply, lost_units)
@@ -319,7 +362,8 @@ def _garrisons_starved(
         left = [u for u in besiegers if u.pk not in lost]
         if besiegers and not left and port.siege_turns:
             siege_end(port=port)
-            ctx.report(None, f"The siege of {port.name} ({nations[owner].code}) has ended: no besiegers are left.")
+            text = f"The siege of {port.name} ({nations[owner].code}) has ended: no besiegers are left."
+            ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
         if port.captor_id is not None or not garrison or any(u.pk not in lost for u in garrison):
             continue
         if left:
@@ -328,14 +372,21 @@ def _garrisons_starved(
             port_taken_record(port=port, captor_id=captor.pk, turn=ctx.turn.number)
             ctx.report(
                 None,
-                f"{port.name}'s garrison ({nations[owner].code}) starved to the last man: "
-                f"{captor.code} takes the port at the end of the turn.",
-                port=port.key,
-                taken=True,
+                PortNoted(
+                    text=f"{port.name}'s garrison ({nations[owner].code}) starved to the last man: "
+                    f"{captor.code} takes the port at the end of the turn.",
+                    port_key=port.key,
+                    port_name=port.name,
+                    taken=True,
+                ),
             )
         else:
             ctx.report(
                 None,
-                f"{port.name}'s garrison starved to the last man; it stays {nations[owner].code}'s, ungarrisoned.",
-                port=port.key,
+                PortNoted(
+                    text=f"{port.name}'s garrison starved to the last man; it stays {nations[owner].code}'s, "
+                    "ungarrisoned.",
+                    port_key=port.key,
+                    port_name=port.name,
+                ),
             )

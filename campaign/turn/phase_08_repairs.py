@@ -49,6 +49,7 @@ from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Ship
 from fleets.selectors import Blockades, blockades_for_turn
 from rules.economy import repair_cost
+from rules.turn_events import ShipNoted
 
 REPAIRABLE = (Ship.Condition.DAMAGED, Ship.Condition.DISABLED)
 
@@ -102,13 +103,16 @@ def _pending_finish(ctx: PhaseContext, blockades: Blockades, nations: dict[int, 
             continue  # hit again since, lost, or a stale mark: the repair no longer applies
         nation = nations[ship.nation_id]
         if port is None or port.pk != yard.pk:
-            ctx.report([nation.code], f"{ship.name} left {yard.name}: her repair was not completed.")
+            text = f"{ship.name} left {yard.name}: her repair was not completed."
+            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
             continue
         if blockades.against(port.pk, nation.pk):
-            ctx.report([nation.code], f"{port.name} is blockaded: {ship.name}'s repair was not completed.")
+            text = f"{port.name} is blockaded: {ship.name}'s repair was not completed."
+            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
             continue
         Ship.objects.filter(pk=ship.pk).update(condition=Ship.Condition.READY)
-        ctx.report([nation.code], f"{ship.name} completed her repair at {port.name} and is ready.", ship=ship.pk)
+        text = f"{ship.name} completed her repair at {port.name} and is ready."
+        ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
 
 
 def _standing_repairs(ctx: PhaseContext) -> list[Order]:
@@ -145,7 +149,7 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
             continue
         if ship is None or ship.nation_id != nation.pk or ship.condition not in (*REPAIRABLE, Ship.Condition.READY):
             if this_turn:
-                order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {nation.code}")
+                order_skip(ctx, order, f"the ship of this order is not an afloat ship of {nation.name}")
             continue
         if ship.condition == Ship.Condition.READY:
             if this_turn:
@@ -159,7 +163,8 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
             if this_turn:
                 order_skip(ctx, order, reason)
             else:
-                ctx.report([nation.code], f"Standing repair order: {reason}.", ship=ship.pk)
+                text = f"Standing repair order: {reason}."
+                ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
             continue
         assert ship.fleet is not None and ship.fleet.port is not None  # checked by repair_check()
         port = ship.fleet.port
@@ -179,13 +184,14 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
                 if this_turn:
                     order_skip(ctx, order, reason)
                 else:
-                    ctx.report([nation.code], f"Standing repair order skipped: {reason}.", ship=ship.pk)
+                    text = f"Standing repair order skipped: {reason}."
+                    ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
                 continue
         if was == Ship.Condition.DAMAGED:
             ship.condition = Ship.Condition.READY
             text = f"{ship.name} was repaired at {port.name} for {cost} EP and is ready."
             ship.save(update_fields=["condition"])
-            ctx.report([nation.code], text, ship=ship.pk)
+            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
         else:
             ship.condition = Ship.Condition.DAMAGED
             ship.repair_port = port
@@ -195,7 +201,7 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
                 f"{ship.name} was repaired from disabled to damaged at {port.name} for {cost} EP; she will be ready "
                 "in the next turn's repairs if she is still there and the port is not blockaded."
             )
-            ctx.report([nation.code], text, ship=ship.pk)
+            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
         if this_turn:
             order_done(order, text)
 
@@ -209,7 +215,7 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
     for order in orders:
         ship = ships.get(order.body.get("ship"))
         if ship is None or ship.nation_id != order.nation_id or ship.condition not in Ship.AFLOAT:
-            order_skip(ctx, order, f"ship {order.body.get('ship')!r} is not an afloat ship of {order.nation.code}")
+            order_skip(ctx, order, f"the ship of this order is not an afloat ship of {order.nation.name}")
             continue
         port = ship.fleet.port if ship.fleet is not None else None
         lay_up = order.kind == Order.Kind.LAY_UP
@@ -226,4 +232,4 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
         ship.save(update_fields=["in_ordinary"])
         text = f"{ship.name} was {'laid up in ordinary' if lay_up else 'recommissioned'} at {port.name}."
         order_done(order, text)
-        ctx.report([order.nation.code], text, ship=ship.pk)
+        ctx.report([order.nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))

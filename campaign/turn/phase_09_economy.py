@@ -15,6 +15,7 @@ from fleets.models import Ship
 from fleets.selectors import blockades_for_turn
 from ports.models import Port
 from rules.economy import economy_turn
+from rules.turn_events import LedgerChanged
 
 
 def economy_phase(ctx: PhaseContext) -> None:
@@ -44,10 +45,15 @@ def economy_phase(ctx: PhaseContext) -> None:
             Nation.objects.filter(pk=nation.pk).update(unpaid_upkeep_turn=turn)
         ctx.report(
             [nation.code],
-            f"Income {result.income.total} EP, upkeep {result.upkeep_due} EP"
-            + (f" ({result.upkeep_unpaid} EP unpaid: all ships out of supply)" if result.out_of_supply else "")
-            + f"; treasury {result.treasury_after} EP.",
-            treasury=result.treasury_after,
+            LedgerChanged(
+                text=f"Income {result.income.total} EP, upkeep {result.upkeep_due} EP"
+                + (f" ({result.upkeep_unpaid} EP unpaid: all ships out of supply)" if result.out_of_supply else "")
+                + f"; treasury {result.treasury_after} EP.",
+                treasury=result.treasury_after,
+                income=result.income.total,
+                upkeep=result.upkeep_due,
+                upkeep_unpaid=result.upkeep_unpaid,
+            ),
         )
     # §3 phase 9: "ports taken this turn change owner" after income and upkeep (§7 Capture).
     ports_taken_change_owner(ctx)

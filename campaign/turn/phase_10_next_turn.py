@@ -8,6 +8,7 @@ from campaign.models import Campaign, Nation, NationTurn, Turn, TurnPhase, TurnR
 from campaign.notifications import turn_reports_email_enqueue
 from campaign.turn.context import PhaseContext
 from rules.calendar import TurnDate, deadline_after
+from rules.turn_events import CampaignEnded
 
 
 def next_turn_phase(ctx: PhaseContext) -> None:
@@ -19,7 +20,7 @@ def next_turn_phase(ctx: PhaseContext) -> None:
     reports_store(ctx)
     if campaign.last_turn is not None and turn.number >= campaign.last_turn:
         Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.ENDED)
-        ctx.report(None, f"The campaign ended with turn {turn.number}.")
+        ctx.report(None, CampaignEnded(text=f"The campaign ended with turn {turn.number}.", turn=turn.number))
     else:
         date = TurnDate(turn.year, turn.season).next()
         new = Turn.objects.create(

@@ -250,7 +250,7 @@ def test_a_turn_report_is_the_callers_own(fw: FogWorld) -> None:
     client = _as(fw.nelson)
     data = client.get(f"{BASE}/turns/1/").json()
     assert data["nation"] == "GB" and data["number"] == 1
-    assert [e.get("battle") for e in data["events"]] == [battle.pk]
+    assert [(e["kind"], e["battle_id"]) for e in data["events"]] == [("battle_fought", battle.pk)]
     assert data["battles"][0]["id"] == battle.pk and data["battles"][0]["fought"] is True
     assert client.get(f"{BASE}/turns/1/?nation=FR").status_code == 403
     assert client.get(f"{BASE}/turns/2/").status_code == 404  # open, not resolved

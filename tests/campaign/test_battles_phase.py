@@ -26,6 +26,7 @@ from campaign.turn.lifecycle import turn_claim
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit
 from rules.dice import derive_seed
+from rules.turn_events import PortLookedInto, event_from_json
 from tests.factories import AdmiralFactory, NationFactory
 from tests.support.turns import events_seen, order_store, phases_run, seen, where
 from tests.worlds import World, fleet, port, sea_world, two_sallies, zone
@@ -251,8 +252,8 @@ def test_a_blockade_is_established_with_a_ship_of_the_line_at_sea_in_the_zone() 
     assert list(Blockade.objects.values_list("turn", "port", "fleet")) == [(1, world.brest.pk, squadron.pk)]
     assert not Blockade.objects.filter(fleet=frigates).exists()
     assert any("blockades Brest" in t for t in seen(world.turn, "FR"))
-    (view,) = [e for e in events_seen(world.turn, "GB") if e.get("ships") is not None and "Blockading" in e["text"]]
-    assert len(view["ships"]) == 10 and not [e for e in events_seen(world.turn, "FR") if "Blockading" in e["text"]]
+    (view,) = [e for e in map(event_from_json, events_seen(world.turn, "GB")) if isinstance(e, PortLookedInto)]
+    assert len(view.ships) == 10 and not [e for e in events_seen(world.turn, "FR") if "Blockading" in e["text"]]
 
 
 def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:

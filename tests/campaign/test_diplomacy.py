@@ -7,6 +7,7 @@ import pytest
 from campaign.models import DiplomaticOffer, Nation, Order, Relation, Turn, TurnPhase, TurnReport
 from fleets.models import Fleet
 from ports.models import LandUnit
+from rules.turn_events import RelationChanged, event_from_json
 from tests.factories import FleetFactory, NationFactory, ShipFactory
 from tests.support.turns import order_store, phases_run, turn_resolve_inline
 from tests.worlds import World, two_power_world
@@ -170,7 +171,8 @@ def test_every_nation_is_told_of_every_change() -> None:
     for nation in (world.gb, world.fr, es):
         report = TurnReport.objects.get(turn=world.turn, nation=nation).body
         assert any(e["text"] == "France and Great Britain made peace." for e in report["events"])
-        assert any(e.get("relation") == {"a": "FR", "b": "GB", "state": "peace"} for e in report["events"])
+        changed = RelationChanged(text="France and Great Britain made peace.", phase=1, a="FR", b="GB", state="peace")
+        assert changed in map(event_from_json, report["events"])
 
 
 def test_an_alliance_ending_in_peace_puts_the_guests_fleets_to_sea_and_leaves_its_units_as_guests() -> None:

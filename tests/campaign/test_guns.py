@@ -15,6 +15,7 @@ from campaign.turn.runner import phase_run
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import Port, SeaZone
 from rules.dice import derive_seed
+from rules.turn_events import event_from_json
 from tests.factories import (
     AdmiralFactory,
     CampaignFactory,
@@ -151,7 +152,7 @@ def test_the_alexandria_raid_runs_the_guns_through_an_order() -> None:
     assert_ships_follow_the_report(battle)
     raid.refresh_from_db()
     assert raid.outcome == "done" and "ran the guns of Alexandria" in raid.outcome_note
-    told = [e for e in events if e.get("battle") == battle.pk]
+    told = [e for e in events if event_from_json(e).battle == battle.pk]
     assert len(told) == 1 and told[0]["nations"] == ["EG", "FR"]
     # The attacker breaks off into the port's zone, where it stays at sea.
     world.french.refresh_from_db()
@@ -430,7 +431,7 @@ def test_garrison_guns_fire_at_an_ally_turned_enemy_inside_the_port() -> None:
     world.turn.refresh_from_db()
     logged = [d for d in world.turn.dice_log if d["place"] == "gibraltar"]
     assert [d["raw"] for d in logged] == [d["raw"] for d in report["dice"]]
-    assert any(e.get("battle") == battle.pk and e["nations"] == ["GB", "RU"] for e in events)
+    assert any(event_from_json(e).battle == battle.pk and e["nations"] == ["GB", "RU"] for e in events)
 
 
 def test_garrison_guns_do_not_fire_at_allies() -> None:

@@ -17,6 +17,7 @@ from campaign.orders.errors import OrderRefused, RefusalCode
 from campaign.orders.validator import order_validate
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port
+from rules.turn_events import ContactMade, event_from_json
 from tests.factories import AdmiralFactory, NationFactory
 from tests.support.turns import events_seen, order_store, phases_run, seen, where
 from tests.worlds import World, fleet, sea_world, zone
@@ -75,7 +76,7 @@ def test_a_merged_fleet_takes_the_oldest_left_port_date_and_a_formed_one_inherit
     assert detached.left_port_turn == 2 and detached.in_supply is False and detached.created_turn == 5
     assert set(detached.ships.values_list("pk", flat=True)) == set(picked)  # the far ship stays put
     assert Ship.objects.get(pk=far.pk).fleet_id == elsewhere.pk
-    assert any("were elsewhere" in text for text in seen(world.turn, "GB"))
+    assert any("; 1 was elsewhere" in text for text in seen(world.turn, "GB"))
 
 
 def test_ships_transfer_only_within_one_place() -> None:
@@ -138,7 +139,7 @@ def test_a_fleet_sails_two_steps_and_leaving_its_port_is_dated() -> None:
     assert world.channel_fleet.left_port_turn == 1
     assert outcome(sails)[0] == "done"
     assert where(western) == ("north-sea", None)
-    assert any("Western may sail 2 step(s)" in t and "downs not sailed" in t for t in seen(world.turn, "GB"))
+    assert any("Western may sail 2 steps" in t and ": Downs not sailed" in t for t in seen(world.turn, "GB"))
 
 
 def test_a_fleet_with_a_disabled_ship_sails_one_step() -> None:
@@ -252,8 +253,8 @@ def test_an_intercepted_fleet_and_its_interceptor_stop_there() -> None:
     assert (engagement.kind, engagement.place, engagement.step, engagement.sequence) == ("at_sea", "channel", 1, 1)
     assert engagement.sides[engagement.interceptor]["nations"] == ["GB"]
     assert [s["nations"] for s in engagement.sides] == [["FR"], ["GB"]]  # ordered by lead nation code
-    assert any("north-sea not sailed" in t for t in seen(world.turn, "GB"))
-    assert any("biscay not sailed" in t for t in seen(world.turn, "FR"))
+    assert any(": North Sea not sailed" in t for t in seen(world.turn, "GB"))
+    assert any(": Bay of Biscay not sailed" in t for t in seen(world.turn, "FR"))
     assert any("they intercepted us" in t for t in seen(world.turn, "FR"))
 
 
@@ -297,13 +298,17 @@ def test_a_sighting_shows_the_classes_and_conditions_of_the_ships_seen() -> None
     world, _, fr = crossing(INTERCEPT_SEED)
     Ship.objects.filter(pk=fr.ships.earliest("id").pk).update(condition="damaged")
     phases_run(world.turn, 3)
-    (event,) = [e for e in events_seen(world.turn, "GB") if "sighted" in e]
-    assert sorted((s["class"], s["condition"]) for s in event["sighted"]) == [
+    (event,) = [
+        e
+        for e in map(event_from_json, events_seen(world.turn, "GB"))
+        if isinstance(e, ContactMade) and e.how == "sighted"
+    ]
+    assert sorted((s.ship_class, s.condition) for s in event.ships) == [
         ("3rd-74", "damaged"),
         ("3rd-74", "ready"),
         ("3rd-74", "ready"),
     ]
-    assert not [e for e in events_seen(world.turn, "FR") if "sighted" in e]
+    assert not [e for e in events_seen(world.turn, "FR") if e["kind"] == "contact_made" and e["how"] == "sighted"]
 
 
 def test_nations_not_at_war_do_not_meet() -> None:

@@ -23,6 +23,7 @@ from campaign.models import Campaign, Nation, NationTurn, Relation, Turn, TurnRe
 from fleets.models import Blockade, Fleet
 from ports.models import SeaZone
 from rules.calendar import TurnDate
+from rules.turn_events import BattleFought, BattleShip, ContactMade, PortLookedInto, SeenShip
 from tests.factories import FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
 from tests.worlds import World, two_power_world
 
@@ -150,39 +151,30 @@ def turn_close(campaign: Campaign, reports: dict[Nation, list[dict[str, Any]]] |
 def sighting(
     zone: SeaZone | str, ships: list[tuple[str, str, str]], *, step: int = 1, text: str = ""
 ) -> dict[str, Any]:
-    """A phase-3 sighting event (campaign/movement.py): ships as (nation code, class, condition)."""
+    """A phase-3 sighting event as stored: ships as (nation code, class, condition)."""
     key = zone if isinstance(zone, str) else zone.key
-    return {
-        "phase": 3,
-        "text": text or f"{key}, step {step}: we sighted {len(ships)} ship(s).",
-        "zone": key,
-        "step": step,
-        "sighted": [{"nation": n, "class": c, "condition": cond} for n, c, cond in ships],
-    }
+    name = key if isinstance(zone, str) else zone.name
+    seen = tuple(SeenShip(nation=n, ship_class=c, condition=cond) for n, c, cond in ships)
+    text = text or f"{name}, step {step}: we sighted {len(ships)} {'ship' if len(ships) == 1 else 'ships'}."
+    event = ContactMade(text=text, phase=3, how="sighted", zone_key=key, zone_name=name, step=step, ships=seen)
+    return event.to_json()
 
 
 def battle_event(battle: Battle, rows: list[tuple[int, str, str]], *, text: str = "") -> dict[str, Any]:
-    """A phase-4 battle event (battles/engagements.py): rows as (side, class, fate)."""
-    return {
-        "phase": 4,
-        "text": text or f"Battle at {battle.place}.",
-        "battle": battle.pk,
-        "place": battle.place,
-        "ships": [
-            {"side": side, "ship": 1000 + i, "name": f"Ship {i}", "class": c, "fate": fate}
-            for i, (side, c, fate) in enumerate(rows)
-        ],
-    }
+    """A phase-4 battle event as stored: rows as (side, class, fate)."""
+    ships = tuple(
+        BattleShip(side=side, ship_id=1000 + i, ship_name=f"Ship {i}", ship_class=c, fate=fate)
+        for i, (side, c, fate) in enumerate(rows)
+    )
+    text = text or f"Battle at {battle.place}."
+    return BattleFought(text=text, phase=4, battle_id=battle.pk, place_key=battle.place, ships=ships).to_json()
 
 
 def blockade_event(port_key: str, ships: list[tuple[str, str, str]]) -> dict[str, Any]:
-    """A phase-4 blockader's view of the port (campaign/phase_sea.py)."""
-    return {
-        "phase": 4,
-        "text": f"Blockading {port_key}, we see {len(ships)} ship(s) in the port.",
-        "port": port_key,
-        "ships": [{"nation": n, "class": c, "condition": cond, "in_ordinary": False} for n, c, cond in ships],
-    }
+    """A phase-4 blockader's view of the port as stored."""
+    seen = tuple(SeenShip(nation=n, ship_class=c, condition=cond, in_ordinary=False) for n, c, cond in ships)
+    text = f"Blockading the port, we see {len(ships)} {'ship' if len(ships) == 1 else 'ships'} in it."
+    return PortLookedInto(text=text, phase=4, port_key=port_key, ships=seen).to_json()
 
 
 def battle_in(campaign: Campaign, zone: SeaZone, sides: list[list[str]], *, winner: int | None = 0) -> Battle:

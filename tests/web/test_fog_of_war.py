@@ -16,6 +16,7 @@ from campaign.orders.services import order_add
 from campaign.pages.contacts import contacts_from_events
 from campaign.services import ledger_post
 from fleets.models import Fleet
+from rules.turn_events import event_from_json
 from tests.web.fog_worlds import (
     FogWorld,
     battle_event,
@@ -253,7 +254,7 @@ def test_a_turn_not_yet_resolved_has_no_history(fw: FogWorld) -> None:
 
 def _parse(events: list[dict[str, object]], friendly: frozenset[str] = frozenset({"GB"})) -> list[object]:
     return contacts_from_events(  # type: ignore[return-value]
-        events,
+        [event_from_json(e) for e in events],
         viewer_code="GB",
         friendly_codes=friendly,
         nations={"GB": ("Great Britain", "#c00"), "FR": ("France", "#00c"), "ES": ("Spain", "#cc0")},
@@ -272,8 +273,7 @@ def test_two_blockaders_reporting_one_port_count_its_ships_once() -> None:
 
 def test_a_meeting_replaces_the_sighting_of_the_same_step() -> None:
     seen = sighting("biscay", [("FR", "1st", "ready")] * 3, step=1)
-    met = {**seen, "text": "met", "met": seen["sighted"]}
-    del met["sighted"]
+    met = {**seen, "text": "met", "how": "met"}
     contacts = _parse([seen, met])
     assert [c.how for c in contacts] == ["met"]  # type: ignore[attr-defined]
 

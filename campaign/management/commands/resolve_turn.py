@@ -9,6 +9,7 @@ from campaign.models import Campaign, Turn, TurnPhase
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import open_turn, turn_claim
 from campaign.turn.runner import turn_dry_run
+from rules.turn_events import event_from_json
 
 
 class Command(BaseCommand):
@@ -70,7 +71,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  phase {phase['phase']} {phase.get('name', '')}: {len(events)} event(s)")
             for event in events:
                 seen_by = ", ".join(event.get("nations") or []) or "all"
-                self.stdout.write(f"    - [{seen_by}] {event['text']}")
+                self.stdout.write(f"    - [{seen_by}] {event_from_json(event).text}")
         for code, (before, after) in result.get("treasuries", {}).items():
             if before != after:
                 self.stdout.write(f"  {code}: treasury {before} → {after} EP")

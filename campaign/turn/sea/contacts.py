@@ -11,12 +11,16 @@ from battles.engine import ContactDie, ContactSide, intercept_roll, sighting_rol
 from battles.models import Engagement
 from campaign.selectors import Diplomacy
 from campaign.turn.context import PhaseContext
-from campaign.turn.sea.world import EngagementPlan, Mover, Party, SeaWorld
-from fleets.models import Ship
+from campaign.turn.sea.world import EngagementPlan, Mover, Party, SeaWorld, steps_named
+from fleets.models import Ship, ShipClass
 from ports.models import SeaZone
 from rules.dice import SeededDice
 from rules.ruleset import LIGHT_CLASSES
 from rules.strategic_log import StrategicDie
+from rules.turn_events import ContactEscaped, ContactMade, FleetNoted, SeenShip
+
+#: A ship class's name for players (the class keys are the orders' and the data's).
+CLASS_NAMES: dict[str, str] = {str(k): str(v) for k, v in ShipClass.choices}
 
 
 def sides_split(
@@ -161,14 +165,15 @@ def _sightings(
         if result.sighted:
             ctx.report(
                 world.codes(party),
-                f"{zone.name}, step {step}: we sighted {len(target.ships)} {labels[1 - k]} ship(s): "
-                f"{_ship_summary(target.ships)}.",
-                zone=zone.key,
-                step=step,
-                sighted=[
-                    {"nation": world.code(s.nation_id), "class": s.ship_class, "condition": s.condition}
-                    for s in target.ships
-                ],
+                ContactMade(
+                    text=f"{zone.name}, step {step}: we sighted {len(target.ships)} {labels[1 - k]} "
+                    f"{'ship' if len(target.ships) == 1 else 'ships'}: {_ship_summary(target.ships)}.",
+                    how="sighted",
+                    zone_key=zone.key,
+                    zone_name=zone.name,
+                    step=step,
+                    ships=_seen(world, target.ships),
+                ),
             )
     return sighted
 
@@ -189,7 +194,15 @@ def _interception(
         verdict = "intercepted" if result.intercepted else "escaped"
         _log(ctx, d, zone.key, labels[d.side], f"step {step}: {labels[k]} intercepting {labels[1 - k]}: {verdict}")
     if not result.intercepted:
-        ctx.report(world.codes(parties[k]), f"{zone.name}, step {step}: the {labels[1 - k]} ships escaped us.")
+        ctx.report(
+            world.codes(parties[k]),
+            ContactEscaped(
+                text=f"{zone.name}, step {step}: the {labels[1 - k]} ships escaped us.",
+                zone_key=zone.key,
+                zone_name=zone.name,
+                step=step,
+            ),
+        )
     return result.intercepted
 
 
@@ -216,25 +229,29 @@ def _engaged_report(
         fleets = ", ".join(m.fleet.name for m in party.movers)
         ctx.report(
             world.codes(party),
-            f"{zone.name}, step {step}: {fleets} met {len(enemy.ships)} {labels[1 - k]} ship(s) "
-            f"({_ship_summary(enemy.ships)}); {how}. "
-            + ("They will be taken without a fight." if kind == Engagement.Kind.CAPTURE and not able[1 - k] else "")
-            + ("We cannot fight them." if kind == Engagement.Kind.CAPTURE and not able[k] else "")
-            + ("Battle follows." if kind == Engagement.Kind.AT_SEA else ""),
-            zone=zone.key,
-            step=step,
-            met=[
-                {"nation": world.code(s.nation_id), "class": s.ship_class, "condition": s.condition}
-                for s in enemy.ships
-            ],
+            ContactMade(
+                text=f"{zone.name}, step {step}: {fleets} met {len(enemy.ships)} {labels[1 - k]} "
+                f"{'ship' if len(enemy.ships) == 1 else 'ships'} ({_ship_summary(enemy.ships)}); {how}. "
+                + ("They will be taken without a fight." if kind == Engagement.Kind.CAPTURE and not able[1 - k] else "")
+                + ("We cannot fight them." if kind == Engagement.Kind.CAPTURE and not able[k] else "")
+                + ("Battle follows." if kind == Engagement.Kind.AT_SEA else ""),
+                how="met",
+                zone_key=zone.key,
+                zone_name=zone.name,
+                step=step,
+                ships=_seen(world, enemy.ships),
+            ),
         )
         for m in party.movers:
             m.engaged = True
             if m.order is not None and len(m.path) > step and not m.halted:
                 ctx.report(
                     [world.code(m.fleet.nation_id)],
-                    f"{m.fleet.name} stopped in {zone.name}: {', '.join(m.path[step:])} not sailed.",
-                    fleet=m.fleet.pk,
+                    FleetNoted(
+                        text=f"{m.fleet.name} stopped in {zone.name}: {steps_named(world, m.path[step:])} not sailed.",
+                        fleet_id=m.fleet.pk,
+                        fleet_name=m.fleet.name,
+                    ),
                 )
 
 
@@ -267,4 +284,11 @@ def _ship_summary(ships: Sequence[Ship]) -> str:
     counts: dict[tuple[str, str], int] = defaultdict(int)
     for s in ships:
         counts[(s.ship_class, s.condition)] += 1
-    return ", ".join(f"{n} × {cls} ({cond})" for (cls, cond), n in sorted(counts.items()))
+    return ", ".join(f"{n} × {CLASS_NAMES.get(c, c)} ({cond})" for (c, cond), n in sorted(counts.items()))
+
+
+def _seen(world: SeaWorld, ships: Sequence[Ship]) -> tuple[SeenShip, ...]:
+    """The ships as the other side saw them: whose, class and condition (§4), no names."""
+    return tuple(
+        SeenShip(nation=world.code(s.nation_id), ship_class=s.ship_class, condition=s.condition) for s in ships
+    )

@@ -16,6 +16,7 @@ from fleets.models import Fleet
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import SOL_CLASSES
 from rules.supply import retreat_step
+from rules.turn_events import FleetNoted, counted
 
 
 def port_capacity_enforce(world: SeaWorld) -> None:
@@ -39,9 +40,15 @@ def port_capacity_enforce(world: SeaWorld) -> None:
             mover.fleet.port_id = None
             world.ctx.report(
                 [world.code(mover.fleet.nation_id)],
-                f"{mover.fleet.name} could not enter {port.name}: it holds {limit} ships and {count} are there; "
-                f"the fleet stays at sea in {world.zones[port.sea_zone_id].name}.",
-                fleet=mover.fleet.pk,
+                FleetNoted(
+                    text=f"{mover.fleet.name} could not enter {port.name}: it holds {counted(limit, 'ship')} and "
+                    f"{count} {'is' if count == 1 else 'are'} there; the fleet stays at sea in "
+                    f"{world.zones[port.sea_zone_id].name}.",
+                    fleet_id=mover.fleet.pk,
+                    fleet_name=mover.fleet.name,
+                    port_key=port.key,
+                    port_name=port.name,
+                ),
             )
 
 

@@ -17,6 +17,7 @@ from campaign.models import Nation, Order
 from campaign.turn.context import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
+from rules.turn_events import counted
 
 
 class Refused(ValueError):
@@ -155,7 +156,7 @@ def ships_transfer(ctx: PhaseContext, order: Order) -> str:
     for source in sources.values():
         _fleet_emptied(source)
     away = len(ships) - len(here)
-    return f"{len(here)} ship(s) moved to {target.name}" + (f"; {away} not in the same place" if away else "")
+    return f"{counted(len(here), 'ship')} moved to {target.name}" + (f"; {away} not in the same place" if away else "")
 
 
 def fleet_form(ctx: PhaseContext, order: Order) -> str:
@@ -189,7 +190,8 @@ def fleet_form(ctx: PhaseContext, order: Order) -> str:
     for source in sources.values():
         _fleet_emptied(source)
     away = len(ships) - len(here)
-    return f"{name} formed of {len(here)} ship(s)" + (f"; {away} were elsewhere" if away else "")
+    elsewhere = f"; {away} {'was' if away == 1 else 'were'} elsewhere" if away else ""
+    return f"{name} formed of {counted(len(here), 'ship')}{elsewhere}"
 
 
 def fleets_merge(ctx: PhaseContext, order: Order) -> str:
@@ -215,7 +217,7 @@ def fleets_merge(ctx: PhaseContext, order: Order) -> str:
         fields.append("admiral")
     into.save(update_fields=fields)
     _fleet_emptied(fleet)
-    return f"{fleet.name} merged into {into.name} ({len(ships)} ship(s))"
+    return f"{fleet.name} merged into {into.name} ({counted(len(ships), 'ship')})"
 
 
 def admiral_appoint(ctx: PhaseContext, order: Order) -> str:
@@ -284,4 +286,4 @@ def units_embark(ctx: PhaseContext, order: Order) -> str:
         ship.cargo = unit
         ship.save(update_fields=["cargo"])
     short = f" (of {wanted} ordered)" if count < wanted else ""
-    return f"{count} unit(s){short} embarked at {port.name} on {fleet.name}"
+    return f"{counted(count, 'unit')}{short} embarked at {port.name} on {fleet.name}"

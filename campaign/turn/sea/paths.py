@@ -9,9 +9,10 @@ from campaign.models import Order
 from campaign.orders.board import max_steps
 from campaign.orders.errors import CheckFailed
 from campaign.turn.sea.contacts import contacts_resolve
-from campaign.turn.sea.world import SEA, MoveNote, Mover, SeaWorld, fleet_place_name
+from campaign.turn.sea.world import SEA, MoveNote, Mover, SeaWorld, fleet_place_name, steps_named
 from fleets.models import Fleet, Ship
 from fleets.selectors import free_fleet_name
+from rules.turn_events import FleetNoted, counted
 
 
 def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
@@ -36,8 +37,12 @@ def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
             why = "it has a disabled ship" if limit < ruleset["movement.max_steps"] else "the most a move order allows"
             world.ctx.report(
                 [world.code(mover.fleet.nation_id)],
-                f"{mover.fleet.name} may sail {limit} step(s) ({why}): {', '.join(cut)} not sailed.",
-                fleet=mover.fleet.pk,
+                FleetNoted(
+                    text=f"{mover.fleet.name} may sail {counted(limit, 'step')} ({why}): "
+                    f"{steps_named(world, cut)} not sailed.",
+                    fleet_id=mover.fleet.pk,
+                    fleet_name=mover.fleet.name,
+                ),
             )
     for step in (1, 2):
         entered: set[int] = set()
@@ -52,8 +57,11 @@ def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
                 rest = mover.path[step - 1 :]
                 world.ctx.report(
                     [world.code(mover.fleet.nation_id)],
-                    f"{mover.fleet.name} could not sail {', '.join(rest)}: {problem}.",
-                    fleet=mover.fleet.pk,
+                    FleetNoted(
+                        text=f"{mover.fleet.name} could not sail {steps_named(world, rest)}: {problem}.",
+                        fleet_id=mover.fleet.pk,
+                        fleet_name=mover.fleet.name,
+                    ),
                 )
                 if not mover.sailed and mover.order is not None:
                     notes[mover.order.pk] = MoveNote(mover.order, True, problem)
@@ -146,8 +154,14 @@ def _leave_behind(world: SeaWorld, mover: Mover, ships: list[Ship]) -> None:
     mover.ships = [s for s in mover.ships if s not in ships]
     world.ctx.report(
         [world.code(fleet.nation_id)],
-        f"{len(ships)} ship(s) of {fleet.name} in ordinary stayed in {port.name} with {keeper.fleet.name}.",
-        fleet=fleet.pk,
+        FleetNoted(
+            text=f"{counted(len(ships), 'ship')} of {fleet.name} in ordinary stayed in {port.name} with "
+            f"{keeper.fleet.name}.",
+            fleet_id=fleet.pk,
+            fleet_name=fleet.name,
+            port_key=port.key,
+            port_name=port.name,
+        ),
     )
 
 

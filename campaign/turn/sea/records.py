@@ -8,6 +8,7 @@ from collections import defaultdict
 from battles.models import Engagement
 from campaign.turn.sea.in_port import fleet_retreat
 from campaign.turn.sea.world import SeaWorld, fleet_place_name
+from rules.turn_events import FleetMoved, counted
 
 
 def engagements_record(world: SeaWorld) -> list[Engagement]:
@@ -60,11 +61,20 @@ def positions_report(world: SeaWorld) -> None:
         if not mover.ships:
             continue
         fleet = mover.fleet
+        zone = world.zones[fleet.sea_zone_id]
+        port = world.ports[fleet.port_id] if fleet.port_id is not None else None
         world.ctx.report(
             world.friends_of(fleet.nation_id),
-            f"{fleet.name} ({world.code(fleet.nation_id)}, {len(mover.ships)} ships)"
-            f" is {fleet_place_name(world, fleet)}.",
-            fleet=fleet.pk,
-            zone=world.zones[fleet.sea_zone_id].key,
-            port=world.ports[fleet.port_id].key if fleet.port_id is not None else None,
+            FleetMoved(
+                text=f"{fleet.name} ({world.code(fleet.nation_id)}, {counted(len(mover.ships), 'ship')})"
+                f" is {fleet_place_name(world, fleet)}.",
+                fleet_id=fleet.pk,
+                fleet_name=fleet.name,
+                nation=world.code(fleet.nation_id),
+                ship_count=len(mover.ships),
+                zone_key=zone.key,
+                zone_name=zone.name,
+                port_key=port.key if port is not None else None,
+                port_name=port.name if port is not None else "",
+            ),
         )

@@ -6,7 +6,7 @@ engagements (:class:`EngagementPlan`) it leaves for phase 4. The rules phase 3 f
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from fleets.models import Admiral, Fleet, Ship
 from ports.models import Port, SeaZone
 
 SEA = "sea"
+PORT_PREFIX = "port:"
 
 
 @dataclass
@@ -204,3 +205,18 @@ def fleet_place_name(world: SeaWorld, fleet: Fleet) -> str:
     if fleet.port_id is not None:
         return f"in {world.ports[fleet.port_id].name}"
     return f"at sea in {world.zones[fleet.sea_zone_id].name}"
+
+
+def steps_named(world: SeaWorld, tokens: Sequence[str]) -> str:
+    """A path's steps for players: zone and port names, "out to sea" (never the keys of the order)."""
+
+    def named(token: str) -> str:
+        if token == SEA:
+            return "out to sea"
+        if token.startswith(PORT_PREFIX):
+            port = world.ports_by_key.get(token.removeprefix(PORT_PREFIX))
+            return f"into {port.name}" if port is not None else token
+        zone = world.zones_by_key.get(token)
+        return zone.name if zone is not None else token
+
+    return ", ".join(named(t) for t in tokens)
