@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -66,267 +67,193 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
     turn's own snapshot takes (a snapshot holding every earlier one would grow with the square of
     the campaign's length).
 
-    One piece on purpose: the returned literal is the document's format, section by section in the
-    order the schema (campaign/schemas/) and the restore (campaign.backup_restore) follow; split
-    up, the format would have no single place to read it.
+    The returned literal is the document's table of contents, section by section in the order the
+    schema (campaign/schemas/) and the restore (campaign.backup_restore) follow; each section is
+    built by its own ``_export_*`` function below.
     """
     if turn is not None:
-        stored = Turn.objects.filter(campaign=campaign, number=turn).values_list("snapshot", flat=True).first()
-        if stored is None:
-            with_snapshot = Turn.objects.filter(campaign=campaign, snapshot__isnull=False)
-            known = list(with_snapshot.values_list("number", flat=True))
-            raise BackupError(f"No snapshot of turn {turn} in {campaign.slug!r}; turns with one: {known or 'none'}.")
-        return dict(stored)
+        return _turn_snapshot(campaign, turn)
 
     # The row as it stands, not the caller's copy: resolution advances the turn counter, year and
     # season with an UPDATE, so an instance loaded before a turn resolved holds the old ones (and
     # a copy restored from them would post the next turn's ledger lines to the wrong turn).
     campaign = Campaign.objects.select_related("gm").get(pk=campaign.pk)
     nations = list(Nation.objects.filter(campaign=campaign).select_related("player").order_by("code"))
-    code = {n.pk: n.code for n in nations}
     zones = list(SeaZone.objects.filter(campaign=campaign).prefetch_related("adjacent").order_by("key"))
-    zone_key = {z.pk: z.key for z in zones}
     ports = list(Port.objects.filter(campaign=campaign).order_by("key"))
-    port_key = {p.pk: p.key for p in ports}
-    owner_of = {p.pk: p.owner_id for p in ports}
     units = list(LandUnit.objects.filter(campaign=campaign).order_by("id"))
+    fleets = list(Fleet.objects.filter(campaign=campaign).select_related("admiral").order_by("id"))
+    ships = list(Ship.objects.filter(campaign=campaign).order_by("id"))
+    admirals = list(Admiral.objects.filter(campaign=campaign).select_related("fleet").order_by("id"))
+    turn_rows = Turn.objects.filter(campaign=campaign).order_by("number")
+    turns = list(turn_rows if with_snapshots else turn_rows.defer("snapshot"))
+    keys = _Keys(
+        code={n.pk: n.code for n in nations},
+        zone={z.pk: z.key for z in zones},
+        port={p.pk: p.key for p in ports},
+        turn={t.pk: t.number for t in turns},
+    )
+
+    return {
+        "format": FORMAT_VERSION,
+        "campaign": _export_campaign(campaign),
+        "ruleset": dict(sorted(campaign.settings.items())),
+        "nations": [_export_nation(n) for n in nations],
+        "relations": _export_relations(campaign, keys),
+        "sea_zones": [_export_sea_zone(z, keys) for z in zones],
+        "ports": _export_ports(ports, units, keys),
+        "land_units": _export_land_units(units, ships, keys),
+        "admirals": [_export_admiral(a, keys) for a in admirals],
+        "fleets": [_export_fleet(f, keys) for f in fleets],
+        "ships": [_export_ship(s, keys) for s in ships],
+        "ledger": _export_ledger(campaign, keys),
+        "turns": [_export_turn(t) for t in turns],
+        "orders": _export_orders(campaign, keys),
+        "offers": _export_offers(campaign, keys),
+        "nation_turns": _export_nation_turns(campaign, keys),
+        "phases": _export_phases(campaign, keys),
+        "reports": _export_reports(campaign, keys),
+        "blockades": _export_blockades(campaign, keys),
+        # The state as each turn opened, for ``export_campaign --turn N`` after a restore.
+        "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None} if with_snapshots else {},
+        "battles": _export_battles(campaign, keys),
+    }
+
+
+@dataclass(frozen=True)
+class _Keys:
+    """Database id → the document's key for each kind of row the sections refer to."""
+
+    code: dict[int, str]  # nation
+    zone: dict[int, str]  # sea zone
+    port: dict[int, str]  # port
+    turn: dict[int, int]  # turn's number
+
+    def port_or_none(self, port_id: int | None) -> str | None:
+        return self.port[port_id] if port_id else None
+
+    def zone_or_none(self, zone_id: int | None) -> str | None:
+        return self.zone[zone_id] if zone_id else None
+
+
+def _turn_snapshot(campaign: Campaign, turn: int) -> dict[str, Any]:
+    """The stored opening state of ``turn``; a ``BackupError`` naming the turns that have one."""
+    stored = Turn.objects.filter(campaign=campaign, number=turn).values_list("snapshot", flat=True).first()
+    if stored is None:
+        with_snapshot = Turn.objects.filter(campaign=campaign, snapshot__isnull=False)
+        known = list(with_snapshot.values_list("number", flat=True))
+        raise BackupError(f"No snapshot of turn {turn} in {campaign.slug!r}; turns with one: {known or 'none'}.")
+    return dict(stored)
+
+
+def _export_campaign(campaign: Campaign) -> dict[str, Any]:
+    return {
+        "slug": campaign.slug,
+        "name": campaign.name,
+        "scenario": campaign.scenario,
+        "start_year": campaign.start_year,
+        "year": campaign.year,
+        "season": campaign.season,
+        "turn": campaign.turn_number,
+        "status": campaign.status,
+        "seed": campaign.seed,
+        "last_turn": campaign.last_turn,
+        "gm": campaign.gm.get_username() if campaign.gm is not None else None,
+    }
+
+
+def _export_nation(n: Nation) -> dict[str, Any]:
+    return {
+        "code": n.code,
+        "name": n.name,
+        "navy": n.navy,
+        "treasury": n.treasury,
+        "player": n.player.get_username() if n.player is not None else None,
+        "base_income": n.base_income,
+        "crew": n.crew,
+        "color": n.color,
+        "unpaid_upkeep_turn": n.unpaid_upkeep_turn,
+    }
+
+
+def _export_relations(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    code = keys.code
+    return sorted(
+        (
+            {"a": min(code[r.a_id], code[r.b_id]), "b": max(code[r.a_id], code[r.b_id]), "state": r.state}
+            for r in Relation.objects.filter(campaign=campaign)
+        ),
+        key=lambda r: (r["a"], r["b"]),
+    )
+
+
+def _export_sea_zone(z: SeaZone, keys: _Keys) -> dict[str, Any]:
+    return {
+        "key": z.key,
+        "name": z.name,
+        "type": z.type,
+        "x": z.x,
+        "y": z.y,
+        "adjacent": sorted(keys.zone[a.pk] for a in z.adjacent.all()),
+    }
+
+
+def _export_ports(ports: list[Port], units: list[LandUnit], keys: _Keys) -> list[dict[str, Any]]:
+    owner_of = {p.pk: p.owner_id for p in ports}
     garrison: dict[int, int] = defaultdict(int)  # CONTRACT's "garrison": the owner's units in the port
     for u in units:
         if u.state == LandUnit.State.GARRISON and u.port_id is not None and u.nation_id == owner_of[u.port_id]:
             garrison[u.port_id] += 1
-    fleets = list(Fleet.objects.filter(campaign=campaign).select_related("admiral").order_by("id"))
-    ships = list(Ship.objects.filter(campaign=campaign).order_by("id"))
-    transport_of = {s.cargo_id: s.pk for s in ships if s.cargo_id is not None}
-    admirals = list(Admiral.objects.filter(campaign=campaign).select_related("fleet").order_by("id"))
-    turn_rows = Turn.objects.filter(campaign=campaign).order_by("number")
-    turns = list(turn_rows if with_snapshots else turn_rows.defer("snapshot"))
-    turn_number = {t.pk: t.number for t in turns}
+    code = keys.code
+    return [
+        {
+            "key": p.key,
+            "name": p.name,
+            "sea_zone": keys.zone[p.sea_zone_id],
+            "owner": code[p.owner_id],
+            "fortification": p.fortification,
+            "capacity": p.capacity,
+            "ep_value": p.ep_value,
+            "dockyard": p.dockyard,
+            "gibraltar": p.gibraltar,
+            "garrison": garrison[p.pk],
+            "batteries": p.batteries,
+            "commander": p.commander or None,
+            "x": p.x,
+            "y": p.y,
+            "taken_turn": p.taken_turn,
+            "captor": code[p.captor_id] if p.captor_id else None,
+            "siege_turns": p.siege_turns,
+        }
+        for p in ports
+    ]
 
+
+def _export_land_units(units: list[LandUnit], ships: list[Ship], keys: _Keys) -> list[dict[str, Any]]:
+    transport_of = {s.cargo_id: s.pk for s in ships if s.cargo_id is not None}
+    return [
+        {
+            "id": u.pk,
+            "nation": keys.code[u.nation_id],
+            "siege_train": u.siege_train,
+            "state": u.state,
+            "port": keys.port.get(u.port_id) if u.port_id else None,
+            "transport": transport_of.get(u.pk),
+            "out_of_supply_turns": u.out_of_supply_turns,
+            "raised_turn": u.raised_turn,
+        }
+        for u in units
+    ]
+
+
+def _export_admiral(a: Admiral, keys: _Keys) -> dict[str, Any]:
     return {
-        "format": FORMAT_VERSION,
-        "campaign": {
-            "slug": campaign.slug,
-            "name": campaign.name,
-            "scenario": campaign.scenario,
-            "start_year": campaign.start_year,
-            "year": campaign.year,
-            "season": campaign.season,
-            "turn": campaign.turn_number,
-            "status": campaign.status,
-            "seed": campaign.seed,
-            "last_turn": campaign.last_turn,
-            "gm": campaign.gm.get_username() if campaign.gm is not None else None,
-        },
-        "ruleset": dict(sorted(campaign.settings.items())),
-        "nations": [
-            {
-                "code": n.code,
-                "name": n.name,
-                "navy": n.navy,
-                "treasury": n.treasury,
-                "player": n.player.get_username() if n.player is not None else None,
-                "base_income": n.base_income,
-                "crew": n.crew,
-                "color": n.color,
-                "unpaid_upkeep_turn": n.unpaid_upkeep_turn,
-            }
-            for n in nations
-        ],
-        "relations": sorted(
-            (
-                {"a": min(code[r.a_id], code[r.b_id]), "b": max(code[r.a_id], code[r.b_id]), "state": r.state}
-                for r in Relation.objects.filter(campaign=campaign)
-            ),
-            key=lambda r: (r["a"], r["b"]),
-        ),
-        "sea_zones": [
-            {
-                "key": z.key,
-                "name": z.name,
-                "type": z.type,
-                "x": z.x,
-                "y": z.y,
-                "adjacent": sorted(zone_key[a.pk] for a in z.adjacent.all()),
-            }
-            for z in zones
-        ],
-        "ports": [
-            {
-                "key": p.key,
-                "name": p.name,
-                "sea_zone": zone_key[p.sea_zone_id],
-                "owner": code[p.owner_id],
-                "fortification": p.fortification,
-                "capacity": p.capacity,
-                "ep_value": p.ep_value,
-                "dockyard": p.dockyard,
-                "gibraltar": p.gibraltar,
-                "garrison": garrison[p.pk],
-                "batteries": p.batteries,
-                "commander": p.commander or None,
-                "x": p.x,
-                "y": p.y,
-                "taken_turn": p.taken_turn,
-                "captor": code[p.captor_id] if p.captor_id else None,
-                "siege_turns": p.siege_turns,
-            }
-            for p in ports
-        ],
-        "land_units": [
-            {
-                "id": u.pk,
-                "nation": code[u.nation_id],
-                "siege_train": u.siege_train,
-                "state": u.state,
-                "port": port_key.get(u.port_id) if u.port_id else None,
-                "transport": transport_of.get(u.pk),
-                "out_of_supply_turns": u.out_of_supply_turns,
-                "raised_turn": u.raised_turn,
-            }
-            for u in units
-        ],
-        "admirals": [
-            {
-                "name": a.name,
-                "nation": code[a.nation_id],
-                "grade": a.grade,
-                "status": a.status,
-                "port": port_key[a.port_id] if a.port_id else None,
-                "fleet": _fleet_id(a),
-            }
-            for a in admirals
-        ],
-        "fleets": [
-            {
-                "id": f.pk,
-                "name": f.name,
-                "nation": code[f.nation_id],
-                "admiral": {"name": f.admiral.name, "grade": f.admiral.grade} if f.admiral else None,
-                "sea_zone": zone_key[f.sea_zone_id],
-                "port": port_key[f.port_id] if f.port_id else None,
-                "crew": f.crew,
-                "posture": f.posture,
-                "blockade_port": port_key[f.blockade_port_id] if f.blockade_port_id else None,
-                "after_battle": f.after_battle,
-                "retreat_port": port_key[f.retreat_port_id] if f.retreat_port_id else None,
-                "retreat_zone": zone_key[f.retreat_zone_id] if f.retreat_zone_id else None,
-                "left_port_turn": f.left_port_turn,
-                "in_supply": f.in_supply,
-                "out_of_supply_turns": f.out_of_supply_turns,
-                "created_turn": f.created_turn,
-            }
-            for f in fleets
-        ],
-        "ships": [
-            {
-                "id": s.pk,
-                "name": s.name,
-                "class": s.ship_class,
-                "nation": code[s.nation_id],
-                "original_nation": code[s.original_nation_id],
-                "captured": s.captured,
-                "condition": s.condition,
-                "in_ordinary": s.in_ordinary,
-                "crew": s.crew,
-                "fleet": s.fleet_id,
-                "building_turns_left": s.building_turns_left,
-                "building_port": port_key[s.building_port_id] if s.building_port_id else None,
-                "line_position": s.line_position,
-                "repair_port": port_key[s.repair_port_id] if s.repair_port_id else None,
-                "repair_ready_turn": s.repair_ready_turn,
-                "laid_down_turn": s.laid_down_turn,
-                "lost_turn": s.lost_turn,
-                "source": s.source,
-            }
-            for s in ships
-        ],
-        "ledger": [
-            {
-                "nation": code[e.nation_id],
-                "turn": e.turn,
-                "kind": e.kind,
-                "amount": e.amount,
-                "reason": e.reason,
-                "balance": e.balance,
-                "unpaid": e.unpaid,
-            }
-            for e in LedgerEntry.objects.filter(campaign=campaign).order_by("id")
-        ],
-        "turns": [
-            {
-                "number": t.number,
-                "year": t.year,
-                "season": t.season,
-                "deadline": _dt(t.deadline),
-                "status": t.status,
-                "resolved_at": _dt(t.resolved_at),
-                "paused_at": _dt(t.paused_at),
-                "dice_log": t.dice_log,
-            }
-            for t in turns
-        ],
-        "orders": [
-            {
-                "turn": turn_number[o.turn_id],
-                "nation": code[o.nation_id],
-                "position": o.position,
-                "kind": o.kind,
-                "body": o.body,
-                "fleet": o.fleet_id,
-                "outcome": o.outcome,
-                "outcome_note": o.outcome_note,
-            }
-            for o in Order.objects.filter(campaign=campaign).order_by("turn__number", "nation__code", "position")
-        ],
-        "offers": [
-            {"from": code[o.from_nation_id], "to": code[o.to_nation_id], "kind": o.kind, "turn": o.turn}
-            for o in DiplomaticOffer.objects.filter(campaign=campaign).order_by("turn", "id")
-        ],
-        "nation_turns": [
-            {
-                "turn": turn_number[t.turn_id],
-                "nation": code[t.nation_id],
-                "ready": t.ready,
-                "submitted_at": _dt(t.submitted_at),
-            }
-            for t in NationTurn.objects.filter(turn__campaign=campaign).order_by("turn__number", "nation__code")
-        ],
-        "phases": [
-            {"turn": turn_number[p.turn_id], "phase": p.phase, "summary": p.summary}
-            for p in TurnPhase.objects.filter(turn__campaign=campaign).order_by("turn__number", "phase")
-        ],
-        "reports": [
-            {
-                "turn": turn_number[r.turn_id],
-                "nation": code[r.nation_id],
-                "body": r.body,
-                "emailed_at": _dt(r.emailed_at),
-            }
-            for r in TurnReport.objects.filter(turn__campaign=campaign).order_by("turn__number", "nation__code")
-        ],
-        "blockades": [
-            {"turn": b.turn, "port": port_key[b.port_id], "fleet": b.fleet_id, "lifted": b.lifted}
-            for b in Blockade.objects.filter(campaign=campaign).order_by("turn", "id")
-        ],
-        # The state as each turn opened, for ``export_campaign --turn N`` after a restore.
-        "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None} if with_snapshots else {},
-        "battles": [
-            {
-                "id": b.pk,
-                "turn": turn_number[b.turn_id],
-                "sea_zone": zone_key[b.sea_zone_id],
-                "port": port_key[b.port_id] if b.port_id else None,
-                "type": b.kind,
-                "place": b.place,
-                "sequence": b.sequence,
-                "seed": b.seed,
-                "winner": b.winner,
-                "sides": b.sides,
-                "report": b.report,
-                "seen_by": b.seen_by,
-            }
-            for b in Battle.objects.filter(campaign=campaign).order_by("id")
-        ],
+        "name": a.name,
+        "nation": keys.code[a.nation_id],
+        "grade": a.grade,
+        "status": a.status,
+        "port": keys.port_or_none(a.port_id),
+        "fleet": _fleet_id(a),
     }
 
 
@@ -335,6 +262,159 @@ def _fleet_id(admiral: Admiral) -> int | None:
         return admiral.fleet.pk
     except Fleet.DoesNotExist:
         return None
+
+
+def _export_fleet(f: Fleet, keys: _Keys) -> dict[str, Any]:
+    return {
+        "id": f.pk,
+        "name": f.name,
+        "nation": keys.code[f.nation_id],
+        "admiral": {"name": f.admiral.name, "grade": f.admiral.grade} if f.admiral else None,
+        "sea_zone": keys.zone[f.sea_zone_id],
+        "port": keys.port_or_none(f.port_id),
+        "crew": f.crew,
+        "posture": f.posture,
+        "blockade_port": keys.port_or_none(f.blockade_port_id),
+        "after_battle": f.after_battle,
+        "retreat_port": keys.port_or_none(f.retreat_port_id),
+        "retreat_zone": keys.zone_or_none(f.retreat_zone_id),
+        "left_port_turn": f.left_port_turn,
+        "in_supply": f.in_supply,
+        "out_of_supply_turns": f.out_of_supply_turns,
+        "created_turn": f.created_turn,
+    }
+
+
+def _export_ship(s: Ship, keys: _Keys) -> dict[str, Any]:
+    return {
+        "id": s.pk,
+        "name": s.name,
+        "class": s.ship_class,
+        "nation": keys.code[s.nation_id],
+        "original_nation": keys.code[s.original_nation_id],
+        "captured": s.captured,
+        "condition": s.condition,
+        "in_ordinary": s.in_ordinary,
+        "crew": s.crew,
+        "fleet": s.fleet_id,
+        "building_turns_left": s.building_turns_left,
+        "building_port": keys.port_or_none(s.building_port_id),
+        "line_position": s.line_position,
+        "repair_port": keys.port_or_none(s.repair_port_id),
+        "repair_ready_turn": s.repair_ready_turn,
+        "laid_down_turn": s.laid_down_turn,
+        "lost_turn": s.lost_turn,
+        "source": s.source,
+    }
+
+
+def _export_ledger(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {
+            "nation": keys.code[e.nation_id],
+            "turn": e.turn,
+            "kind": e.kind,
+            "amount": e.amount,
+            "reason": e.reason,
+            "balance": e.balance,
+            "unpaid": e.unpaid,
+        }
+        for e in LedgerEntry.objects.filter(campaign=campaign).order_by("id")
+    ]
+
+
+def _export_turn(t: Turn) -> dict[str, Any]:
+    return {
+        "number": t.number,
+        "year": t.year,
+        "season": t.season,
+        "deadline": _dt(t.deadline),
+        "status": t.status,
+        "resolved_at": _dt(t.resolved_at),
+        "paused_at": _dt(t.paused_at),
+        "dice_log": t.dice_log,
+    }
+
+
+def _export_orders(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {
+            "turn": keys.turn[o.turn_id],
+            "nation": keys.code[o.nation_id],
+            "position": o.position,
+            "kind": o.kind,
+            "body": o.body,
+            "fleet": o.fleet_id,
+            "outcome": o.outcome,
+            "outcome_note": o.outcome_note,
+        }
+        for o in Order.objects.filter(campaign=campaign).order_by("turn__number", "nation__code", "position")
+    ]
+
+
+def _export_offers(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {"from": keys.code[o.from_nation_id], "to": keys.code[o.to_nation_id], "kind": o.kind, "turn": o.turn}
+        for o in DiplomaticOffer.objects.filter(campaign=campaign).order_by("turn", "id")
+    ]
+
+
+def _export_nation_turns(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {
+            "turn": keys.turn[t.turn_id],
+            "nation": keys.code[t.nation_id],
+            "ready": t.ready,
+            "submitted_at": _dt(t.submitted_at),
+        }
+        for t in NationTurn.objects.filter(turn__campaign=campaign).order_by("turn__number", "nation__code")
+    ]
+
+
+def _export_phases(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {"turn": keys.turn[p.turn_id], "phase": p.phase, "summary": p.summary}
+        for p in TurnPhase.objects.filter(turn__campaign=campaign).order_by("turn__number", "phase")
+    ]
+
+
+def _export_reports(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {
+            "turn": keys.turn[r.turn_id],
+            "nation": keys.code[r.nation_id],
+            "body": r.body,
+            "emailed_at": _dt(r.emailed_at),
+        }
+        for r in TurnReport.objects.filter(turn__campaign=campaign).order_by("turn__number", "nation__code")
+    ]
+
+
+def _export_blockades(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {"turn": b.turn, "port": keys.port[b.port_id], "fleet": b.fleet_id, "lifted": b.lifted}
+        for b in Blockade.objects.filter(campaign=campaign).order_by("turn", "id")
+    ]
+
+
+def _export_battles(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": b.pk,
+            "turn": keys.turn[b.turn_id],
+            "sea_zone": keys.zone[b.sea_zone_id],
+            "port": keys.port_or_none(b.port_id),
+            "type": b.kind,
+            "place": b.place,
+            "sequence": b.sequence,
+            "seed": b.seed,
+            "winner": b.winner,
+            "sides": b.sides,
+            "report": b.report,
+            "seen_by": b.seen_by,
+        }
+        for b in Battle.objects.filter(campaign=campaign).order_by("id")
+    ]
 
 
 def campaign_import(

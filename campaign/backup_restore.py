@@ -130,8 +130,20 @@ def _restore_forces(
     zones: dict[str, SeaZone],
     ports: dict[str, Port],
 ) -> tuple[dict[int, int], dict[int, int]]:
-    """Land units, fleets, ships (with their cargo) and admirals; the document's fleet and ship ids
-    mapped to the new ones."""
+    """Land units, fleets, ships (with their cargo) and admirals, written in that order; the
+    document's fleet and ship ids mapped to the new ones."""
+    cargo = _restore_land_units(doc, campaign, nations, ports)
+    fleets = _restore_fleets(doc, campaign, nations, zones, ports)
+    ship_ids = _restore_ships(doc, campaign, nations, ports, fleets, cargo)
+    _restore_admirals(doc, campaign, nations, ports, fleets)
+    fleet_ids = {doc_id: fleet.pk for doc_id, fleet in fleets.items()}
+    return fleet_ids, ship_ids
+
+
+def _restore_land_units(
+    doc: dict[str, Any], campaign: Campaign, nations: dict[str, Nation], ports: dict[str, Port]
+) -> dict[int, LandUnit]:
+    """The land units; returns the unit each transport carries, by the document's ship id."""
     units = {
         u["id"]: LandUnit(
             campaign=campaign,
@@ -145,7 +157,17 @@ def _restore_forces(
         for u in doc["land_units"]
     }
     LandUnit.objects.bulk_create(units.values())
-    cargo = {u["transport"]: units[u["id"]] for u in doc["land_units"] if u["transport"] is not None}
+    return {u["transport"]: units[u["id"]] for u in doc["land_units"] if u["transport"] is not None}
+
+
+def _restore_fleets(
+    doc: dict[str, Any],
+    campaign: Campaign,
+    nations: dict[str, Nation],
+    zones: dict[str, SeaZone],
+    ports: dict[str, Port],
+) -> dict[int, Fleet]:
+    """The fleets (without their admirals, who are written after them), by the document's fleet id."""
     fleets = {
         f["id"]: Fleet(
             campaign=campaign,
@@ -167,6 +189,18 @@ def _restore_forces(
         for f in doc["fleets"]
     }
     Fleet.objects.bulk_create(fleets.values())
+    return fleets
+
+
+def _restore_ships(
+    doc: dict[str, Any],
+    campaign: Campaign,
+    nations: dict[str, Nation],
+    ports: dict[str, Port],
+    fleets: dict[int, Fleet],
+    cargo: dict[int, LandUnit],
+) -> dict[int, int]:
+    """The ships, each in its fleet and with its cargo; the document's ship ids mapped to the new ones."""
     ship_rows = Ship.objects.bulk_create(
         [
             Ship(
@@ -192,6 +226,17 @@ def _restore_forces(
             for s in doc["ships"]
         ]
     )
+    return {s["id"]: row.pk for s, row in zip(doc["ships"], ship_rows, strict=True)}
+
+
+def _restore_admirals(
+    doc: dict[str, Any],
+    campaign: Campaign,
+    nations: dict[str, Nation],
+    ports: dict[str, Port],
+    fleets: dict[int, Fleet],
+) -> None:
+    """The admirals, in the document's order (their ids follow it), each put in command of their fleet."""
     for a in doc["admirals"]:
         admiral = Admiral.objects.create(
             campaign=campaign,
@@ -203,9 +248,6 @@ def _restore_forces(
         )
         if a["fleet"] is not None:
             Fleet.objects.filter(pk=fleets[a["fleet"]].pk).update(admiral=admiral)
-    ship_ids = {s["id"]: row.pk for s, row in zip(doc["ships"], ship_rows, strict=True)}
-    fleet_ids = {doc_id: fleet.pk for doc_id, fleet in fleets.items()}
-    return fleet_ids, ship_ids
 
 
 def _restore_ledger_and_turns(

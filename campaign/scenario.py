@@ -208,9 +208,61 @@ def scenario_document(
     the first turn's deadline.
     """
     ruleset = Ruleset.from_flat(data.get("settings") or {})
-    crews = {n["code"]: n["crew"] for n in data["nations"]}
+    ports, land_units = _scenario_ports_and_garrisons(data, ruleset)
+    fleet_ids = {(f["nation"], f["name"]): i for i, f in enumerate(data["fleets"], start=1)}
+    fleets, ships = _scenario_fleets_and_ships(data, fleet_ids)
+    ships.extend(_scenario_keels(data, first_id=len(ships) + 1))
+    nations, ledger = _nations_with_opening_balances(data, ruleset, ships, ports)
+    return {
+        "format": FORMAT_VERSION,
+        "campaign": _scenario_campaign(data, scenario=scenario, slug=slug, display_name=display_name, seed=seed),
+        "ruleset": {**DEFAULTS, **ruleset.overrides()},
+        "nations": nations,
+        "relations": [{"a": r["a"], "b": r["b"], "state": r["state"]} for r in data.get("relations", [])],
+        "sea_zones": [
+            {k: z[k] for k in ("key", "name", "type", "x", "y")} | {"adjacent": sorted(z.get("adjacent", []))}
+            for z in data["sea_zones"]
+        ],
+        "ports": ports,
+        "land_units": land_units,
+        "admirals": [_scenario_admiral(a, fleet_ids) for a in data.get("admirals", [])],
+        "fleets": fleets,
+        "ships": ships,
+        "ledger": ledger,
+        "turns": [_scenario_first_turn(data, ruleset, now)],
+        "battles": [],
+        "snapshots": {},
+    }
+
+
+def _scenario_campaign(
+    data: dict[str, Any], *, scenario: str, slug: str, display_name: str | None, seed: int
+) -> dict[str, Any]:
+    return {
+        "slug": slug,
+        "name": display_name or data["name"],
+        "scenario": scenario,
+        "start_year": data["year"],
+        "year": data["year"],
+        "season": data["season"],
+        "turn": 1,
+        "status": Campaign.Status.ACTIVE,
+        "seed": seed,
+        "last_turn": None,
+        "gm": None,
+    }
+
+
+def _scenario_ports_and_garrisons(
+    data: dict[str, Any], ruleset: Ruleset
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ports, with EP values by the rules, and each port's garrison as that many land units.
+
+    A port's first ``siege_trains`` garrison units are siege trains; units are numbered 1, 2, …
+    in the file's order of ports.
+    """
+    ports: list[dict[str, Any]] = []
     land_units: list[dict[str, Any]] = []
-    ports = []
     for p in data["ports"]:
         ports.append(
             {
@@ -246,7 +298,14 @@ def scenario_document(
                     "raised_turn": 0,
                 }
             )
-    fleet_ids = {(f["nation"], f["name"]): i for i, f in enumerate(data["fleets"], start=1)}
+    return ports, land_units
+
+
+def _scenario_fleets_and_ships(
+    data: dict[str, Any], fleet_ids: dict[tuple[str, str], int]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The fleets at sea or in port, each with its commander, and their ships numbered in line order."""
+    crews = {n["code"]: n["crew"] for n in data["nations"]}
     commanders = {(a["nation"], a["fleet"]): a for a in data.get("admirals", []) if a.get("fleet") is not None}
     fleets: list[dict[str, Any]] = []
     ships: list[dict[str, Any]] = []
@@ -284,65 +343,43 @@ def scenario_document(
                     position=position,
                 )
             )
-    for keel in data.get("building", []):
-        row = _ship_row(keel, sid=len(ships) + 1, nation=keel["nation"], crew=crews[keel["nation"]], fleet=None)
+    return fleets, ships
+
+
+def _scenario_keels(data: dict[str, Any], *, first_id: int) -> list[dict[str, Any]]:
+    """The ships on the stocks at the start, numbered on from ``first_id``."""
+    crews = {n["code"]: n["crew"] for n in data["nations"]}
+    keels = []
+    for sid, keel in enumerate(data.get("building", []), start=first_id):
+        row = _ship_row(keel, sid=sid, nation=keel["nation"], crew=crews[keel["nation"]], fleet=None)
         row |= {"condition": "building", "building_turns_left": keel["turns_left"], "building_port": keel["port"]}
         row["laid_down_turn"] = 0
-        ships.append(row)
+        keels.append(row)
+    return keels
 
-    nations, ledger = _nations_with_opening_balances(data, ruleset, ships, ports)
+
+def _scenario_admiral(a: dict[str, Any], fleet_ids: dict[tuple[str, str], int]) -> dict[str, Any]:
+    """An admiral commands a fleet (and is then in no port) or waits ashore in a port."""
     return {
-        "format": FORMAT_VERSION,
-        "campaign": {
-            "slug": slug,
-            "name": display_name or data["name"],
-            "scenario": scenario,
-            "start_year": data["year"],
-            "year": data["year"],
-            "season": data["season"],
-            "turn": 1,
-            "status": Campaign.Status.ACTIVE,
-            "seed": seed,
-            "last_turn": None,
-            "gm": None,
-        },
-        "ruleset": {**DEFAULTS, **ruleset.overrides()},
-        "nations": nations,
-        "relations": [{"a": r["a"], "b": r["b"], "state": r["state"]} for r in data.get("relations", [])],
-        "sea_zones": [
-            {k: z[k] for k in ("key", "name", "type", "x", "y")} | {"adjacent": sorted(z.get("adjacent", []))}
-            for z in data["sea_zones"]
-        ],
-        "ports": ports,
-        "land_units": land_units,
-        "admirals": [
-            {
-                "name": a["name"],
-                "nation": a["nation"],
-                "grade": a["grade"],
-                "status": "active",
-                "port": a.get("port") if a.get("fleet") is None else None,
-                "fleet": fleet_ids[(a["nation"], a["fleet"])] if a.get("fleet") is not None else None,
-            }
-            for a in data.get("admirals", [])
-        ],
-        "fleets": fleets,
-        "ships": ships,
-        "ledger": ledger,
-        "turns": [
-            {
-                "number": 1,
-                "year": data["year"],
-                "season": data["season"],
-                "deadline": deadline_after(now, ruleset).isoformat(),
-                "status": Turn.Status.OPEN,
-                "resolved_at": None,
-                "paused_at": None,
-                "dice_log": [],
-            }
-        ],
-        "battles": [],
-        "snapshots": {},
+        "name": a["name"],
+        "nation": a["nation"],
+        "grade": a["grade"],
+        "status": "active",
+        "port": a.get("port") if a.get("fleet") is None else None,
+        "fleet": fleet_ids[(a["nation"], a["fleet"])] if a.get("fleet") is not None else None,
+    }
+
+
+def _scenario_first_turn(data: dict[str, Any], ruleset: Ruleset, now: datetime) -> dict[str, Any]:
+    return {
+        "number": 1,
+        "year": data["year"],
+        "season": data["season"],
+        "deadline": deadline_after(now, ruleset).isoformat(),
+        "status": Turn.Status.OPEN,
+        "resolved_at": None,
+        "paused_at": None,
+        "dice_log": [],
     }
 
 

@@ -149,79 +149,22 @@ def fireships_attack(
     Rolls and logs each fireship's dice in turn (see the module docstring). With no targets, no
     fireship is sent. Raises ``ValueError`` on duplicate ids or a negative FF.
     """
-    if len(set(fireships)) != len(fireships):
-        raise ValueError(f"{port}: a fireship id appears twice")
-    if len({t.ship_id for t in targets}) != len(targets):
-        raise ValueError(f"{port}: a target ship id appears twice")
-    if fortification < 0:
-        raise ValueError(f"{port}: fortification {fortification} is negative")
-
+    _check_fireship_inputs(port, fireships, targets, fortification)
     current: dict[int, Condition] = {t.ship_id: t.condition for t in targets}
     sunk: set[int] = set()
     attacks: list[FireshipAttack] = []
     expended: list[int] = []
-    fort_mod = ruleset["fireship.fort_modifier"]
-    stops_on = ruleset["fireship.fort_stops_on"]
-    attack_mod = fireship_attack_modifier(fortification, ruleset)
-    sunk_min = ruleset["fireship.sunk_min"]
-
     for k, fireship in enumerate(fireships):
         target = _target_for(k, targets, sunk)
         if target is None:
             break  # nothing left afloat to burn: the rest stay with the fleet
         expended.append(fireship)
-        before = current[target.ship_id]
-        subject = f"fireship:{fireship}>ship:{target.ship_id}"
-
-        fort_die = None
-        if target.guns_defend:
-            fort_die = log.roll(
-                dice,
-                purpose=FIRESHIP_FORT,
-                place=port,
-                die="d10",
-                mod=fort_mod,
-                subject=subject,
-                detail=f"stops it on {stops_on}+",
-            )
-        if fort_die is not None and fort_die.result >= stops_on:
-            effect = FireshipEffect.STOPPED
-            attack_die = None
-        else:
-            raw = dice.roll(DIE_SIDES["d10"])
-            effect = fireship_effect(raw + attack_mod, raw, ruleset)
-            # A natural 10 sinks whatever the modifier: the log records the result the rule
-            # applied, as the battle log records a natural 10 as 10.
-            result = max(raw + attack_mod, sunk_min) if raw == _NATURAL_TEN else raw + attack_mod
-            attack_die = log.append(
-                StrategicDie(
-                    purpose=FIRESHIP,
-                    place=port,
-                    die="d10",
-                    raw=raw,
-                    mod=attack_mod,
-                    result=result,
-                    subject=subject,
-                    detail=effect.value,
-                )
-            )
-
-        after: ConditionAfter = before if effect is FireshipEffect.STOPPED else _apply(before, effect)
-        if after == "sunk":
+        attack = _one_fireship(port, fireship, target, current[target.ship_id], fortification, ruleset, dice, log)
+        if attack.condition_after == "sunk":
             sunk.add(target.ship_id)
         else:
-            current[target.ship_id] = after
-        attacks.append(
-            FireshipAttack(
-                fireship_id=fireship,
-                target_id=target.ship_id,
-                fort_die=fort_die,
-                attack_die=attack_die,
-                effect=effect,
-                condition_before=before,
-                condition_after=after,
-            )
-        )
+            current[target.ship_id] = attack.condition_after
+        attacks.append(attack)
 
     conditions: dict[int, ConditionAfter] = {
         t.ship_id: "sunk" if t.ship_id in sunk else current[t.ship_id] for t in targets
@@ -232,4 +175,74 @@ def fireships_attack(
         expended=tuple(expended),
         unused=tuple(fireships[len(expended) :]),
         conditions=MappingProxyType(conditions),
+    )
+
+
+def _check_fireship_inputs(
+    port: str, fireships: Sequence[int], targets: Sequence[FireshipTarget], fortification: int
+) -> None:
+    if len(set(fireships)) != len(fireships):
+        raise ValueError(f"{port}: a fireship id appears twice")
+    if len({t.ship_id for t in targets}) != len(targets):
+        raise ValueError(f"{port}: a target ship id appears twice")
+    if fortification < 0:
+        raise ValueError(f"{port}: fortification {fortification} is negative")
+
+
+def _one_fireship(
+    port: str,
+    fireship: int,
+    target: FireshipTarget,
+    before: Condition,
+    fortification: int,
+    ruleset: Ruleset,
+    dice: Dice,
+    log: StrategicLog,
+) -> FireshipAttack:
+    """One fireship against ``target`` (in condition ``before``): the fort's die first, if the port's
+    guns defend the target, then the attack die unless the fort stopped it."""
+    subject = f"fireship:{fireship}>ship:{target.ship_id}"
+    stops_on = ruleset["fireship.fort_stops_on"]
+    fort_die = None
+    if target.guns_defend:
+        fort_die = log.roll(
+            dice,
+            purpose=FIRESHIP_FORT,
+            place=port,
+            die="d10",
+            mod=ruleset["fireship.fort_modifier"],
+            subject=subject,
+            detail=f"stops it on {stops_on}+",
+        )
+    if fort_die is not None and fort_die.result >= stops_on:
+        effect = FireshipEffect.STOPPED
+        attack_die = None
+    else:
+        attack_mod = fireship_attack_modifier(fortification, ruleset)
+        raw = dice.roll(DIE_SIDES["d10"])
+        effect = fireship_effect(raw + attack_mod, raw, ruleset)
+        # A natural 10 sinks whatever the modifier: the log records the result the rule
+        # applied, as the battle log records a natural 10 as 10.
+        result = max(raw + attack_mod, ruleset["fireship.sunk_min"]) if raw == _NATURAL_TEN else raw + attack_mod
+        attack_die = log.append(
+            StrategicDie(
+                purpose=FIRESHIP,
+                place=port,
+                die="d10",
+                raw=raw,
+                mod=attack_mod,
+                result=result,
+                subject=subject,
+                detail=effect.value,
+            )
+        )
+    after: ConditionAfter = before if effect is FireshipEffect.STOPPED else _apply(before, effect)
+    return FireshipAttack(
+        fireship_id=fireship,
+        target_id=target.ship_id,
+        fort_die=fort_die,
+        attack_die=attack_die,
+        effect=effect,
+        condition_before=before,
+        condition_after=after,
     )

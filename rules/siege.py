@@ -229,7 +229,35 @@ def siege_roll(state: SiegeState, ruleset: Ruleset, dice: Dice, log: StrategicLo
     b = len(state.besiegers)
     g = garrison_strength(len(state.garrison), state.gibraltar, ruleset)
     captor = captor_of(state.besiegers)
+    without_a_roll = _siege_without_a_roll(state, b, g, captor, ruleset)
+    if without_a_roll is not None:
+        return without_a_roll
 
+    mods = siege_modifiers(state, ruleset)
+    die = _siege_die(state, b, g, mods, dice, log)
+    outcome = siege_band(die.result, ruleset)
+    besiegers_lost, garrison_lost, taken = _siege_losses(outcome, state)
+    besiegers_left = b - len(besiegers_lost)
+    still_besieged = not taken and besiegers_left > 0
+    return SiegeResult(
+        port=state.port,
+        outcome=outcome,
+        b=b,
+        g=g,
+        modifiers=mods,
+        die=die,
+        besiegers_lost=besiegers_lost,
+        garrison_lost=garrison_lost,
+        taken=taken,
+        captor=captor if taken else None,
+        still_besieged=still_besieged,
+        next_earlier_turns=state.earlier_turns + 1 if still_besieged else 0,
+    )
+
+
+def _siege_without_a_roll(state: SiegeState, b: int, g: int, captor: str, ruleset: Ruleset) -> SiegeResult | None:
+    """The result when no die is rolled: an undefended port falls, a too-weak siege goes on;
+    ``None`` when the besiegers roll."""
     if g == 0:
         return SiegeResult(
             port=state.port,
@@ -261,9 +289,12 @@ def siege_roll(state: SiegeState, ruleset: Ruleset, dice: Dice, log: StrategicLo
             still_besieged=True,
             next_earlier_turns=state.earlier_turns + 1,
         )
+    return None
 
-    mods = siege_modifiers(state, ruleset)
-    die = log.roll(
+
+def _siege_die(state: SiegeState, b: int, g: int, mods: SiegeModifiers, dice: Dice, log: StrategicLog) -> StrategicDie:
+    """The siege's one d10, logged with every modifier in its detail."""
+    return log.roll(
         dice,
         purpose=SIEGE,
         place=state.port,
@@ -276,8 +307,10 @@ def siege_roll(state: SiegeState, ruleset: Ruleset, dice: Dice, log: StrategicLo
             f"commander {mods.commander:+d}"
         ),
     )
-    outcome = siege_band(die.result, ruleset)
 
+
+def _siege_losses(outcome: SiegeOutcome, state: SiegeState) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """The besiegers' and the garrison's units lost to ``outcome``, and whether the port is taken."""
     besiegers_lost: tuple[int, ...] = ()
     garrison_lost: tuple[int, ...] = ()
     taken = False
@@ -290,20 +323,4 @@ def siege_roll(state: SiegeState, ruleset: Ruleset, dice: Dice, log: StrategicLo
     elif outcome is SiegeOutcome.STORMED:
         garrison_lost = tuple(sorted(u.id for u in state.garrison))
         taken = True
-
-    besiegers_left = b - len(besiegers_lost)
-    still_besieged = not taken and besiegers_left > 0
-    return SiegeResult(
-        port=state.port,
-        outcome=outcome,
-        b=b,
-        g=g,
-        modifiers=mods,
-        die=die,
-        besiegers_lost=besiegers_lost,
-        garrison_lost=garrison_lost,
-        taken=taken,
-        captor=captor if taken else None,
-        still_besieged=still_besieged,
-        next_earlier_turns=state.earlier_turns + 1 if still_besieged else 0,
-    )
+    return besiegers_lost, garrison_lost, taken

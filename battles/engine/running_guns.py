@@ -142,8 +142,35 @@ def run_the_guns(spec: BattleSpec, dice: Dice, ruleset: Ruleset = DEFAULT_RULESE
     p = params_for(ruleset)
     port = spec.port
     c = Combat(spec, dice.roll, p)
-    cond = c.cond
     max_rounds = spec.max_rounds if spec.max_rounds is not None else p.max_rounds
+    rnd, lines, events, barrage = _gun_rounds(c, p, spec, port, ruleset, max_rounds)
+    # Measured before the break-off, which hands the attacker's disabled ships to the defender.
+    attacker_beaten = c.lost[ATTACKER] >= c.start[ATTACKER]
+    _break_off(c, rnd, events)
+    winner, outcome = _guns_winner_and_outcome(c, attacker_beaten)
+    return build_report(
+        spec,
+        dice,
+        c,
+        p,
+        outcome,
+        winner,
+        rnd,
+        max_rounds,
+        lines,
+        [],
+        events,
+        DEFENDER,
+        barrage=barrage,
+        coastal_forts=coastal_forts(port, ruleset),
+    )
+
+
+def _gun_rounds(
+    c: Combat, p: Params, spec: BattleSpec, port: PortSpec, ruleset: Ruleset, max_rounds: int
+) -> tuple[int, list[RoundLines], list[EventRow], list[int]]:
+    """The rounds under the guns, until the attacker breaks off: each the defender's barrage, then
+    the attackers' return fire. Returns the last round's number, the lines, events and barrage dice."""
     admiral_dice = ruleset.admiral_extra_dice(spec.sides[ATTACKER].admiral_grade)
     stay_num, stay_den = ruleset["guns.stay_loss_num"], ruleset["guns.stay_loss_den"]
     lines: list[RoundLines] = []
@@ -172,20 +199,25 @@ def run_the_guns(spec: BattleSpec, dice: Dice, ruleset: Ruleset = DEFAULT_RULESE
         if defender_fights and not c.loss_fraction_ge(ATTACKER, stay_num, stay_den) and rnd < max_rounds:
             events.append((rnd, "stays", ATTACKER, NO_SHIP, None))
             continue
-        break
+        return rnd, lines, events, barrage
 
-    # Break off: disabled ships stay behind with the defender, prizes are towed off, damaged ships roll.
-    attacker_beaten = c.lost[ATTACKER] >= c.start[ATTACKER]
+
+def _break_off(c: Combat, rnd: int, events: list[EventRow]) -> None:
+    """Break off: disabled ships stay behind with the defender, prizes are towed off, damaged ships roll."""
     events.append((rnd, "broke_off", ATTACKER, NO_SHIP, None))
     for i in c.ships[ATTACKER]:
-        if cond[i] == DISABLED:
+        if c.cond[i] == DISABLED:
             c.take_at_end(i, DEFENDER)
             events.append((rnd, "captured", ATTACKER, i, DEFENDER))
     c.towing(ATTACKER)
 
+
+def _guns_winner_and_outcome(c: Combat, attacker_beaten: bool) -> tuple[int | None, list[str]]:
+    """Nobody wins at an empty port; the attacker wins if it keeps a ship and none of the defender's
+    is left; otherwise the defender."""
     port_empty = c.start[DEFENDER] == 0
-    defender_left = any(cond[j] < DISABLED for j in c.ships[DEFENDER])
-    attacker_keeps = any(cond[i] <= DAMAGED for i in c.ships[ATTACKER])
+    defender_left = any(c.cond[j] < DISABLED for j in c.ships[DEFENDER])
+    attacker_keeps = any(c.cond[i] <= DAMAGED for i in c.ships[ATTACKER])
     winner: int | None
     if port_empty:
         winner = None
@@ -197,22 +229,7 @@ def run_the_guns(spec: BattleSpec, dice: Dice, ruleset: Ruleset = DEFAULT_RULESE
         HELD if winner == ATTACKER else BEATEN if attacker_beaten else RETIRED,
         BEATEN if not port_empty and not defender_left else HELD,
     ]
-    return build_report(
-        spec,
-        dice,
-        c,
-        p,
-        outcome,
-        winner,
-        rnd,
-        max_rounds,
-        lines,
-        [],
-        events,
-        DEFENDER,
-        barrage=barrage,
-        coastal_forts=coastal_forts(port, ruleset),
-    )
+    return winner, outcome
 
 
 def garrison_barrage(spec: BattleSpec, dice: Dice, ruleset: Ruleset = DEFAULT_RULESET) -> BattleReport:

@@ -12,6 +12,12 @@ name are added as clearly marked unnamed ships ("Russian 74 (unnamed) 3"), never
 names. ``README.md`` beside this file explains the choices.
 
 Pure Python, no Django: the data is plain tables below.
+
+Why one file of over a thousand lines: some 820 of them are those tables (nations, zones,
+adjacency, ports, the fleets with every ship by name, ships on the stocks, exclusions, admirals),
+and the code (about 210 lines: placing each source row once, the map projection, the
+one-record-per-line output) only reads them. Kept together, a reader checking a fleet against the
+sources finds the table and the rule that places it in one place; the functions stay short.
 """
 
 from __future__ import annotations
@@ -936,31 +942,67 @@ class BuildError(ValueError):
     """The tables above do not place every source row exactly once, or contradict each other."""
 
 
-def build() -> dict[str, Any]:
-    """The scenario as a JSON-ready dict. Raises :class:`BuildError` on an inconsistency."""
-    rows = {(r["navy"], r["name"]): r for r in _read_csv(SHIPS_CSV)}
-    fills: dict[tuple[str, str], tuple[str, str]] = {}
-    for nation, klass, label, count in FILL_SPECS:
-        for name in _fill_names(label, count):
-            fills[(nation, name)] = (klass, _FILL_WHY[nation])
-    placed: set[tuple[str, str]] = set()
+class _Placement:
+    """Every ship of the sources (and every declared unnamed ship) placed exactly once."""
 
-    def take(nation: str, name: str) -> None:
+    def __init__(self) -> None:
+        self.rows = {(r["navy"], r["name"]): r for r in _read_csv(SHIPS_CSV)}
+        self.fills: dict[tuple[str, str], tuple[str, str]] = {}
+        for nation, klass, label, count in FILL_SPECS:
+            for name in _fill_names(label, count):
+                self.fills[(nation, name)] = (klass, _FILL_WHY[nation])
+        self.placed: set[tuple[str, str]] = set()
+
+    def take(self, nation: str, name: str) -> None:
         key = (nation, name)
-        if key not in rows and key not in fills:
+        if key not in self.rows and key not in self.fills:
             raise BuildError(f"{nation} {name!r} is neither a source row nor a declared unnamed ship")
-        if key in placed:
+        if key in self.placed:
             raise BuildError(f"{nation} {name!r} placed twice")
         if key in EXCLUDED:
             raise BuildError(f"{nation} {name!r} is excluded but placed")
-        placed.add(key)
+        self.placed.add(key)
 
+    def check_complete(self) -> None:
+        missing = sorted(set(self.rows) - self.placed - set(EXCLUDED))
+        if missing:
+            raise BuildError(f"source rows not placed and not excluded: {missing}")
+        unused = sorted(set(self.fills) - self.placed)
+        if unused:
+            raise BuildError(f"unnamed ships declared but not placed: {unused}")
+
+
+def build() -> dict[str, Any]:
+    """The scenario as a JSON-ready dict. Raises :class:`BuildError` on an inconsistency."""
+    placement = _Placement()
+    fleets_out = _fleets_out(placement)
+    building_out = _building_out(placement)
+    placement.check_complete()
+    admirals_out = _admirals_out()
+    return {
+        "slug": "europe-1805",
+        "name": "Europe 1805",
+        "year": 1805,
+        "season": "spring",
+        "nations": [{"code": c, "name": n, "navy": c, "crew": crew} for c, n, crew in NATIONS],
+        "relations": [{"a": a, "b": b, "state": s} for a, b, s in RELATIONS],
+        "sea_zones": _zones_out(),
+        "ports": _ports_out(),
+        "admirals": admirals_out,
+        "fleets": fleets_out,
+        "building": building_out,
+    }
+
+
+def _fleets_out(placement: _Placement) -> list[dict[str, Any]]:
+    """``FLEETS`` with each ship's class and source; in-ordinary ships only in reserve fleets."""
+    rows, fills = placement.rows, placement.fills
     fleets_out: list[dict[str, Any]] = []
     for f in FLEETS:
         reserve = f.name.endswith("Reserve") or f.name == "Washington Navy Yard"
         ships_out = []
         for name in f.ships:
-            take(f.nation, name)
+            placement.take(f.nation, name)
             if (f.nation, name) in rows:
                 row = rows[(f.nation, name)]
                 if row["status_1805"] == "building":
@@ -984,11 +1026,15 @@ def build() -> dict[str, Any]:
                 "ships": ships_out,
             }
         )
+    return fleets_out
 
+
+def _building_out(placement: _Placement) -> list[dict[str, Any]]:
+    """``BUILDING``: ships on the stocks, each one the sources list as building."""
     building_out = []
     for nation, name, port, turns in BUILDING:
-        take(nation, name)
-        row = rows[(nation, name)]
+        placement.take(nation, name)
+        row = placement.rows[(nation, name)]
         if row["status_1805"] != "building":
             raise BuildError(f"{nation} {name!r} is not building in the sources")
         building_out.append(
@@ -1001,14 +1047,11 @@ def build() -> dict[str, Any]:
                 "source": row["source"],
             }
         )
+    return building_out
 
-    missing = sorted(set(rows) - placed - set(EXCLUDED))
-    if missing:
-        raise BuildError(f"source rows not placed and not excluded: {missing}")
-    unused = sorted(set(fills) - placed)
-    if unused:
-        raise BuildError(f"unnamed ships declared but not placed: {unused}")
 
+def _admirals_out() -> list[dict[str, Any]]:
+    """``ADMIRALS`` (exactly the CSV's, with their navies from it) then ``EXTRA_ADMIRALS``."""
     csv_admirals = {(r["navy"], r["name"]) for r in _read_csv(ADMIRALS_CSV)}
     by_name = {name: navy for navy, name in csv_admirals}
     if set(by_name) != set(ADMIRALS):
@@ -1024,17 +1067,23 @@ def build() -> dict[str, Any]:
         else:
             entry["port"] = his_port
         admirals_out.append(entry)
+    return admirals_out
 
+
+def _zones_out() -> list[dict[str, Any]]:
+    """``ZONES`` on the map, each with its neighbours from ``ADJACENCY`` (both ways)."""
     adjacent: dict[str, list[str]] = {key: [] for key, *_ in ZONES}
     for a, b in ADJACENCY:
         adjacent[a].append(b)
         adjacent[b].append(a)
-
     zones_out = []
     for key, name, kind, p in ZONES:
         x, y = point(p)
         zones_out.append({"key": key, "name": name, "type": kind, "x": x, "y": y, "adjacent": adjacent[key]})
+    return zones_out
 
+
+def _ports_out() -> list[dict[str, Any]]:
     ports_out = []
     for key, name, zone, owner, p, ff, cap, dock, garrison, batteries, commander in PORTS:
         x, y = point(p)
@@ -1056,20 +1105,7 @@ def build() -> dict[str, Any]:
                 "commander": commander,
             }
         )
-
-    return {
-        "slug": "europe-1805",
-        "name": "Europe 1805",
-        "year": 1805,
-        "season": "spring",
-        "nations": [{"code": c, "name": n, "navy": c, "crew": crew} for c, n, crew in NATIONS],
-        "relations": [{"a": a, "b": b, "state": s} for a, b, s in RELATIONS],
-        "sea_zones": zones_out,
-        "ports": ports_out,
-        "admirals": admirals_out,
-        "fleets": fleets_out,
-        "building": building_out,
-    }
+    return ports_out
 
 
 # --- Output: one record per line (zone, port, admiral, ship...), so diffs stay readable -----------

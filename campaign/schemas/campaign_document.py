@@ -6,6 +6,9 @@ ruleset's settings, so the published schema cannot drift from what the database 
 ``campaign-document.schema.json`` beside this module is this function's output; a test keeps them
 equal, and ``manage.py export_campaign --schema`` prints it afresh.
 
+The building blocks (one field's schema, a record, a reference by key) are in
+:mod:`campaign.schemas.fields`; this module assembles the document from them, part by part.
+
 What a schema cannot say — references between records, unique ids, the ledger adding up to the
 treasury — is checked in Python by :mod:`campaign.schemas.checks`.
 """
@@ -15,10 +18,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
-
-from django.core.validators import RegexValidator
-from django.db import models
-from django.db.backends.base.operations import BaseDatabaseOperations
 
 from battles.models import Battle
 from campaign.models import (
@@ -33,6 +32,20 @@ from campaign.models import (
     TurnPhase,
     TurnReport,
 )
+from campaign.schemas.fields import (
+    MAX_ADJACENT,
+    MAX_RECORDS,
+    column,
+    list_of,
+    nation_ref,
+    nullable,
+    port_ref,
+    record,
+    record_id,
+    turn_ref,
+    username,
+    zone_ref,
+)
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import SETTINGS
@@ -41,120 +54,11 @@ SCHEMA_FILE = Path(__file__).resolve().parent / "campaign-document.schema.json"
 SCHEMA_ID = "https://admiralty.example.org/schemas/campaign-document.json"
 FORMAT_VERSION = 1
 
-# Bounds on how many records of each kind one document may hold: far above any campaign the rules
-# allow (14 navies, a few hundred ships each), low enough that a file cannot exhaust the server.
-MAX_RECORDS = {
-    "nations": 64,
-    "relations": 2016,
-    "sea_zones": 2000,
-    "ports": 2000,
-    "land_units": 20000,
-    "admirals": 5000,
-    "fleets": 20000,
-    "ships": 50000,
-    "ledger": 1000000,
-    "turns": 2000,
-    "orders": 1000000,
-    "offers": 100000,
-    "nation_turns": 128000,
-    "phases": 20000,
-    "reports": 128000,
-    "blockades": 200000,
-    "battles": 100000,
-}
-MAX_ADJACENT = 64
-USERNAME_MAX_LENGTH = 150
-
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    out = dict(schema)
-    if "enum" in out:
-        out["enum"] = [*out["enum"], None]
-    if "type" in out:
-        out["type"] = [out["type"], "null"]
-    return out
-
-
-def column(model: type[models.Model], name: str, *, null: bool | None = None, **override: object) -> dict[str, Any]:
-    """The schema of one model field as the document holds it; ``override`` adds or replaces keywords."""
-    field = model._meta.get_field(name)
-    assert isinstance(field, models.Field)
-    schema: dict[str, Any]
-    if isinstance(field, models.BooleanField):
-        schema = {"type": "boolean"}
-    elif isinstance(field, models.IntegerField):
-        # The column's range as Django defines it for every backend, so the file is the same
-        # whichever database generated it.
-        low, high = BaseDatabaseOperations.integer_field_ranges[field.get_internal_type()]
-        schema = {"type": "integer", "minimum": low, "maximum": high}
-    elif isinstance(field, models.DateTimeField):
-        schema = {"type": "string", "format": "date-time", "maxLength": 40}
-    elif isinstance(field, models.CharField):
-        schema = {"type": "string", "maxLength": field.max_length}
-        patterns = [
-            str(getattr(v.regex, "pattern", v.regex)) for v in field.validators if isinstance(v, RegexValidator)
-        ]
-        if patterns:
-            schema["pattern"] = patterns[-1]  # the model's own, after Django's generic slug check
-    else:
-        schema = {}
-    if field.choices:
-        schema = {"title": str(field.verbose_name), "enum": [value for value, _ in field.flatchoices]}
-    schema.update(override)
-    if null if null is not None else field.null or (bool(field.choices) and field.blank):
-        schema = _nullable(schema)
-    return schema
-
-
-def _reference(model: type[models.Model], name: str, *, null: bool = False) -> dict[str, Any]:
-    """A reference to another record by its key in the document (checked by the semantic pass)."""
-    schema = column(model, name, null=False)
-    schema.pop("title", None)
-    return _nullable(schema) if null else schema
-
-
-def _record_id(*, null: bool = False) -> dict[str, Any]:
-    schema = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
-    return _nullable(schema) if null else schema
-
-
-def _record(properties: dict[str, dict[str, Any]], *, optional: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": [name for name in properties if name not in optional],
-        "additionalProperties": False,
-    }
-
-
-def _username() -> dict[str, Any]:
-    return {"type": ["string", "null"], "maxLength": USERNAME_MAX_LENGTH}
-
-
-def _list_of(name: str, record: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "array", "maxItems": MAX_RECORDS[name], "items": record}
-
-
-def _nation() -> dict[str, Any]:
-    return _reference(Nation, "code")
-
-
-def _zone(*, null: bool = False) -> dict[str, Any]:
-    return _reference(SeaZone, "key", null=null)
-
-
-def _port(*, null: bool = False) -> dict[str, Any]:
-    return _reference(Port, "key", null=null)
-
-
-def _turn() -> dict[str, Any]:
-    return _reference(Turn, "number")
-
 
 def _world_records() -> dict[str, dict[str, Any]]:
     """The campaign row, its ruleset, its nations and their relations."""
     return {
-        "campaign": _record(
+        "campaign": record(
             {
                 "slug": column(Campaign, "slug"),
                 "name": column(Campaign, "name", minLength=1),
@@ -167,7 +71,7 @@ def _world_records() -> dict[str, dict[str, Any]]:
                 "seed": column(Campaign, "seed", minimum=0),  # campaign_seed_non_negative
                 "last_turn": column(Campaign, "last_turn"),
                 # Informational only: import never gives anyone a role from the file.
-                "gm": _username(),
+                "gm": username(),
             },
             optional=("scenario", "last_turn", "gm"),
         ),
@@ -176,15 +80,15 @@ def _world_records() -> dict[str, dict[str, Any]]:
             "properties": {s.key: {"type": "integer", "minimum": s.minimum, "maximum": s.maximum} for s in SETTINGS},
             "additionalProperties": False,
         },
-        "nations": _list_of(
+        "nations": list_of(
             "nations",
-            _record(
+            record(
                 {
                     "code": column(Nation, "code"),
                     "name": column(Nation, "name", minLength=1),
                     "navy": column(Nation, "navy"),
                     "treasury": column(Nation, "treasury", minimum=0),  # nation_treasury_never_negative
-                    "player": _username(),
+                    "player": username(),
                     "base_income": column(Nation, "base_income", minimum=0),
                     "crew": column(Nation, "crew"),
                     "color": column(Nation, "color", pattern="^#[0-9a-fA-F]{6}$"),
@@ -193,8 +97,8 @@ def _world_records() -> dict[str, dict[str, Any]]:
                 optional=("player", "unpaid_upkeep_turn"),
             ),
         ),
-        "relations": _list_of(
-            "relations", _record({"a": _nation(), "b": _nation(), "state": column(Relation, "state")})
+        "relations": list_of(
+            "relations", record({"a": nation_ref(), "b": nation_ref(), "state": column(Relation, "state")})
         ),
     }
 
@@ -202,27 +106,27 @@ def _world_records() -> dict[str, dict[str, Any]]:
 def _map_records() -> dict[str, dict[str, Any]]:
     """The map: sea zones and ports."""
     return {
-        "sea_zones": _list_of(
+        "sea_zones": list_of(
             "sea_zones",
-            _record(
+            record(
                 {
                     "key": column(SeaZone, "key"),
                     "name": column(SeaZone, "name", minLength=1),
                     "type": column(SeaZone, "type"),
                     "x": column(SeaZone, "x"),
                     "y": column(SeaZone, "y"),
-                    "adjacent": {"type": "array", "maxItems": MAX_ADJACENT, "uniqueItems": True, "items": _zone()},
+                    "adjacent": {"type": "array", "maxItems": MAX_ADJACENT, "uniqueItems": True, "items": zone_ref()},
                 }
             ),
         ),
-        "ports": _list_of(
+        "ports": list_of(
             "ports",
-            _record(
+            record(
                 {
                     "key": column(Port, "key"),
                     "name": column(Port, "name", minLength=1),
-                    "sea_zone": _zone(),
-                    "owner": _nation(),
+                    "sea_zone": zone_ref(),
+                    "owner": nation_ref(),
                     "fortification": column(Port, "fortification"),
                     "capacity": column(Port, "capacity"),
                     "ep_value": column(Port, "ep_value"),
@@ -235,7 +139,7 @@ def _map_records() -> dict[str, dict[str, Any]]:
                     "x": column(Port, "x"),
                     "y": column(Port, "y"),
                     "taken_turn": column(Port, "taken_turn"),
-                    "captor": _nullable(_nation()),
+                    "captor": nullable(nation_ref()),
                     "siege_turns": column(Port, "siege_turns"),
                 }
             ),
@@ -246,31 +150,31 @@ def _map_records() -> dict[str, dict[str, Any]]:
 def _force_records() -> dict[str, dict[str, Any]]:
     """Land units and admirals."""
     return {
-        "land_units": _list_of(
+        "land_units": list_of(
             "land_units",
-            _record(
+            record(
                 {
-                    "id": _record_id(),
-                    "nation": _nation(),
+                    "id": record_id(),
+                    "nation": nation_ref(),
                     "siege_train": column(LandUnit, "siege_train"),
                     "state": column(LandUnit, "state"),
-                    "port": _port(null=True),
-                    "transport": _record_id(null=True),
+                    "port": port_ref(null=True),
+                    "transport": record_id(null=True),
                     "out_of_supply_turns": column(LandUnit, "out_of_supply_turns"),
                     "raised_turn": column(LandUnit, "raised_turn"),
                 }
             ),
         ),
-        "admirals": _list_of(
+        "admirals": list_of(
             "admirals",
-            _record(
+            record(
                 {
                     "name": column(Admiral, "name", minLength=1),
-                    "nation": _nation(),
+                    "nation": nation_ref(),
                     "grade": column(Admiral, "grade"),
                     "status": column(Admiral, "status"),
-                    "port": _port(null=True),
-                    "fleet": _record_id(null=True),
+                    "port": port_ref(null=True),
+                    "fleet": record_id(null=True),
                 }
             ),
         ),
@@ -280,27 +184,27 @@ def _force_records() -> dict[str, dict[str, Any]]:
 def _fleet_records() -> dict[str, dict[str, Any]]:
     """Fleets and their ships."""
     return {
-        "fleets": _list_of(
+        "fleets": list_of(
             "fleets",
-            _record(
+            record(
                 {
-                    "id": _record_id(),
+                    "id": record_id(),
                     "name": column(Fleet, "name", minLength=1),
-                    "nation": _nation(),
+                    "nation": nation_ref(),
                     # Informational: the admiral's own record says which fleet it commands.
                     "admiral": {
                         "type": ["object", "null"],
                         "properties": {"name": column(Admiral, "name"), "grade": column(Admiral, "grade")},
                         "additionalProperties": False,
                     },
-                    "sea_zone": _zone(),
-                    "port": _port(null=True),
+                    "sea_zone": zone_ref(),
+                    "port": port_ref(null=True),
                     "crew": column(Fleet, "crew"),
                     "posture": column(Fleet, "posture"),
-                    "blockade_port": _port(null=True),
+                    "blockade_port": port_ref(null=True),
                     "after_battle": column(Fleet, "after_battle"),
-                    "retreat_port": _port(null=True),
-                    "retreat_zone": _zone(null=True),
+                    "retreat_port": port_ref(null=True),
+                    "retreat_zone": zone_ref(null=True),
                     "left_port_turn": column(Fleet, "left_port_turn"),
                     "in_supply": column(Fleet, "in_supply"),
                     "out_of_supply_turns": column(Fleet, "out_of_supply_turns"),
@@ -308,24 +212,24 @@ def _fleet_records() -> dict[str, dict[str, Any]]:
                 }
             ),
         ),
-        "ships": _list_of(
+        "ships": list_of(
             "ships",
-            _record(
+            record(
                 {
-                    "id": _record_id(),
+                    "id": record_id(),
                     "name": column(Ship, "name", minLength=1),
                     "class": column(Ship, "ship_class"),
-                    "nation": _nation(),
-                    "original_nation": _nation(),
+                    "nation": nation_ref(),
+                    "original_nation": nation_ref(),
                     "captured": {"type": "boolean"},  # derived from the two nations on export
                     "condition": column(Ship, "condition"),
                     "in_ordinary": column(Ship, "in_ordinary"),
                     "crew": column(Ship, "crew"),
-                    "fleet": _record_id(null=True),
+                    "fleet": record_id(null=True),
                     "building_turns_left": column(Ship, "building_turns_left"),
-                    "building_port": _port(null=True),
+                    "building_port": port_ref(null=True),
                     "line_position": column(Ship, "line_position"),
-                    "repair_port": _port(null=True),
+                    "repair_port": port_ref(null=True),
                     "repair_ready_turn": column(Ship, "repair_ready_turn"),
                     "laid_down_turn": column(Ship, "laid_down_turn"),
                     "lost_turn": column(Ship, "lost_turn"),
@@ -340,11 +244,11 @@ def _fleet_records() -> dict[str, dict[str, Any]]:
 def _history_records() -> dict[str, dict[str, Any]]:
     """The ledger and the turns."""
     return {
-        "ledger": _list_of(
+        "ledger": list_of(
             "ledger",
-            _record(
+            record(
                 {
-                    "nation": _nation(),
+                    "nation": nation_ref(),
                     "turn": column(LedgerEntry, "turn"),
                     "kind": column(LedgerEntry, "kind"),
                     "amount": {**column(LedgerEntry, "amount"), "not": {"const": 0}},  # ledger_no_zero_lines
@@ -354,9 +258,9 @@ def _history_records() -> dict[str, dict[str, Any]]:
                 }
             ),
         ),
-        "turns": _list_of(
+        "turns": list_of(
             "turns",
-            _record(
+            record(
                 {
                     "number": column(Turn, "number", minimum=1),
                     "year": column(Turn, "year"),
@@ -375,48 +279,48 @@ def _history_records() -> dict[str, dict[str, Any]]:
 def _order_records() -> dict[str, dict[str, Any]]:
     """Orders, diplomatic offers, readiness and the phases done, per turn."""
     return {
-        "orders": _list_of(
+        "orders": list_of(
             "orders",
-            _record(
+            record(
                 {
-                    "turn": _turn(),
-                    "nation": _nation(),
+                    "turn": turn_ref(),
+                    "nation": nation_ref(),
                     "position": column(Order, "position"),
                     "kind": column(Order, "kind"),
                     "body": {"type": "object"},
-                    "fleet": _record_id(null=True),
+                    "fleet": record_id(null=True),
                     "outcome": column(Order, "outcome"),
                     "outcome_note": column(Order, "outcome_note"),
                 }
             ),
         ),
-        "offers": _list_of(
+        "offers": list_of(
             "offers",
-            _record(
+            record(
                 {
-                    "from": _nation(),
-                    "to": _nation(),
+                    "from": nation_ref(),
+                    "to": nation_ref(),
                     "kind": column(DiplomaticOffer, "kind"),
                     "turn": column(DiplomaticOffer, "turn"),
                 }
             ),
         ),
-        "nation_turns": _list_of(
+        "nation_turns": list_of(
             "nation_turns",
-            _record(
+            record(
                 {
-                    "turn": _turn(),
-                    "nation": _nation(),
+                    "turn": turn_ref(),
+                    "nation": nation_ref(),
                     "ready": column(NationTurn, "ready"),
                     "submitted_at": column(NationTurn, "submitted_at"),
                 }
             ),
         ),
-        "phases": _list_of(
+        "phases": list_of(
             "phases",
-            _record(
+            record(
                 {
-                    "turn": _turn(),
+                    "turn": turn_ref(),
                     "phase": column(TurnPhase, "phase", minimum=1, maximum=10),  # turnphase_in_range
                     "summary": {"type": "object"},
                 }
@@ -428,36 +332,36 @@ def _order_records() -> dict[str, dict[str, Any]]:
 def _report_records() -> dict[str, dict[str, Any]]:
     """Turn reports, blockades and battles."""
     return {
-        "reports": _list_of(
+        "reports": list_of(
             "reports",
-            _record(
+            record(
                 {
-                    "turn": _turn(),
-                    "nation": _nation(),
+                    "turn": turn_ref(),
+                    "nation": nation_ref(),
                     "body": {"type": "object"},
                     "emailed_at": column(TurnReport, "emailed_at"),
                 }
             ),
         ),
-        "blockades": _list_of(
+        "blockades": list_of(
             "blockades",
-            _record(
+            record(
                 {
                     "turn": column(Blockade, "turn"),
-                    "port": _port(),
-                    "fleet": _record_id(),
+                    "port": port_ref(),
+                    "fleet": record_id(),
                     "lifted": column(Blockade, "lifted"),
                 }
             ),
         ),
-        "battles": _list_of(
+        "battles": list_of(
             "battles",
-            _record(
+            record(
                 {
-                    "id": _record_id(),
-                    "turn": _turn(),
-                    "sea_zone": _zone(),
-                    "port": _port(null=True),
+                    "id": record_id(),
+                    "turn": turn_ref(),
+                    "sea_zone": zone_ref(),
+                    "port": port_ref(null=True),
                     "type": column(Battle, "kind"),
                     "place": column(Battle, "place"),
                     "sequence": column(Battle, "sequence"),
@@ -467,7 +371,7 @@ def _report_records() -> dict[str, dict[str, Any]]:
                     "report": {"type": "object"},
                     # Who may see the battle, fixed when it was fought; older files lack it, and
                     # the nations of its sides see it then.
-                    "seen_by": {"type": "array", "items": _nation(), "uniqueItems": True},
+                    "seen_by": {"type": "array", "items": nation_ref(), "uniqueItems": True},
                 },
                 optional=("seen_by",),
             ),
@@ -502,7 +406,7 @@ def campaign_document_schema() -> dict[str, Any]:
             "A campaign's full state as export_campaign writes it and import_campaign reads it. Ids are "
             "references inside the document only; import gives new ones and assigns no roles from it."
         ),
-        **_record(properties, optional=optional),
+        **record(properties, optional=optional),
     }
 
 
