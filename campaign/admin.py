@@ -22,6 +22,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin  # registers the mail's admin page
 from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve

@@ -12,6 +12,9 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 
+# Mail's records live beside this module; imported here so Django registers them with the app.
+from campaign.mail_models import Delivery as Delivery
+from campaign.mail_models import MailEvent as MailEvent
 from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, SEASONS, Ruleset
 
 slug_validator = RegexValidator(

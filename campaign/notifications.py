@@ -1,59 +1,124 @@
-"""Mail to the players, and its delivery records: each player's turn report, emailed once.
+"""What must be mailed: delivery records written in the same transaction as the events they tell of.
 
-The Celery task ``campaign.turn_reports_email`` (``campaign.tasks``) calls :func:`turn_reports_email_send`;
-phase 10 asks for it with :func:`turn_reports_email_enqueue`. The enqueue names the task by its
-registered Celery name rather than importing ``campaign.tasks``: the tasks run the turn, so the turn
-must not import them back.
+Each event (a turn resolved, a turn opened, a missed deadline, the GM's digest, a clock change)
+writes one :class:`~campaign.models.Delivery` per recipient under a unique constraint, so writing it
+twice (a resumed resolution, a repeated GM action) records nothing new; once the transaction
+commits, the mail task (``campaign.mail_deliveries_send``, on the ``MAIL_QUEUE`` queue) is asked to
+send what is due. Nothing is sent from here: rendering and sending live in ``campaign.mail``, which
+reads the players' pages — the turn, which writes these records, must not reach them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
 from celery import signature
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.utils import timezone
 
-from campaign.models import TurnReport
+from campaign.models import Campaign, Delivery, MailEvent, Nation, NationTurn, Turn
 
-#: The Celery name of the task that mails a turn's reports (a stable name: queued messages carry it).
-TURN_REPORTS_EMAIL_TASK = "campaign.turn_reports_email"
+#: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
+MAIL_SEND_TASK = "campaign.mail_deliveries_send"
 
 
-def turn_reports_email_enqueue(turn_id: int) -> None:
-    """Queue the mailing of the turn's reports once the current transaction commits (none if it rolls
-    back, as a dry run does)."""
-    transaction.on_commit(lambda: signature(TURN_REPORTS_EMAIL_TASK, args=(turn_id,)).delay())
+def mail_send_after_commit() -> None:
+    """Ask the mail task to send what is due once the current transaction commits (never if it rolls
+    back, as a dry run does). Named by its Celery name: the turn must not import the tasks."""
+    task = signature(MAIL_SEND_TASK).set(queue=settings.MAIL_QUEUE)
+    transaction.on_commit(task.delay)
 
 
-def turn_reports_email_send(turn_id: int) -> int:
-    """Email every player of the turn their own report, once; returns how many were sent now.
+def deliveries_record(
+    *,
+    campaign_id: int,
+    event: MailEvent,
+    recipients: Iterable[tuple[int, Nation | None]],
+    turn_id: int | None,
+    now: datetime,
+    key: str = "",
+    data: Mapping[str, Any] | None = None,
+) -> int:
+    """Record one delivery per recipient (user id, and the nation it is about if any); returns how
+    many are new. A recipient already recorded for this event (the unique constraint) is skipped."""
+    turn = Turn.objects.get(pk=turn_id) if turn_id is not None else None
+    created = 0
+    for user_id, nation in recipients:
+        _, new = Delivery.objects.get_or_create(
+            recipient_id=user_id,
+            event=event,
+            campaign_id=campaign_id,
+            turn=turn,
+            # A player of two nations gets a mail for each.
+            key=":".join(part for part in (nation.code if nation else "", key) if part),
+            defaults={"nation": nation, "data": dict(data or {}), "due_at": now},
+        )
+        created += new
+    if created:
+        mail_send_after_commit()
+    return created
 
-    Idempotent: each report is claimed (``emailed_at`` set by a conditional update) before it is sent,
-    so a duplicate run cannot send it twice; a failed send releases the claim for the next run.
-    """
-    sent = 0
-    reports = TurnReport.objects.filter(turn_id=turn_id, emailed_at__isnull=True).select_related(
-        "nation__player", "turn__campaign"
+
+def _players(campaign_id: int) -> list[tuple[int, Nation]]:
+    nations = Nation.objects.filter(campaign_id=campaign_id, player__isnull=False).order_by("code")
+    return [(n.player_id, n) for n in nations if n.player_id is not None]
+
+
+def turn_resolved_record(*, turn: Turn, now: datetime) -> int:
+    """Each player's own report of the resolved turn, and the GM's digest of it."""
+    count = deliveries_record(
+        campaign_id=turn.campaign_id,
+        event=MailEvent.TURN_RESOLVED,
+        recipients=_players(turn.campaign_id),
+        turn_id=turn.pk,
+        now=now,
     )
-    for report in reports:
-        player = report.nation.player
-        if player is None or not player.email:
-            continue
-        # Claim the report first: a duplicate task cannot send it twice.
-        if TurnReport.objects.filter(pk=report.pk, emailed_at__isnull=True).update(emailed_at=timezone.now()) != 1:
-            continue
-        context = {"report": report, "campaign": report.turn.campaign, "nation": report.nation, "player": player}
-        try:
-            send_mail(
-                subject=f"[{report.turn.campaign.name}] Turn {report.turn.number} report for {report.nation.name}",
-                message=render_to_string("emails/turn_report.txt", context),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=[player.email],
-            )
-        except Exception:
-            TurnReport.objects.filter(pk=report.pk).update(emailed_at=None)  # retried by the next run
-            raise
-        sent += 1
-    return sent
+    gm_id = Campaign.objects.filter(pk=turn.campaign_id).values_list("gm_id", flat=True).first()
+    if gm_id is not None:
+        count += deliveries_record(
+            campaign_id=turn.campaign_id,
+            event=MailEvent.GM_DIGEST,
+            recipients=[(gm_id, None)],
+            turn_id=turn.pk,
+            now=now,
+        )
+    return count
+
+
+def missed_deadline_record(*, turn: Turn, now: datetime) -> int:
+    """To each player whose nation entered no orders for the turn (its standing orders held)."""
+    submitted = set(
+        NationTurn.objects.filter(turn=turn, submitted_at__isnull=False).values_list("nation_id", flat=True)
+    )
+    missing = [(user_id, nation) for user_id, nation in _players(turn.campaign_id) if nation.pk not in submitted]
+    return deliveries_record(
+        campaign_id=turn.campaign_id, event=MailEvent.MISSED_DEADLINE, recipients=missing, turn_id=turn.pk, now=now
+    )
+
+
+def turn_opened_record(*, turn: Turn, now: datetime) -> int:
+    """To every player: the new turn is open, with its deadline."""
+    return deliveries_record(
+        campaign_id=turn.campaign_id,
+        event=MailEvent.TURN_OPENED,
+        recipients=_players(turn.campaign_id),
+        turn_id=turn.pk,
+        now=now,
+    )
+
+
+def clock_changed_record(*, campaign: Campaign, turn: Turn | None, change: str, now: datetime) -> int:
+    """To every player: the GM paused, resumed or extended the clock (``change``), with the deadline
+    as it now stands. Each change is its own mail (keyed by its time)."""
+    data = {"change": change, "deadline": turn.deadline.isoformat() if turn and turn.deadline else None}
+    return deliveries_record(
+        campaign_id=campaign.pk,
+        event=MailEvent.CLOCK_CHANGED,
+        recipients=_players(campaign.pk),
+        turn_id=turn.pk if turn else None,
+        now=now,
+        key=f"{change}@{now.isoformat()}",
+        data=data,
+    )

@@ -1,0 +1,135 @@
+"""What each event's mail says: a template context per event, read the way the players' pages read it.
+
+The turn report is the pages' own :func:`~campaign.pages.reports.report_for_nation`, so the mail shows
+exactly what the nation may see on the site. Links are absolute, built from ``SITE_URL``; times are
+shown in the recipient's time zone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from campaign.models import Delivery, MailEvent, NationTurn, Turn
+from campaign.pages.reports import report_for_nation, season_labels
+
+CLOCK_CHANGES = {
+    "paused": "The clock is paused",
+    "resumed": "The clock is running again",
+    "extended": "The deadline is extended",
+}
+
+SUBJECTS = {
+    MailEvent.TURN_RESOLVED: "turn {number} resolved: your report",
+    MailEvent.TURN_OPENED: "turn {number} is open for orders",
+    MailEvent.MISSED_DEADLINE: "turn {number}: no orders from {nation}",
+    MailEvent.GM_DIGEST: "turn {number} resolved: GM digest",
+    MailEvent.CLOCK_CHANGED: "turn {number}: {change}",
+}
+
+
+def absolute(path: str) -> str:
+    """A site path as a link a mail client can follow."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def recipient_zone(delivery: Delivery) -> tzinfo:
+    """The zone the recipient reads times in (UTC until they choose one)."""
+    return ZoneInfo("UTC")
+
+
+def local(moment: datetime | None, zone: tzinfo) -> str:
+    """A moment as the recipient reads it, e.g. "Tuesday 8 December 2026, 18:00 UTC"."""
+    if moment is None:
+        return "no deadline"
+    shown = timezone.localtime(moment, zone)
+    return f"{shown:%A} {shown.day} {shown:%B %Y, %H:%M} {shown.tzname()}"
+
+
+def _turn_label(turn: Turn | None) -> str:
+    if turn is None:
+        return ""
+    return f"{season_labels().get(turn.season, turn.season)} {turn.year}"
+
+
+def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
+    """``[Campaign] turn N …``: the campaign, the turn and the event, in a line."""
+    number = delivery.turn.number if delivery.turn else delivery.campaign.turn_number
+    line = SUBJECTS[MailEvent(delivery.event)].format(
+        number=number,
+        nation=delivery.nation.name if delivery.nation else "",
+        change=context.get("change_title", "").lower(),
+    )
+    return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
+
+
+def context_for(delivery: Delivery) -> dict[str, Any] | None:
+    """The template context of a delivery's mail, or None when there is nothing to tell any more."""
+    campaign, turn, zone = delivery.campaign, delivery.turn, recipient_zone(delivery)
+    slug = campaign.slug
+    open_turn = Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    context: dict[str, Any] = {
+        "campaign": campaign,
+        "turn": turn,
+        "turn_label": _turn_label(turn),
+        "nation": delivery.nation,
+        "recipient": delivery.recipient,
+        "dashboard_url": absolute(reverse("campaign:dashboard", args=[slug])),
+        "orders_url": absolute(reverse("campaign:orders", args=[slug])),
+        "settings_url": absolute(reverse("campaign:settings")),
+        "open_turn": open_turn,
+        "next_deadline": local(open_turn.deadline, zone) if open_turn else None,
+    }
+    event = MailEvent(delivery.event)
+    if event == MailEvent.TURN_RESOLVED and turn is not None and delivery.nation is not None:
+        report = report_for_nation(delivery.nation, number=turn.number)
+        if report is None:
+            return None
+        context["report"] = report
+        context["turn_url"] = absolute(reverse("campaign:turn", args=[slug, turn.number]))
+        context["battle_urls"] = [absolute(reverse("battles:detail", args=[slug, pk])) for pk in report.battle_ids]
+    elif event == MailEvent.TURN_OPENED and turn is not None:
+        context["deadline"] = local(turn.deadline, zone)
+    elif event == MailEvent.CLOCK_CHANGED:
+        context["change_title"] = CLOCK_CHANGES.get(delivery.data.get("change", ""), "The clock changed")
+        deadline = parse_datetime(delivery.data.get("deadline") or "")
+        context["deadline"] = local(deadline, zone) if deadline else None
+    elif event == MailEvent.GM_DIGEST and turn is not None:
+        context.update(_gm_digest(delivery, turn))
+    return context
+
+
+def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
+    """Who sent no orders, what failed in the resolution, which mails of the campaign failed."""
+    missing = (
+        NationTurn.objects.filter(turn=turn, submitted_at__isnull=True, nation__player__isnull=False)
+        .select_related("nation")
+        .order_by("nation__code")
+    )
+    troubled = (
+        Delivery.objects.filter(campaign=delivery.campaign)
+        .exclude(error="")
+        .exclude(state=Delivery.State.SENT)
+        .select_related("recipient", "turn")
+        .order_by("pk")
+    )
+    return {
+        "missing": [state.nation.name for state in missing],
+        "turn_error": turn.error,
+        "mail_troubles": [
+            {
+                "to": d.recipient.get_username(),
+                "what": d.get_event_display(),
+                "state": d.get_state_display(),
+                "error": d.error,
+            }
+            for d in troubled
+        ],
+        "admin_deliveries_url": absolute(reverse("admin:campaign_delivery_changelist")),
+    }

@@ -1,0 +1,71 @@
+"""Mail's records: one :class:`Delivery` per (recipient, event, campaign, turn, object), written in the
+same transaction as the event it tells of, and sent once by the mail task (``campaign.mail``).
+
+Kept beside ``campaign.models`` (which imports this module) so that the turn can write deliveries
+without reaching the mail's rendering, which reads the players' pages.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class MailEvent(models.TextChoices):
+    """What a mail tells of; each has its own templates (``templates/emails/<value>.txt|html``)."""
+
+    TURN_RESOLVED = "turn_resolved", "Turn resolved (your report)"
+    TURN_OPENED = "turn_opened", "Turn opened (new deadline)"
+    MISSED_DEADLINE = "missed_deadline", "Missed the deadline"
+    CLOCK_CHANGED = "clock_changed", "Clock changes (paused, resumed, extended)"
+    GM_DIGEST = "gm_digest", "GM digest after each resolution"
+
+
+class Delivery(models.Model):
+    """One mail to one user about one event; the unique constraint is what makes it "exactly once".
+
+    ``pending`` → ``sending`` (claimed by a conditional UPDATE, with a lease for a worker that dies
+    mid-send) → ``sent``; an SMTP failure puts it back to ``pending`` with a later ``due_at``
+    (exponential backoff) until ``MAIL_MAX_ATTEMPTS``, then ``failed`` with the error.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=20, choices=MailEvent.choices)
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="deliveries")
+    turn = models.ForeignKey("campaign.Turn", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    # Which one of several events of a kind in the same turn (a second extension is a new mail).
+    key = models.CharField(max_length=80, blank=True, default="")
+    data = models.JSONField(default=dict, blank=True, help_text="What the event said (e.g. the clock change).")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    due_at = models.DateTimeField(help_text="Not sent before this time (retries back off).")
+    lease_until = models.DateTimeField(null=True, blank=True, help_text="A sending worker's claim runs out then.")
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, help_text="The last SMTP error.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "deliveries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["recipient", "event", "campaign", "turn", "key"],
+                name="delivery_once_per_recipient_event_turn",
+                nulls_distinct=False,
+            ),
+            models.CheckConstraint(
+                condition=Q(state="sent", sent_at__isnull=False) | ~Q(state="sent"), name="delivery_sent_has_time"
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "due_at"], name="delivery_due")]
+
+    def __str__(self) -> str:
+        return f"{self.get_event_display()} to {self.recipient_id} ({self.state})"
