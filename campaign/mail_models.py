@@ -1,4 +1,6 @@
-"""Mail's records: one :class:`Delivery` per (recipient, event, campaign, turn, object), written in the
+"""Mail's records, and the account setting mail reads (the user's time zone).
+
+One :class:`Delivery` per (recipient, event, campaign, turn, object), written in the
 same transaction as the event it tells of, and sent once by the mail task (``campaign.mail``).
 
 Kept beside ``campaign.models`` (which imports this module) so that the turn can write deliveries
@@ -69,3 +71,14 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_event_display()} to {self.recipient_id} ({self.state})"
+
+
+class UserProfile(models.Model):
+    """What the site keeps about a user beyond Django's account: the time zone their times (pages and
+    mail) are shown in. The Settings page writes it; the time-zone cookie of a browser wins over it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    time_zone = models.CharField(max_length=64, blank=True, help_text="IANA name, e.g. Europe/Paris; empty = UTC.")
+
+    def __str__(self) -> str:
+        return f"profile of {self.user_id}"

@@ -15,6 +15,7 @@ from django.db.models import F, Q
 # Mail's records live beside this module; imported here so Django registers them with the app.
 from campaign.mail_models import Delivery as Delivery
 from campaign.mail_models import MailEvent as MailEvent
+from campaign.mail_models import UserProfile as UserProfile
 from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, SEASONS, Ruleset
 
 slug_validator = RegexValidator(

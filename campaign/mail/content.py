@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from campaign.accounts import time_zone_of_user
 from campaign.models import Delivery, MailEvent, NationTurn, Turn
 from campaign.pages.reports import report_for_nation, season_labels
 
@@ -40,8 +41,8 @@ def absolute(path: str) -> str:
 
 
 def recipient_zone(delivery: Delivery) -> tzinfo:
-    """The zone the recipient reads times in (UTC until they choose one)."""
-    return ZoneInfo("UTC")
+    """The zone on the recipient's account (Settings), UTC until they choose one."""
+    return ZoneInfo(time_zone_of_user(delivery.recipient_id) or "UTC")
 
 
 def local(moment: datetime | None, zone: tzinfo) -> str:

@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.views import simulator_page
+from campaign.accounts import profile_time_zone_set
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player, turns_for_player
@@ -45,11 +46,13 @@ class TimeZoneForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 def settings_view(request: HttpRequest) -> HttpResponse:
-    """The viewer's settings: the time zone times are shown in (kept in a signed cookie)."""
+    """The viewer's settings: the time zone times are shown in (a signed cookie, and the account's for mail)."""
     if request.method == "POST":
         form = TimeZoneForm(request.POST)
         if form.is_valid():
             name = form.cleaned_data["time_zone"]
+            if request.user.is_authenticated:  # kept on the account too: mail shows times in it
+                profile_time_zone_set(user_id=request.user.pk, name=name)
             response = redirect("campaign:settings")
             time_zone_remember(response, name)
             messages.success(request, f"Times are now shown in {name or 'UTC'}.")
