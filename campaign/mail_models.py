@@ -22,6 +22,9 @@ class MailEvent(models.TextChoices):
     MISSED_DEADLINE = "missed_deadline", "Missed the deadline"
     CLOCK_CHANGED = "clock_changed", "Clock changes (paused, resumed, extended)"
     GM_DIGEST = "gm_digest", "GM digest after each resolution"
+    DEADLINE_REMINDER = "deadline_reminder", "Deadline reminder (no orders yet)"
+    ANNOUNCEMENT = "announcement", "Announcements from the GM"
+    NATION_GIVEN = "nation_given", "Campaign started / you were given a nation"
 
 
 class Delivery(models.Model):
@@ -37,6 +40,7 @@ class Delivery(models.Model):
         SENDING = "sending", "Sending"
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
+        SKIPPED = "skipped", "Not sent: turned off by the recipient"
 
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(max_length=20, choices=MailEvent.choices)
@@ -82,3 +86,18 @@ class UserProfile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
+
+
+class Announcement(models.Model):
+    """A GM's announcement to every player of a campaign, written in the admin and mailed once to each."""
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="announcements")
+    title = models.CharField(max_length=120)
+    body = models.TextField(max_length=10000, help_text="Plain text; blank lines separate paragraphs.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.title

@@ -1,6 +1,7 @@
 """What must be mailed: delivery records written in the same transaction as the events they tell of.
 
-Each event (a turn resolved, a turn opened, a missed deadline, the GM's digest, a clock change)
+Each event (a turn resolved, a turn opened, a missed deadline, the GM's digest, a clock change, a
+deadline reminder, a GM's announcement, a nation given to a player)
 writes one :class:`~campaign.models.Delivery` per recipient under a unique constraint, so writing it
 twice (a resumed resolution, a repeated GM action) records nothing new; once the transaction
 commits, the mail task (``campaign.mail_deliveries_send``, on the ``MAIL_QUEUE`` queue) is asked to
@@ -11,14 +12,15 @@ reads the players' pages — the turn, which writes these records, must not reac
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import signature
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
-from campaign.models import Campaign, Delivery, MailEvent, Nation, NationTurn, Turn
+from campaign.models import Announcement, Campaign, Delivery, MailEvent, Nation, NationTurn, Order, Turn
 
 #: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
 MAIL_SEND_TASK = "campaign.mail_deliveries_send"
@@ -121,4 +123,58 @@ def clock_changed_record(*, campaign: Campaign, turn: Turn | None, change: str, 
         now=now,
         key=f"{change}@{now.isoformat()}",
         data=data,
+    )
+
+
+def deadline_reminders_record(*, now: datetime) -> int:
+    """Remind, once a turn, each player whose nation has neither entered orders nor said it is ready,
+    once the open turn's deadline is within the campaign's ``reminder_hours``."""
+    count = 0
+    turns = Turn.objects.filter(
+        status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE, deadline__gt=now
+    ).select_related("campaign")
+    for turn in turns:
+        assert turn.deadline is not None  # filtered above
+        if turn.deadline - timedelta(hours=turn.campaign.reminder_hours) > now:
+            continue
+        orders = Order.objects.filter(turn=turn, nation=OuterRef("nation"))
+        quiet = set(
+            NationTurn.objects.filter(turn=turn, ready=False, submitted_at__isnull=True)
+            .exclude(Exists(orders))
+            .values_list("nation_id", flat=True)
+        )
+        recipients = [(user_id, nation) for user_id, nation in _players(turn.campaign_id) if nation.pk in quiet]
+        count += deliveries_record(
+            campaign_id=turn.campaign_id,
+            event=MailEvent.DEADLINE_REMINDER,
+            recipients=recipients,
+            turn_id=turn.pk,
+            now=now,
+        )
+    return count
+
+
+def announcement_record(*, announcement: Announcement, now: datetime) -> int:
+    """The GM's announcement, to every player of its campaign (once each)."""
+    return deliveries_record(
+        campaign_id=announcement.campaign_id,
+        event=MailEvent.ANNOUNCEMENT,
+        recipients=[(user_id, None) for user_id in {user_id for user_id, _ in _players(announcement.campaign_id)}],
+        turn_id=None,
+        now=now,
+        key=f"announcement-{announcement.pk}",
+        data={"announcement": announcement.pk},
+    )
+
+
+def nation_given_record(*, nation: Nation, now: datetime) -> int:
+    """To a player just given a nation: the campaign, their nation, where to log in."""
+    if nation.player_id is None:
+        return 0
+    return deliveries_record(
+        campaign_id=nation.campaign_id,
+        event=MailEvent.NATION_GIVEN,
+        recipients=[(nation.player_id, nation)],
+        turn_id=None,
+        now=now,
     )

@@ -6,6 +6,7 @@
   the lease held and does nothing.
 * ``mail_deliveries_send`` (queue ``MAIL_QUEUE``, "mail"): sends the due deliveries recorded by
   ``campaign.notifications``, each once; while some wait for a retry it queues itself again for then.
+* ``mail_reminders`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): records the deadline reminders due.
 * ``mail_sweep`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): the same, for deliveries whose retry
   message was lost and for sends whose worker died (their claim runs out).
 """
@@ -24,7 +25,7 @@ from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
 from battles.tasks import battle_resolve
 from campaign.mail.sending import deliveries_send
 from campaign.models import Turn
-from campaign.notifications import MAIL_SEND_TASK
+from campaign.notifications import MAIL_SEND_TASK, deadline_reminders_record
 from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
 from campaign.turn.runner import phase_run, phases_remaining
 
@@ -111,3 +112,9 @@ def mail_deliveries_send() -> dict[str, list[int]]:
 def mail_sweep() -> dict[str, list[int]]:
     """Beat's safety net: send what is due (lost retry messages, dead workers' claims); never chains."""
     return _send_summary(chain=False)
+
+
+@shared_task(name="campaign.mail_reminders")
+def mail_reminders() -> int:
+    """Beat: record the deadline reminders now due (once a turn each); the send task follows on commit."""
+    return deadline_reminders_record(now=timezone.now())

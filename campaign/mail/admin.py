@@ -1,9 +1,12 @@
-"""The GM's view of the mail: every delivery with its state and last error, and a resend action.
+"""The GM's view of the mail: every delivery with its state and last error, and a resend action; the
+GM's announcements, mailed to every player when saved.
 
 Registered from ``campaign.admin`` (the app's admin module Django discovers).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -11,8 +14,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from campaign.mail.sending import delivery_resend
-from campaign.models import Delivery
-from campaign.notifications import mail_send_after_commit
+from campaign.models import Announcement, Delivery
+from campaign.notifications import announcement_record, mail_send_after_commit
 
 
 @admin.register(Delivery)
@@ -53,3 +56,21 @@ class DeliveryAdmin(admin.ModelAdmin[Delivery]):
             self.message_user(
                 request, f"{busy} being sent right now {'were' if busy != 1 else 'was'} left alone.", messages.WARNING
             )
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin[Announcement]):
+    """A GM writes an announcement here; saving a new one mails it to every player of the campaign."""
+
+    list_display = ("created_at", "campaign", "title")
+    list_filter = ("campaign",)
+    fields = ("campaign", "title", "body")
+
+    def has_change_permission(self, request: HttpRequest, obj: Announcement | None = None) -> bool:
+        return False if obj is not None else super().has_change_permission(request, obj)  # it was sent as written
+
+    def save_model(self, request: HttpRequest, obj: Announcement, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:  # in the admin's transaction: recorded with the announcement, sent after commit
+            count = announcement_record(announcement=obj, now=timezone.now())
+            self.message_user(request, f"Mailed to {count} player{'s' if count != 1 else ''}.")

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaign.accounts import time_zone_of_user
-from campaign.models import Delivery, MailEvent, NationTurn, Turn
+from campaign.models import Announcement, Delivery, MailEvent, NationTurn, Turn
 from campaign.pages.reports import report_for_nation, season_labels
 
 CLOCK_CHANGES = {
@@ -32,6 +32,9 @@ SUBJECTS = {
     MailEvent.MISSED_DEADLINE: "turn {number}: no orders from {nation}",
     MailEvent.GM_DIGEST: "turn {number} resolved: GM digest",
     MailEvent.CLOCK_CHANGED: "turn {number}: {change}",
+    MailEvent.DEADLINE_REMINDER: "turn {number}: orders due in {hours_left}",
+    MailEvent.ANNOUNCEMENT: "turn {number}: announcement: {title}",
+    MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
 }
 
 
@@ -66,6 +69,8 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         number=number,
         nation=delivery.nation.name if delivery.nation else "",
         change=context.get("change_title", "").lower(),
+        hours_left=context.get("hours_left", ""),
+        title=context["announcement"].title if context.get("announcement") else "",
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
 
@@ -101,6 +106,20 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["change_title"] = CLOCK_CHANGES.get(delivery.data.get("change", ""), "The clock changed")
         deadline = parse_datetime(delivery.data.get("deadline") or "")
         context["deadline"] = local(deadline, zone) if deadline else None
+    elif event == MailEvent.DEADLINE_REMINDER and turn is not None and turn.deadline is not None:
+        if turn.status != Turn.Status.OPEN:
+            return None  # resolved while the reminder waited: too late to help
+        hours = max(1, round((turn.deadline - timezone.now()).total_seconds() / 3600))
+        context["deadline"] = local(turn.deadline, zone)
+        context["hours_left"] = f"{hours} hour{'s' if hours != 1 else ''}"
+    elif event == MailEvent.ANNOUNCEMENT:
+        context["announcement"] = Announcement.objects.filter(pk=delivery.data.get("announcement")).first()
+        if context["announcement"] is None:
+            return None
+    elif event == MailEvent.NATION_GIVEN:
+        context["login_url"] = absolute(reverse("login"))
+        context["needs_password"] = not delivery.recipient.has_usable_password()
+        context["password_url"] = absolute(reverse("password_reset"))
     elif event == MailEvent.GM_DIGEST and turn is not None:
         context.update(_gm_digest(delivery, turn))
     return context

@@ -6,9 +6,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.utils import timezone
 
+from campaign.mail.calendar import deadlines_calendar
 from campaign.mail.content import context_for, subject_for
-from campaign.models import Delivery
+from campaign.models import Delivery, MailEvent
 
 
 def message_for(delivery: Delivery) -> EmailMultiAlternatives | None:
@@ -24,4 +26,7 @@ def message_for(delivery: Delivery) -> EmailMultiAlternatives | None:
     html = render_to_string(f"emails/{delivery.event}.html", context)
     message = EmailMultiAlternatives(subject=subject, body=text, from_email=settings.DEFAULT_FROM_EMAIL, to=[address])
     message.attach_alternative(html, "text/html")
+    if delivery.event == MailEvent.TURN_OPENED and delivery.turn is not None and delivery.turn.deadline is not None:
+        ics = deadlines_calendar([delivery.turn], name=delivery.campaign.name, now=timezone.now())
+        message.attach(f"turn-{delivery.turn.number}-deadline.ics", ics, "text/calendar")
     return message

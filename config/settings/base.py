@@ -223,6 +223,11 @@ CELERY_BEAT_SCHEDULE["mail-sweep"] = {
     "schedule": MAIL_SWEEP_SECONDS,
     "options": {"queue": MAIL_QUEUE},
 }
+CELERY_BEAT_SCHEDULE["mail-reminders"] = {
+    "task": "campaign.mail_reminders",
+    "schedule": MAIL_SWEEP_SECONDS,
+    "options": {"queue": MAIL_QUEUE},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
