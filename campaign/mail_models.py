@@ -40,7 +40,7 @@ class Delivery(models.Model):
         SENDING = "sending", "Sending"
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
-        SKIPPED = "skipped", "Not sent: turned off by the recipient"
+        SKIPPED = "skipped", "Not sent (turned off by the recipient, or no longer news)"
 
     recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(max_length=20, choices=MailEvent.choices)
@@ -56,6 +56,7 @@ class Delivery(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True, help_text="A sending worker's claim runs out then.")
     sent_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, help_text="The last SMTP error.")
+    digest = models.BooleanField(default=False, help_text="Waits for the recipient's daily digest.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -101,3 +102,33 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+class MailPreference(models.Model):
+    """A user's choice for one event of one campaign: on or off, at once or in the daily digest.
+    No row means on, at once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preferences")
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="+")
+    event = models.CharField(max_length=20, choices=MailEvent.choices)
+    enabled = models.BooleanField(default=True)
+    digest = models.BooleanField(default=False, help_text="Gather into one mail a day instead of one each.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "campaign", "event"], name="mail_preference_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} {'on' if self.enabled else 'off'} for {self.user_id}"
+
+
+class CalendarToken(models.Model):
+    """The secret of a user's calendar feed (``/calendar/<token>.ics``); deleting it revokes the feed."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_token")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.user_id}"

@@ -14,8 +14,10 @@ from django.db.models import F, Q
 
 # Mail's records live beside this module; imported here so Django registers them with the app.
 from campaign.mail_models import Announcement as Announcement
+from campaign.mail_models import CalendarToken as CalendarToken
 from campaign.mail_models import Delivery as Delivery
 from campaign.mail_models import MailEvent as MailEvent
+from campaign.mail_models import MailPreference as MailPreference
 from campaign.mail_models import UserProfile as UserProfile
 from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, SEASONS, Ruleset
 

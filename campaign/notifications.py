@@ -12,7 +12,7 @@ reads the players' pages — the turn, which writes these records, must not reac
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from celery import signature
@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from campaign.models import Announcement, Campaign, Delivery, MailEvent, Nation, NationTurn, Order, Turn
+from campaign.models import Announcement, Campaign, Delivery, MailEvent, MailPreference, Nation, NationTurn, Order, Turn
 
 #: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
 MAIL_SEND_TASK = "campaign.mail_deliveries_send"
@@ -46,8 +46,21 @@ def deliveries_record(
     """Record one delivery per recipient (user id, and the nation it is about if any); returns how
     many are new. A recipient already recorded for this event (the unique constraint) is skipped."""
     turn = Turn.objects.get(pk=turn_id) if turn_id is not None else None
+    recipients = list(recipients)
+    choices = {
+        p.user_id: p
+        for p in MailPreference.objects.filter(
+            campaign_id=campaign_id, event=event, user_id__in=[user_id for user_id, _ in recipients]
+        )
+    }
     created = 0
     for user_id, nation in recipients:
+        choice = choices.get(user_id)
+        state, digest, due = Delivery.State.PENDING, False, now
+        if choice is not None and not choice.enabled:
+            state = Delivery.State.SKIPPED  # kept, so the GM sees why nothing went
+        elif choice is not None and choice.digest:
+            digest, due = True, next_digest_time(now)
         _, new = Delivery.objects.get_or_create(
             recipient_id=user_id,
             event=event,
@@ -55,12 +68,18 @@ def deliveries_record(
             turn=turn,
             # A player of two nations gets a mail for each.
             key=":".join(part for part in (nation.code if nation else "", key) if part),
-            defaults={"nation": nation, "data": dict(data or {}), "due_at": now},
+            defaults={"nation": nation, "data": dict(data or {}), "due_at": due, "state": state, "digest": digest},
         )
         created += new
     if created:
         mail_send_after_commit()
     return created
+
+
+def next_digest_time(now: datetime) -> datetime:
+    """When the next daily digest goes: the next ``MAIL_DIGEST_HOUR`` o'clock UTC after ``now``."""
+    today = now.astimezone(UTC).replace(hour=settings.MAIL_DIGEST_HOUR, minute=0, second=0, microsecond=0)
+    return today if today > now else today + timedelta(days=1)
 
 
 def _players(campaign_id: int) -> list[tuple[int, Nation]]:

@@ -7,6 +7,7 @@
 * ``mail_deliveries_send`` (queue ``MAIL_QUEUE``, "mail"): sends the due deliveries recorded by
   ``campaign.notifications``, each once; while some wait for a retry it queues itself again for then.
 * ``mail_reminders`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): records the deadline reminders due.
+* ``mail_digests`` (Celery beat, daily at ``MAIL_DIGEST_HOUR``): one mail per digest reader.
 * ``mail_sweep`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): the same, for deliveries whose retry
   message was lost and for sends whose worker died (their claim runs out).
 """
@@ -23,7 +24,7 @@ from django.utils import timezone
 
 from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
 from battles.tasks import battle_resolve
-from campaign.mail.sending import deliveries_send
+from campaign.mail.sending import deliveries_send, digests_send
 from campaign.models import Turn
 from campaign.notifications import MAIL_SEND_TASK, deadline_reminders_record
 from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
@@ -118,3 +119,10 @@ def mail_sweep() -> dict[str, list[int]]:
 def mail_reminders() -> int:
     """Beat: record the deadline reminders now due (once a turn each); the send task follows on commit."""
     return deadline_reminders_record(now=timezone.now())
+
+
+@shared_task(name="campaign.mail_digests")
+def mail_digests() -> dict[str, list[int]]:
+    """Beat, once a day at ``MAIL_DIGEST_HOUR``: each recipient's digest deliveries in one mail."""
+    run = digests_send(now=timezone.now())
+    return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}

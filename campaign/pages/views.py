@@ -19,7 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.views import simulator_page
-from campaign.accounts import profile_time_zone_set
+from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time_zone_set
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player, turns_for_player
@@ -59,7 +59,16 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             return response
     else:
         form = TimeZoneForm(initial={"time_zone": time_zone_of(request)})
-    return render(request, "campaign/settings.html", {"form": form})
+    mail: dict[str, Any] = {}
+    if request.user.is_authenticated:
+        token = calendar_token_of(request.user.pk)
+        mail = {
+            "mail_campaigns": campaigns_of_user(request.user.pk),
+            "calendar_url": request.build_absolute_uri(reverse("campaign:calendar_feed", args=[token]))
+            if token
+            else None,
+        }
+    return render(request, "campaign/settings.html", {"form": form, **mail})
 
 
 def _int(value: str | None, default: int = 1) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import django_stubs_ext
 import environ
+from celery.schedules import crontab
 
 django_stubs_ext.monkeypatch()
 
@@ -186,6 +187,8 @@ MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=12)
 # A worker's claim on a mail it is sending; a dead worker's mail is sent by the next sweep after it.
 MAIL_SEND_LEASE_SECONDS = env.int("MAIL_SEND_LEASE_SECONDS", default=300)
 MAIL_SWEEP_SECONDS = env.float("MAIL_SWEEP_SECONDS", default=60.0)
+# The daily digest (for those who chose it) goes at this hour, UTC.
+MAIL_DIGEST_HOUR = env.int("MAIL_DIGEST_HOUR", default=7)
 
 # The cache holds rate-limit counters (password reset), shared by every server process: Redis.
 CACHES = {
@@ -221,6 +224,11 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE["mail-sweep"] = {
     "task": "campaign.mail_sweep",
     "schedule": MAIL_SWEEP_SECONDS,
+    "options": {"queue": MAIL_QUEUE},
+}
+CELERY_BEAT_SCHEDULE["mail-digests"] = {
+    "task": "campaign.mail_digests",
+    "schedule": crontab(hour=MAIL_DIGEST_HOUR, minute=0),
     "options": {"queue": MAIL_QUEUE},
 }
 CELERY_BEAT_SCHEDULE["mail-reminders"] = {
