@@ -18,7 +18,9 @@ from django.utils.dateparse import parse_datetime
 
 from campaign.accounts import time_zone_of_user
 from campaign.models import Announcement, Delivery, MailEvent, NationTurn, Turn
+from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
+from fleets.models import Ship
 
 CLOCK_CHANGES = {
     "paused": "The clock is paused",
@@ -102,6 +104,8 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["battle_urls"] = [absolute(reverse("battles:detail", args=[slug, pk])) for pk in report.battle_ids]
     elif event == MailEvent.TURN_OPENED and turn is not None:
         context["deadline"] = local(turn.deadline, zone)
+        if delivery.nation is not None:
+            context.update(_pending(delivery, turn))
     elif event == MailEvent.CLOCK_CHANGED:
         context["change_title"] = CLOCK_CHANGES.get(delivery.data.get("change", ""), "The clock changed")
         deadline = parse_datetime(delivery.data.get("deadline") or "")
@@ -123,6 +127,31 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
     elif event == MailEvent.GM_DIGEST and turn is not None:
         context.update(_gm_digest(delivery, turn))
     return context
+
+
+def _pending(delivery: Delivery, turn: Turn) -> dict[str, Any]:
+    """What the nation has under way as the turn opens, as its dashboard shows it: keels on the
+    stocks, repairs in dockyards, sieges of and by it."""
+    assert delivery.nation is not None
+    board = dashboard_for_player(user=delivery.recipient, slug=delivery.campaign.slug, nation_code=delivery.nation.code)
+    repairs = (
+        Ship.objects.filter(nation=delivery.nation, repair_ready_turn__isnull=False, repair_ready_turn__gte=turn.number)
+        .select_related("repair_port")
+        .order_by("repair_ready_turn", "name")
+    )
+    return {
+        "keels": board.keels,
+        "repairs": [
+            f"{ship.name} at {ship.repair_port.name if ship.repair_port else 'sea'}, "
+            f"ready in turn {ship.repair_ready_turn}"
+            for ship in repairs
+        ],
+        "sieges": [
+            f"{row.name} ({row.owner_name}), besieged by {', '.join(row.besiegers) or 'nobody now'}"
+            + (f" for {row.siege_turns} turn{'s' if row.siege_turns != 1 else ''}" if row.siege_turns else "")
+            for row in board.sieges
+        ],
+    }
 
 
 def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 from campaign.tasks import mail_deliveries_send
 from tests.support.mail import parts, players_with_mail
@@ -19,7 +19,7 @@ from tests.worlds import two_power_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def no_sideways_scroll(page: Page) -> bool:
@@ -32,7 +32,8 @@ def test_the_html_turn_report_reads_on_a_phone_with_nothing_external(
     settings.SITE_URL = live_server.url
     world = two_power_world()
     people = players_with_mail(world)
-    order_store(world.turn, world.gb, "lay_down", **{"class": "frigate", "name": "Amazon", "port": "portsmouth"})
+    lay_down: dict[str, Any] = {"class": "frigate", "name": "Amazon", "port": "portsmouth"}
+    order_store(world.turn, world.gb, "lay_down", **lay_down)
     turn_resolve_inline(world.turn)
     mail_deliveries_send()
     report = next(

@@ -2,6 +2,7 @@
 and the turn-opened mail's .ics attachment (real SMTP server; the send task in-process)."""
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -46,11 +47,19 @@ def test_a_ready_nation_or_one_that_submitted_is_not_reminded() -> None:
 
 
 def test_the_turn_opened_mail_carries_the_deadline_as_an_ics_attachment(smtp_inbox) -> None:
-    world, _ = active_world(hours_to_deadline=2)
+    world, people = active_world(hours_to_deadline=2)
+    lay_down: dict[str, Any] = {"class": "frigate", "name": "Amazon", "port": "portsmouth"}
+    order_store(world.turn, world.gb, "lay_down", **lay_down)
     turn_resolve_inline(world.turn)
     mail_deliveries_send()
     turn2 = Turn.objects.get(campaign=world.campaign, number=2)
-    [opened] = [m for m in smtp_inbox.messages if "open for orders" in str(m["Subject"])][:1]
+    [opened] = [
+        m
+        for m in smtp_inbox.messages
+        if "open for orders" in str(m["Subject"]) and m["X-Envelope-To"] == people["GB"].email
+    ]
+    text = parts(opened)["text/plain"]
+    assert "Under way for Great Britain:" in text and "Amazon (" in text and "building at Portsmouth" in text
     [attachment] = [p for p in opened.walk() if p.get_filename()]
     assert attachment.get_content_type() == "text/calendar" and attachment.get_filename() == "turn-2-deadline.ics"
     calendar = Calendar.from_ical(attachment.get_payload(decode=True))
