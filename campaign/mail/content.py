@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaign.accounts import time_zone_of_user
-from campaign.models import Announcement, Delivery, MailEvent, NationTurn, Turn
+from campaign.models import Announcement, Delivery, MailEvent, NationTurn, Order, Turn
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
 from fleets.models import Ship
@@ -168,8 +168,16 @@ def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
         .select_related("recipient", "turn")
         .order_by("pk")
     )
+    skipped = (
+        Order.objects.filter(turn=turn, outcome=Order.Outcome.SKIPPED)
+        .select_related("nation")
+        .order_by("nation__code", "position")
+    )
     return {
         "missing": [state.nation.name for state in missing],
+        "skipped_orders": [
+            f"{o.nation.name}, order {o.position} ({o.get_kind_display().lower()}): {o.outcome_note}" for o in skipped
+        ],
         "turn_error": turn.error,
         "mail_troubles": [
             {

@@ -5,6 +5,7 @@ A real SMTP server (aiosmtpd) and real turn resolutions; the send task is called
 """
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -17,7 +18,7 @@ from campaign.tasks import mail_deliveries_send
 from campaign.turn.lifecycle import campaign_pause, campaign_resume, turn_extend
 from campaign.turn.runner import turn_dry_run
 from tests.support.mail import html_links, inbox_of, parts, players_with_mail
-from tests.support.turns import turn_resolve_inline
+from tests.support.turns import order_store, turn_resolve_inline
 from tests.worlds import two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +29,9 @@ def test_a_resolution_mails_each_player_their_own_report_and_the_gm_a_digest_onc
     world = two_power_world()
     people = players_with_mail(world)
     NationTurn.objects.filter(turn=world.turn, nation=world.gb).update(submitted_at=timezone.now())
+    # Accepted when given, impossible at resolution: Brest is not Britain's.
+    lay_down: dict[str, Any] = {"class": "frigate", "name": "Amazon", "port": "brest"}
+    order_store(world.turn, world.gb, "lay_down", **lay_down)
     turn_resolve_inline(world.turn)
 
     result = mail_deliveries_send()
@@ -50,6 +54,7 @@ def test_a_resolution_mails_each_player_their_own_report_and_the_gm_a_digest_onc
     assert "https://admiralty.example.org/campaigns/channel-1805/orders/" in british["text/plain"]
     digest = parts(by_subject[(people["GM"].email, "[Channel 1805] Turn 1 resolved: GM digest")])["text/plain"]
     assert "No orders from: France." in digest
+    assert "Great Britain, order 1 (lay down" in digest
 
     assert mail_deliveries_send() == {"sent": [], "retrying": [], "failed": []}  # a duplicate task sends nothing
     assert len(smtp_inbox.messages) == 6
