@@ -159,7 +159,7 @@ STORAGES = {
 }
 
 # --- Mail --------------------------------------------------------------------------------------------
-# EMAIL_URL (django-environ: smtp://user:password@host:587/?tls=True, smtp+ssl://…, consolemail://)
+# EMAIL_URL (django-environ: smtp+tls://user:password@host:587, smtp+ssl://…, consolemail://)
 # configures any SMTP provider in one variable; without it the EMAIL_* variables do.
 _email_url: dict[str, object] = env.email_url("EMAIL_URL") if "EMAIL_URL" in env else {}
 EMAIL_BACKEND = _email_url.get("EMAIL_BACKEND") or env(
