@@ -50,6 +50,13 @@ def test_the_html_turn_report_reads_on_a_phone_with_nothing_external(
     page.get_by_role("link", name="Read the report on the site").click()
     page.wait_for_url(f"{live_server.url}/accounts/login/**")  # an absolute link to the site itself
 
+    unsubscribe = "".join(str(report["List-Unsubscribe"]).split()).strip("<>")
+    page.goto(unsubscribe)  # no login
+    page.screenshot(path=str(screenshots / "mail_unsubscribe.png"), full_page=True)
+    assert no_sideways_scroll(page)
+    page.get_by_role("button", name="Stop these mails").click()
+    assert page.get_by_text("you will get no more").is_visible()
+
 
 def test_the_mail_pages_work_on_a_phone_without_javascript(live_server: Any, browser: Any, screenshots: Path) -> None:
     world = two_power_world()
