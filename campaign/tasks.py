@@ -93,11 +93,18 @@ def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
     return True
 
 
+#: The longest a retry run is delayed in the broker (seconds).
+MAIL_CHAIN_MAX_COUNTDOWN = 600.0
+
+
 def _send_summary(chain: bool) -> dict[str, list[int]]:
     run = deliveries_send(now=timezone.now())
     if chain and run.retry_in is not None:
-        # One follow-up per run, at the earliest retry: the chain ends when nothing waits.
-        mail_deliveries_send.apply_async(countdown=run.retry_in, queue=settings.MAIL_QUEUE)
+        # One follow-up per run, at the earliest retry: the chain ends when nothing waits. Capped:
+        # Redis redelivers messages held longer than its visibility timeout (an hour), and the beat
+        # sweep takes over the long waits of later attempts anyway.
+        countdown = min(run.retry_in, MAIL_CHAIN_MAX_COUNTDOWN)
+        mail_deliveries_send.apply_async(countdown=countdown, queue=settings.MAIL_QUEUE)
     return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}
 
 
