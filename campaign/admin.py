@@ -22,7 +22,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin  # registers the mail's admin page
 from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
+from campaign.notifications import nation_given_record
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
@@ -289,6 +291,11 @@ class NationAdmin(admin.ModelAdmin):
     list_select_related = ("campaign", "player")
 
     @admin.display(description="Quota (RULES.md §1)")
+    def save_model(self, request: HttpRequest, obj: Nation, form: forms.ModelForm[Nation], change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if "player" in form.changed_data:  # in the admin's transaction: the mail is recorded with the change
+            nation_given_record(nation=obj, now=timezone.now())
+
     def quota_status(self, obj: Nation) -> str:
         if not obj.pk:
             return "—"

@@ -1,7 +1,8 @@
 """The viewer's time zone (DESIGN.md: "Times are stored in UTC and shown in the viewer's time zone").
 
-The setting lives in a signed cookie set from the Settings page, so it needs no model and no query:
-it survives logging out and is per browser. An unknown or tampered value is ignored (UTC).
+The setting lives in a signed cookie set from the Settings page (per browser, it survives logging
+out) and on the user's account (``UserProfile``, which mail reads too); the cookie wins, the account
+is the fallback for a logged-in user on a new browser. An unknown or tampered value is ignored (UTC).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from zoneinfo import ZoneInfo, available_timezones
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+
+from campaign.models import UserProfile
 
 TZ_COOKIE = "admiralty_tz"
 TZ_SALT = "admiralty.timezone"
@@ -33,8 +36,10 @@ def zone_named(name: str | None) -> ZoneInfo | None:
 
 
 def time_zone_of(request: HttpRequest) -> str:
-    """The time zone name the request's cookie chose, or "" for none."""
+    """The time zone name the request's cookie chose, else the one on the user's account, or "" for none."""
     name = request.get_signed_cookie(TZ_COOKIE, default="", salt=TZ_SALT) or ""
+    if not name and getattr(request, "user", None) is not None and request.user.is_authenticated:
+        name = UserProfile.objects.filter(user_id=request.user.pk).values_list("time_zone", flat=True).first() or ""
     return name if zone_named(name) is not None else ""
 
 

@@ -12,6 +12,13 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 
+# Mail's records live beside this module; imported here so Django registers them with the app.
+from campaign.mail_models import Announcement as Announcement
+from campaign.mail_models import CalendarToken as CalendarToken
+from campaign.mail_models import Delivery as Delivery
+from campaign.mail_models import MailEvent as MailEvent
+from campaign.mail_models import MailPreference as MailPreference
+from campaign.mail_models import UserProfile as UserProfile
 from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, SEASONS, Ruleset
 
 slug_validator = RegexValidator(
@@ -58,6 +65,11 @@ class Campaign(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     seed = models.BigIntegerField(help_text="Master seed: every die of the campaign derives from it.")
     last_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Optional last turn.")
+    reminder_hours = models.PositiveSmallIntegerField(
+        default=24,
+        validators=[MinValueValidator(1)],
+        help_text="Hours before a deadline that players without orders are reminded (once a turn).",
+    )
     settings = models.JSONField(
         default=dict,
         blank=True,

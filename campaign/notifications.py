@@ -1,66 +1,199 @@
-"""Mail to the players, and its delivery records: each player's turn report, emailed once.
+"""What must be mailed: delivery records written in the same transaction as the events they tell of.
 
-The Celery task ``campaign.turn_reports_email`` (``campaign.tasks``) calls :func:`turn_reports_email_send`;
-phase 10 asks for it with :func:`turn_reports_email_enqueue`. The enqueue names the task by its
-registered Celery name rather than importing ``campaign.tasks``: the tasks run the turn, so the turn
-must not import them back.
+Each event (a turn resolved, a turn opened, a missed deadline, the GM's digest, a clock change, a
+deadline reminder, a GM's announcement, a nation given to a player)
+writes one :class:`~campaign.models.Delivery` per recipient under a unique constraint, so writing it
+twice (a resumed resolution, a repeated GM action) records nothing new; once the transaction
+commits, the mail task (``campaign.mail_deliveries_send``, on the ``MAIL_QUEUE`` queue) is asked to
+send what is due. Nothing is sent from here: rendering and sending live in ``campaign.mail``, which
+reads the players' pages — the turn, which writes these records, must not reach them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
 from celery import signature
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.utils import timezone
+from django.db.models import Exists, OuterRef
 
-from campaign.models import TurnReport
-from rules.turn_events import report_events
+from campaign.models import Announcement, Campaign, Delivery, MailEvent, MailPreference, Nation, NationTurn, Order, Turn
 
-#: The Celery name of the task that mails a turn's reports (a stable name: queued messages carry it).
-TURN_REPORTS_EMAIL_TASK = "campaign.turn_reports_email"
+#: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
+MAIL_SEND_TASK = "campaign.mail_deliveries_send"
 
 
-def turn_reports_email_enqueue(turn_id: int) -> None:
-    """Queue the mailing of the turn's reports once the current transaction commits (none if it rolls
-    back, as a dry run does)."""
-    transaction.on_commit(lambda: signature(TURN_REPORTS_EMAIL_TASK, args=(turn_id,)).delay())
+def mail_send_after_commit() -> None:
+    """Ask the mail task to send what is due once the current transaction commits (never if it rolls
+    back, as a dry run does). Named by its Celery name: the turn must not import the tasks."""
+    task = signature(MAIL_SEND_TASK).set(queue=settings.MAIL_QUEUE)
+    transaction.on_commit(task.delay)
 
 
-def turn_reports_email_send(turn_id: int) -> int:
-    """Email every player of the turn their own report, once; returns how many were sent now.
+def deliveries_record(
+    *,
+    campaign_id: int,
+    event: MailEvent,
+    recipients: Iterable[tuple[int, Nation | None]],
+    turn_id: int | None,
+    now: datetime,
+    key: str = "",
+    data: Mapping[str, Any] | None = None,
+) -> int:
+    """Record one delivery per recipient (user id, and the nation it is about if any); returns how
+    many are new. A recipient already recorded for this event (the unique constraint) is skipped."""
+    turn = Turn.objects.get(pk=turn_id) if turn_id is not None else None
+    recipients = list(recipients)
+    choices = {
+        p.user_id: p
+        for p in MailPreference.objects.filter(
+            campaign_id=campaign_id, event=event, user_id__in=[user_id for user_id, _ in recipients]
+        )
+    }
+    created = 0
+    for user_id, nation in recipients:
+        choice = choices.get(user_id)
+        state, digest, due = Delivery.State.PENDING, False, now
+        if choice is not None and not choice.enabled:
+            state = Delivery.State.SKIPPED  # kept, so the GM sees why nothing went
+        elif choice is not None and choice.digest:
+            digest, due = True, next_digest_time(now)
+        _, new = Delivery.objects.get_or_create(
+            recipient_id=user_id,
+            event=event,
+            campaign_id=campaign_id,
+            turn=turn,
+            # A player of two nations gets a mail for each.
+            key=":".join(part for part in (nation.code if nation else "", key) if part),
+            defaults={"nation": nation, "data": dict(data or {}), "due_at": due, "state": state, "digest": digest},
+        )
+        created += new
+    if created:
+        mail_send_after_commit()
+    return created
 
-    Idempotent: each report is claimed (``emailed_at`` set by a conditional update) before it is sent,
-    so a duplicate run cannot send it twice; a failed send releases the claim for the next run.
-    """
-    sent = 0
-    reports = TurnReport.objects.filter(turn_id=turn_id, emailed_at__isnull=True).select_related(
-        "nation__player", "turn__campaign"
+
+def next_digest_time(now: datetime) -> datetime:
+    """When the next daily digest goes: the next ``MAIL_DIGEST_HOUR`` o'clock UTC after ``now``."""
+    today = now.astimezone(UTC).replace(hour=settings.MAIL_DIGEST_HOUR, minute=0, second=0, microsecond=0)
+    return today if today > now else today + timedelta(days=1)
+
+
+def _players(campaign_id: int) -> list[tuple[int, Nation]]:
+    nations = Nation.objects.filter(campaign_id=campaign_id, player__isnull=False).order_by("code")
+    return [(n.player_id, n) for n in nations if n.player_id is not None]
+
+
+def turn_resolved_record(*, turn: Turn, now: datetime) -> int:
+    """Each player's own report of the resolved turn, and the GM's digest of it."""
+    count = deliveries_record(
+        campaign_id=turn.campaign_id,
+        event=MailEvent.TURN_RESOLVED,
+        recipients=_players(turn.campaign_id),
+        turn_id=turn.pk,
+        now=now,
     )
-    for report in reports:
-        player = report.nation.player
-        if player is None or not player.email:
+    gm_id = Campaign.objects.filter(pk=turn.campaign_id).values_list("gm_id", flat=True).first()
+    if gm_id is not None:
+        count += deliveries_record(
+            campaign_id=turn.campaign_id,
+            event=MailEvent.GM_DIGEST,
+            recipients=[(gm_id, None)],
+            turn_id=turn.pk,
+            now=now,
+        )
+    return count
+
+
+def missed_deadline_record(*, turn: Turn, now: datetime) -> int:
+    """To each player whose nation entered no orders for the turn (its standing orders held)."""
+    submitted = set(
+        NationTurn.objects.filter(turn=turn, submitted_at__isnull=False).values_list("nation_id", flat=True)
+    )
+    missing = [(user_id, nation) for user_id, nation in _players(turn.campaign_id) if nation.pk not in submitted]
+    return deliveries_record(
+        campaign_id=turn.campaign_id, event=MailEvent.MISSED_DEADLINE, recipients=missing, turn_id=turn.pk, now=now
+    )
+
+
+def turn_opened_record(*, turn: Turn, now: datetime) -> int:
+    """To every player: the new turn is open, with its deadline."""
+    return deliveries_record(
+        campaign_id=turn.campaign_id,
+        event=MailEvent.TURN_OPENED,
+        recipients=_players(turn.campaign_id),
+        turn_id=turn.pk,
+        now=now,
+    )
+
+
+def clock_changed_record(*, campaign: Campaign, turn: Turn | None, change: str, now: datetime) -> int:
+    """To every player: the GM paused, resumed or extended the clock (``change``), with the deadline
+    as it now stands. Each change is its own mail (keyed by its time)."""
+    data = {"change": change, "deadline": turn.deadline.isoformat() if turn and turn.deadline else None}
+    return deliveries_record(
+        campaign_id=campaign.pk,
+        event=MailEvent.CLOCK_CHANGED,
+        recipients=_players(campaign.pk),
+        turn_id=turn.pk if turn else None,
+        now=now,
+        key=f"{change}@{now.isoformat()}",
+        data=data,
+    )
+
+
+def deadline_reminders_record(*, now: datetime) -> int:
+    """Remind, once a turn, each player whose nation has neither entered orders nor said it is ready,
+    once the open turn's deadline is within the campaign's ``reminder_hours``."""
+    count = 0
+    turns = Turn.objects.filter(
+        status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE, deadline__gt=now
+    ).select_related("campaign")
+    for turn in turns:
+        assert turn.deadline is not None  # filtered above
+        if turn.deadline - timedelta(hours=turn.campaign.reminder_hours) > now:
             continue
-        # Claim the report first: a duplicate task cannot send it twice.
-        if TurnReport.objects.filter(pk=report.pk, emailed_at__isnull=True).update(emailed_at=timezone.now()) != 1:
-            continue
-        context = {
-            "report": report,
-            "events": report_events(report.body),
-            "campaign": report.turn.campaign,
-            "nation": report.nation,
-            "player": player,
-        }
-        try:
-            send_mail(
-                subject=f"[{report.turn.campaign.name}] Turn {report.turn.number} report for {report.nation.name}",
-                message=render_to_string("emails/turn_report.txt", context),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=[player.email],
-            )
-        except Exception:
-            TurnReport.objects.filter(pk=report.pk).update(emailed_at=None)  # retried by the next run
-            raise
-        sent += 1
-    return sent
+        orders = Order.objects.filter(turn=turn, nation=OuterRef("nation"))
+        quiet = set(
+            NationTurn.objects.filter(turn=turn, ready=False, submitted_at__isnull=True)
+            .exclude(Exists(orders))
+            .values_list("nation_id", flat=True)
+        )
+        recipients = [(user_id, nation) for user_id, nation in _players(turn.campaign_id) if nation.pk in quiet]
+        count += deliveries_record(
+            campaign_id=turn.campaign_id,
+            event=MailEvent.DEADLINE_REMINDER,
+            recipients=recipients,
+            turn_id=turn.pk,
+            now=now,
+        )
+    return count
+
+
+def announcement_record(*, announcement: Announcement, now: datetime) -> int:
+    """The GM's announcement, to every player of its campaign (once each)."""
+    return deliveries_record(
+        campaign_id=announcement.campaign_id,
+        event=MailEvent.ANNOUNCEMENT,
+        recipients=[(user_id, None) for user_id in {user_id for user_id, _ in _players(announcement.campaign_id)}],
+        turn_id=None,
+        now=now,
+        key=f"announcement-{announcement.pk}",
+        data={"announcement": announcement.pk},
+    )
+
+
+def nation_given_record(*, nation: Nation, now: datetime) -> int:
+    """To a player just given a nation: the campaign, their nation, where to log in."""
+    if nation.player_id is None:
+        return 0
+    return deliveries_record(
+        campaign_id=nation.campaign_id,
+        event=MailEvent.NATION_GIVEN,
+        recipients=[(nation.player_id, nation)],
+        turn_id=None,
+        now=now,
+    )

@@ -4,7 +4,12 @@
   ones (a dead worker's expired lease) to a new ``turn_resolve``.
 * ``turn_resolve``: takes the turn's lease and runs the remaining phases; a duplicate delivery finds
   the lease held and does nothing.
-* ``turn_reports_email``: emails each player their report once (``campaign.notifications``).
+* ``mail_deliveries_send`` (queue ``MAIL_QUEUE``, "mail"): sends the due deliveries recorded by
+  ``campaign.notifications``, each once; while some wait for a retry it queues itself again for then.
+* ``mail_reminders`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): records the deadline reminders due.
+* ``mail_digests`` (Celery beat, daily at ``MAIL_DIGEST_HOUR``): one mail per digest reader.
+* ``mail_sweep`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): the same, for deliveries whose retry
+  message was lost and for sends whose worker died (their claim runs out).
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from django.utils import timezone
 
 from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
 from battles.tasks import battle_resolve
+from campaign.mail.sending import deliveries_send, digests_send
 from campaign.models import Turn
-from campaign.notifications import TURN_REPORTS_EMAIL_TASK, turn_reports_email_send
+from campaign.notifications import MAIL_SEND_TASK, deadline_reminders_record
 from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
 from campaign.turn.runner import phase_run, phases_remaining
 
@@ -87,7 +93,43 @@ def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
     return True
 
 
-@shared_task(name=TURN_REPORTS_EMAIL_TASK, acks_late=True)
-def turn_reports_email(turn_id: int) -> int:
-    """Email every player of the turn their own report, once; returns how many were sent now."""
-    return turn_reports_email_send(turn_id)
+#: The longest a retry run is delayed in the broker (seconds).
+MAIL_CHAIN_MAX_COUNTDOWN = 600.0
+
+
+def _send_summary(chain: bool) -> dict[str, list[int]]:
+    run = deliveries_send(now=timezone.now())
+    if chain and run.retry_in is not None:
+        # One follow-up per run, at the earliest retry: the chain ends when nothing waits. Capped:
+        # Redis redelivers messages held longer than its visibility timeout (an hour), and the beat
+        # sweep takes over the long waits of later attempts anyway.
+        countdown = min(run.retry_in, MAIL_CHAIN_MAX_COUNTDOWN)
+        mail_deliveries_send.apply_async(countdown=countdown, queue=settings.MAIL_QUEUE)
+    return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}
+
+
+# Sent to MAIL_QUEUE by every caller (notifications.mail_send_after_commit, the retry below, the beat
+# entry): Celery 5.7 deprecates the task-level ``queue`` attribute.
+@shared_task(name=MAIL_SEND_TASK, acks_late=True)
+def mail_deliveries_send() -> dict[str, list[int]]:
+    """Send every due delivery once (``campaign.mail.sending``); queue a retry run if some failed."""
+    return _send_summary(chain=True)
+
+
+@shared_task(name="campaign.mail_sweep")
+def mail_sweep() -> dict[str, list[int]]:
+    """Beat's safety net: send what is due (lost retry messages, dead workers' claims); never chains."""
+    return _send_summary(chain=False)
+
+
+@shared_task(name="campaign.mail_reminders")
+def mail_reminders() -> int:
+    """Beat: record the deadline reminders now due (once a turn each); the send task follows on commit."""
+    return deadline_reminders_record(now=timezone.now())
+
+
+@shared_task(name="campaign.mail_digests")
+def mail_digests() -> dict[str, list[int]]:
+    """Beat, once a day at ``MAIL_DIGEST_HOUR``: each recipient's digest deliveries in one mail."""
+    run = digests_send(now=timezone.now())
+    return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from campaign.mail import views as mail_views
 from campaign.orders import views as order_views
 from campaign.pages import views
 
@@ -7,6 +8,10 @@ app_name = "campaign"
 urlpatterns = [
     path("", views.home, name="home"),
     path("settings/", views.settings_view, name="settings"),
+    path("settings/calendar/", mail_views.calendar_manage, name="calendar_manage"),
+    path("calendar/<str:token>.ics", mail_views.calendar_feed, name="calendar_feed"),
+    path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail_unsubscribe"),
+    path("campaigns/<slug:slug>/mail/", mail_views.preferences, name="mail_preferences"),
     path("campaigns/<slug:slug>/", views.dashboard, name="dashboard"),
     path("campaigns/<slug:slug>/ready/", views.ready, name="ready"),
     path("campaigns/<slug:slug>/map/", views.map_view, name="map"),

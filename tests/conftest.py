@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,25 +125,61 @@ class SMTPInbox:
         return "250 Message accepted for delivery"
 
 
+class SMTPServer:
+    """A real SMTP server (aiosmtpd) on a fixed port of 127.0.0.1 that a test can stop and start again
+    (a mail provider's outage); ``inbox`` keeps what it received across restarts."""
+
+    def __init__(self) -> None:
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port: int = probe.getsockname()[1]
+        self.inbox = SMTPInbox()
+        self._controller: Any = None
+
+    def start(self) -> None:
+        from aiosmtpd.controller import Controller
+
+        self._controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port)
+        self._controller.start()
+
+    def stop(self) -> None:
+        if self._controller is not None:
+            self._controller.stop()
+            self._controller = None
+
+    @property
+    def worker_env(self) -> dict[str, str]:
+        """What a worker needs (``start_worker(**server.worker_env)``) to send its mail here."""
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": "127.0.0.1",
+            "EMAIL_PORT": str(self.port),
+            "EMAIL_USE_TLS": "false",
+            "EMAIL_TIMEOUT": "5",
+        }
+
+
 @pytest.fixture
-def smtp_inbox(settings: object) -> Iterator[SMTPInbox]:
-    """A real SMTP server on 127.0.0.1 and Django's SMTP backend pointed at it."""
-    import socket
+def smtp_server(settings: Any) -> Iterator[SMTPServer]:
+    """A real SMTP server, started, with Django's SMTP backend pointed at it; ``stop()``/``start()``
+    it to play an outage."""
+    server = SMTPServer()
+    server.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = server.port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_TIMEOUT = 5
+    yield server
+    server.stop()
 
-    from aiosmtpd.controller import Controller
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    inbox = SMTPInbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"  # type: ignore[attr-defined]
-    settings.EMAIL_HOST = "127.0.0.1"  # type: ignore[attr-defined]
-    settings.EMAIL_PORT = port  # type: ignore[attr-defined]
-    settings.EMAIL_USE_TLS = False  # type: ignore[attr-defined]
-    yield inbox
-    controller.stop()
+@pytest.fixture
+def smtp_inbox(smtp_server: SMTPServer) -> SMTPInbox:
+    """The messages a real SMTP server on 127.0.0.1 received (Django's SMTP backend points at it)."""
+    return smtp_server.inbox
 
 
 #: Markers of tests that take seconds each: an xdist process starts them first (see below).

@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.views import simulator_page
+from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time_zone_set
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player, turns_for_player
@@ -45,18 +46,29 @@ class TimeZoneForm(forms.Form):
 
 @require_http_methods(["GET", "POST"])
 def settings_view(request: HttpRequest) -> HttpResponse:
-    """The viewer's settings: the time zone times are shown in (kept in a signed cookie)."""
+    """The viewer's settings: the time zone times are shown in (a signed cookie, and the account's for mail)."""
     if request.method == "POST":
         form = TimeZoneForm(request.POST)
         if form.is_valid():
             name = form.cleaned_data["time_zone"]
+            if request.user.is_authenticated:  # kept on the account too: mail shows times in it
+                profile_time_zone_set(user_id=request.user.pk, name=name)
             response = redirect("campaign:settings")
             time_zone_remember(response, name)
             messages.success(request, f"Times are now shown in {name or 'UTC'}.")
             return response
     else:
         form = TimeZoneForm(initial={"time_zone": time_zone_of(request)})
-    return render(request, "campaign/settings.html", {"form": form})
+    mail: dict[str, Any] = {}
+    if request.user.is_authenticated:
+        token = calendar_token_of(request.user.pk)
+        mail = {
+            "mail_campaigns": campaigns_of_user(request.user.pk),
+            "calendar_url": request.build_absolute_uri(reverse("campaign:calendar_feed", args=[token]))
+            if token
+            else None,
+        }
+    return render(request, "campaign/settings.html", {"form": form, **mail})
 
 
 def _int(value: str | None, default: int = 1) -> int:

@@ -21,6 +21,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from campaign.models import Campaign, Nation, NationTurn, Turn
+from campaign.notifications import clock_changed_record
 from rules.calendar import deadline_after_pause, deadline_extended
 
 
@@ -136,6 +137,7 @@ def campaign_pause(*, campaign: Campaign, now: datetime | None = None) -> Turn |
     if turn is not None:
         turn.paused_at = now
         turn.save(update_fields=["paused_at"])
+    clock_changed_record(campaign=locked, turn=turn, change="paused", now=now)
     return turn
 
 
@@ -155,6 +157,7 @@ def campaign_resume(*, campaign: Campaign, now: datetime | None = None) -> Turn 
             turn.deadline = deadline_after_pause(turn.deadline, turn.paused_at, now)
         turn.paused_at = None
         turn.save(update_fields=["deadline", "paused_at"])
+    clock_changed_record(campaign=locked, turn=turn, change="resumed", now=now)
     return turn
 
 
@@ -170,6 +173,7 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
         raise TurnControlError(f"Turn {turn.number} has no deadline to extend.")
     turn.deadline = deadline_extended(turn.deadline, by)
     turn.save(update_fields=["deadline"])
+    clock_changed_record(campaign=campaign, turn=turn, change="extended", now=timezone.now())
     return turn
 
 

@@ -1,11 +1,12 @@
 """Phase 10 of RULES.md §3: the turn closes, every nation's report is stored (fog of war applied as the
-phases noted it), the next turn opens with its deadline and its backup, and the reports are mailed."""
+phases noted it), the next turn opens with its deadline and its backup, and the mail of
+the turn is recorded (campaign.notifications)."""
 
 from __future__ import annotations
 
 from campaign.backup import campaign_export
 from campaign.models import Campaign, Nation, NationTurn, Turn, TurnPhase, TurnReport
-from campaign.notifications import turn_reports_email_enqueue
+from campaign.notifications import missed_deadline_record, turn_opened_record, turn_resolved_record
 from campaign.turn.context import PhaseContext
 from rules.calendar import TurnDate, deadline_after
 from rules.turn_events import CampaignEnded
@@ -37,7 +38,11 @@ def next_turn_phase(ctx: PhaseContext) -> None:
         # The backup of the new turn's opening state, for export_campaign --turn N.
         new.snapshot = campaign_export(campaign=Campaign.objects.get(pk=campaign.pk), with_snapshots=False)
         new.save(update_fields=["snapshot"])
-    turn_reports_email_enqueue(turn.pk)
+        turn_opened_record(turn=new, now=ctx.now)
+    # The mail of this turn, recorded in this phase's transaction: a resumed or repeated phase 10
+    # records nothing new, and a rolled-back one nothing at all.
+    turn_resolved_record(turn=turn, now=ctx.now)
+    missed_deadline_record(turn=turn, now=ctx.now)
 
 
 def reports_store(ctx: PhaseContext) -> None:

@@ -6,10 +6,12 @@ PostgreSQL and Redis on 127.0.0.1) and ``prod`` (every secret from the environme
 """
 
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import django_stubs_ext
 import environ
+from celery.schedules import crontab
 
 django_stubs_ext.monkeypatch()
 
@@ -156,13 +158,37 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
-EMAIL_HOST = env("EMAIL_HOST", default="localhost")
-EMAIL_PORT = env.int("EMAIL_PORT", default=25)
-EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
-EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
-EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+# --- Mail --------------------------------------------------------------------------------------------
+# EMAIL_URL (django-environ: smtp+tls://user:password@host:587, smtp+ssl://…, consolemail://)
+# configures any SMTP provider in one variable; without it the EMAIL_* variables do.
+_email_url: dict[str, object] = env.email_url("EMAIL_URL") if "EMAIL_URL" in env else {}
+EMAIL_BACKEND = _email_url.get("EMAIL_BACKEND") or env(
+    "EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend"
+)
+EMAIL_HOST = _email_url.get("EMAIL_HOST") or env("EMAIL_HOST", default="localhost")
+EMAIL_PORT = _email_url.get("EMAIL_PORT") or env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = _email_url.get("EMAIL_HOST_USER") or env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = _email_url.get("EMAIL_HOST_PASSWORD") or env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = bool(_email_url.get("EMAIL_USE_TLS")) or env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = bool(_email_url.get("EMAIL_USE_SSL")) or env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=30)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Admiralty <admiralty@localhost>")
+SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# Who gets server errors (500s) by mail: "Name <address>, Name <address>".
+ADMINS = [parseaddr(entry) for entry in env.list("DJANGO_ADMINS", default=[])]
+# Absolute links in mail are built from this (the address players reach the site at).
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
+# The Celery queue the mail tasks run on (workers must consume it: -Q celery,mail).
+MAIL_QUEUE = env("MAIL_QUEUE", default="mail")
+# Retries of a failed send wait MAIL_RETRY_BASE_SECONDS, then twice as long each time, up to
+# MAIL_MAX_ATTEMPTS attempts: 60 s and 12 attempts keep trying for about 2.8 days.
+MAIL_RETRY_BASE_SECONDS = env.float("MAIL_RETRY_BASE_SECONDS", default=60.0)
+MAIL_MAX_ATTEMPTS = env.int("MAIL_MAX_ATTEMPTS", default=12)
+# A worker's claim on a mail it is sending; a dead worker's mail is sent by the next sweep after it.
+MAIL_SEND_LEASE_SECONDS = env.int("MAIL_SEND_LEASE_SECONDS", default=300)
+MAIL_SWEEP_SECONDS = env.float("MAIL_SWEEP_SECONDS", default=60.0)
+# The daily digest (for those who chose it) goes at this hour, UTC.
+MAIL_DIGEST_HOUR = env.int("MAIL_DIGEST_HOUR", default=7)
 
 # The cache holds rate-limit counters (password reset), shared by every server process: Redis.
 CACHES = {
@@ -194,6 +220,21 @@ TURN_MAX_ATTEMPTS = env.int("TURN_MAX_ATTEMPTS", default=5)
 TURN_BATTLE_GRACE_SECONDS = env.int("TURN_BATTLE_GRACE_SECONDS", default=300)
 CELERY_BEAT_SCHEDULE = {
     "turns-sweep": {"task": "campaign.turns_sweep", "schedule": TURN_SWEEP_SECONDS},
+}
+CELERY_BEAT_SCHEDULE["mail-sweep"] = {
+    "task": "campaign.mail_sweep",
+    "schedule": MAIL_SWEEP_SECONDS,
+    "options": {"queue": MAIL_QUEUE},
+}
+CELERY_BEAT_SCHEDULE["mail-digests"] = {
+    "task": "campaign.mail_digests",
+    "schedule": crontab(hour=MAIL_DIGEST_HOUR, minute=0),
+    "options": {"queue": MAIL_QUEUE},
+}
+CELERY_BEAT_SCHEDULE["mail-reminders"] = {
+    "task": "campaign.mail_reminders",
+    "schedule": MAIL_SWEEP_SECONDS,
+    "options": {"queue": MAIL_QUEUE},
 }
 
 REST_FRAMEWORK = {

@@ -41,4 +41,6 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
 
-EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+if "EMAIL_URL" not in env:
+    # make run shows every mail in the console unless told where to send it.
+    EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

@@ -9,6 +9,8 @@ DATABASES = {"default": env.db("DATABASE_URL")}
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
+# Links in mail: the site's public address (by default the first allowed host, over HTTPS).
+SITE_URL = env("SITE_URL", default=f"https://{ALLOWED_HOSTS[0]}" if ALLOWED_HOSTS else "")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)

@@ -22,5 +22,7 @@ STATIC_ROOT.mkdir(exist_ok=True)  # noqa: F405 — whitenoise warns when the fol
 DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default=f"test_admiralty_{os.getpid()}")}
 # Likewise one Celery queue per pytest process; the test's workers are told its name.
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"admiralty-test-{os.getpid()}")
+# The mail tasks too: a shared "mail" queue would let another run's worker take this run's mail.
+MAIL_QUEUE = CELERY_TASK_DEFAULT_QUEUE
 # And its own cache keys (rate-limit counters), so that parallel runs do not count each other's.
 CACHES["default"]["KEY_PREFIX"] = f"admiralty-test-{os.getpid()}"  # noqa: F405

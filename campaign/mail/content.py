@@ -1,0 +1,192 @@
+"""What each event's mail says: a template context per event, read the way the players' pages read it.
+
+The turn report is the pages' own :func:`~campaign.pages.reports.report_for_nation`, so the mail shows
+exactly what the nation may see on the site. Links are absolute, built from ``SITE_URL``; times are
+shown in the recipient's time zone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from campaign.accounts import time_zone_of_user
+from campaign.models import Announcement, Delivery, MailEvent, NationTurn, Order, Turn
+from campaign.pages.dashboard import dashboard_for_player
+from campaign.pages.reports import report_for_nation, season_labels
+from fleets.models import Ship
+
+CLOCK_CHANGES = {
+    "paused": "The clock is paused",
+    "resumed": "The clock is running again",
+    "extended": "The deadline is extended",
+}
+
+SUBJECTS = {
+    MailEvent.TURN_RESOLVED: "turn {number} resolved: your report",
+    MailEvent.TURN_OPENED: "turn {number} is open for orders",
+    MailEvent.MISSED_DEADLINE: "turn {number}: no orders from {nation}",
+    MailEvent.GM_DIGEST: "turn {number} resolved: GM digest",
+    MailEvent.CLOCK_CHANGED: "turn {number}: {change}",
+    MailEvent.DEADLINE_REMINDER: "turn {number}: orders due in {hours_left}",
+    MailEvent.ANNOUNCEMENT: "turn {number}: announcement: {title}",
+    MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
+}
+
+
+def absolute(path: str) -> str:
+    """A site path as a link a mail client can follow."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def recipient_zone(delivery: Delivery) -> tzinfo:
+    """The zone on the recipient's account (Settings), UTC until they choose one."""
+    return ZoneInfo(time_zone_of_user(delivery.recipient_id) or "UTC")
+
+
+def local(moment: datetime | None, zone: tzinfo) -> str:
+    """A moment as the recipient reads it, e.g. "Tuesday 8 December 2026, 18:00 UTC"."""
+    if moment is None:
+        return "no deadline"
+    shown = timezone.localtime(moment, zone)
+    return f"{shown:%A} {shown.day} {shown:%B %Y, %H:%M} {shown.tzname()}"
+
+
+def _turn_label(turn: Turn | None) -> str:
+    if turn is None:
+        return ""
+    return f"{season_labels().get(turn.season, turn.season)} {turn.year}"
+
+
+def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
+    """``[Campaign] turn N …``: the campaign, the turn and the event, in a line."""
+    number = delivery.turn.number if delivery.turn else delivery.campaign.turn_number
+    line = SUBJECTS[MailEvent(delivery.event)].format(
+        number=number,
+        nation=delivery.nation.name if delivery.nation else "",
+        change=context.get("change_title", "").lower(),
+        hours_left=context.get("hours_left", ""),
+        title=context["announcement"].title if context.get("announcement") else "",
+    )
+    return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
+
+
+def context_for(delivery: Delivery) -> dict[str, Any] | None:
+    """The template context of a delivery's mail, or None when there is nothing to tell any more."""
+    campaign, turn, zone = delivery.campaign, delivery.turn, recipient_zone(delivery)
+    slug = campaign.slug
+    open_turn = Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    context: dict[str, Any] = {
+        "campaign": campaign,
+        "turn": turn,
+        "turn_label": _turn_label(turn),
+        "nation": delivery.nation,
+        "recipient": delivery.recipient,
+        "dashboard_url": absolute(reverse("campaign:dashboard", args=[slug])),
+        "orders_url": absolute(reverse("campaign:orders", args=[slug])),
+        "settings_url": absolute(reverse("campaign:settings")),
+        "open_turn": open_turn,
+        "next_deadline": local(open_turn.deadline, zone) if open_turn else None,
+    }
+    event = MailEvent(delivery.event)
+    if event == MailEvent.TURN_RESOLVED and turn is not None and delivery.nation is not None:
+        report = report_for_nation(delivery.nation, number=turn.number)
+        if report is None:
+            return None
+        context["report"] = report
+        context["turn_url"] = absolute(reverse("campaign:turn", args=[slug, turn.number]))
+        context["battle_urls"] = [absolute(reverse("battles:detail", args=[slug, pk])) for pk in report.battle_ids]
+    elif event == MailEvent.TURN_OPENED and turn is not None:
+        context["deadline"] = local(turn.deadline, zone)
+        if delivery.nation is not None:
+            context.update(_pending(delivery, turn))
+    elif event == MailEvent.CLOCK_CHANGED:
+        context["change_title"] = CLOCK_CHANGES.get(delivery.data.get("change", ""), "The clock changed")
+        deadline = parse_datetime(delivery.data.get("deadline") or "")
+        context["deadline"] = local(deadline, zone) if deadline else None
+    elif event == MailEvent.DEADLINE_REMINDER and turn is not None and turn.deadline is not None:
+        if turn.status != Turn.Status.OPEN:
+            return None  # resolved while the reminder waited: too late to help
+        hours = max(1, round((turn.deadline - timezone.now()).total_seconds() / 3600))
+        context["deadline"] = local(turn.deadline, zone)
+        context["hours_left"] = f"{hours} hour{'s' if hours != 1 else ''}"
+    elif event == MailEvent.ANNOUNCEMENT:
+        context["announcement"] = Announcement.objects.filter(pk=delivery.data.get("announcement")).first()
+        if context["announcement"] is None:
+            return None
+    elif event == MailEvent.NATION_GIVEN:
+        context["login_url"] = absolute(reverse("login"))
+        context["needs_password"] = not delivery.recipient.has_usable_password()
+        context["password_url"] = absolute(reverse("password_reset"))
+    elif event == MailEvent.GM_DIGEST and turn is not None:
+        context.update(_gm_digest(delivery, turn))
+    return context
+
+
+def _pending(delivery: Delivery, turn: Turn) -> dict[str, Any]:
+    """What the nation has under way as the turn opens, as its dashboard shows it: keels on the
+    stocks, repairs in dockyards, sieges of and by it."""
+    assert delivery.nation is not None
+    board = dashboard_for_player(user=delivery.recipient, slug=delivery.campaign.slug, nation_code=delivery.nation.code)
+    repairs = (
+        Ship.objects.filter(nation=delivery.nation, repair_ready_turn__isnull=False, repair_ready_turn__gte=turn.number)
+        .select_related("repair_port")
+        .order_by("repair_ready_turn", "name")
+    )
+    return {
+        "keels": board.keels,
+        "repairs": [
+            f"{ship.name} at {ship.repair_port.name if ship.repair_port else 'sea'}, "
+            f"ready in turn {ship.repair_ready_turn}"
+            for ship in repairs
+        ],
+        "sieges": [
+            f"{row.name} ({row.owner_name}), besieged by {', '.join(row.besiegers) or 'nobody now'}"
+            + (f" for {row.siege_turns} turn{'s' if row.siege_turns != 1 else ''}" if row.siege_turns else "")
+            for row in board.sieges
+        ],
+    }
+
+
+def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
+    """Who sent no orders, what failed in the resolution, which mails of the campaign failed."""
+    missing = (
+        NationTurn.objects.filter(turn=turn, submitted_at__isnull=True, nation__player__isnull=False)
+        .select_related("nation")
+        .order_by("nation__code")
+    )
+    troubled = (
+        Delivery.objects.filter(campaign=delivery.campaign)
+        .exclude(error="")
+        .exclude(state=Delivery.State.SENT)
+        .select_related("recipient", "turn")
+        .order_by("pk")
+    )
+    skipped = (
+        Order.objects.filter(turn=turn, outcome=Order.Outcome.SKIPPED)
+        .select_related("nation")
+        .order_by("nation__code", "position")
+    )
+    return {
+        "missing": [state.nation.name for state in missing],
+        "skipped_orders": [
+            f"{o.nation.name}, order {o.position} ({o.get_kind_display().lower()}): {o.outcome_note}" for o in skipped
+        ],
+        "turn_error": turn.error,
+        "mail_troubles": [
+            {
+                "to": d.recipient.get_username(),
+                "what": d.get_event_display(),
+                "state": d.get_state_display(),
+                "error": d.error,
+            }
+            for d in troubled
+        ],
+        "admin_deliveries_url": absolute(reverse("admin:campaign_delivery_changelist")),
+    }
