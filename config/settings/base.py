@@ -11,6 +11,8 @@ from pathlib import Path
 import django_stubs_ext
 import environ
 
+from config.celery_queues import task_queues, task_routes
+
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -80,6 +82,17 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'admiralty.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Persistent connections with health checks rather than Django's psycopg pool: a prefork worker child
+# or a gunicorn worker handles one task or request at a time, so one connection per process is all it
+# can use, and a pool per process would only multiply idle connections (each process holds at most
+# one here: 4 workers × concurrency 2 + 5 web workers + beat = 14 connections of PostgreSQL's 100).
+# Reusing the connection saves the connect (~2–5 ms on localhost, more over a network) on every
+# request and task; the health check replaces one that the server or a proxy dropped.
+DATABASE_CONNECTION_SETTINGS = {
+    "CONN_MAX_AGE": env.int("DATABASE_CONN_MAX_AGE", default=60),
+    "CONN_HEALTH_CHECKS": True,
+}
+DATABASES["default"].update(DATABASE_CONNECTION_SETTINGS)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -183,6 +196,12 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Turn work, battle work and mail on separate queues (config/celery_queues.py); a worker started
+# without -Q consumes all of them. The prefix gives sites sharing one Redis their own queues.
+CELERY_QUEUE_PREFIX = env("CELERY_QUEUE_PREFIX", default="")
+CELERY_TASK_QUEUES = task_queues(CELERY_QUEUE_PREFIX)
+CELERY_TASK_ROUTES = task_routes(CELERY_QUEUE_PREFIX)
+CELERY_TASK_DEFAULT_QUEUE = CELERY_TASK_QUEUES[0].name  # anything unrouted is turn work
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Deadlines live in the database; beat only sweeps for due turns (DESIGN.md "A turn").
 TURN_SWEEP_SECONDS = env.float("TURN_SWEEP_SECONDS", default=15.0)
