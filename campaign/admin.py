@@ -22,6 +22,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.health import turns_summary
 from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
@@ -81,6 +82,10 @@ class CampaignAdmin(admin.ModelAdmin):
     exclude = ("settings",)
     inlines = [NationInline]
     actions = ["pause_campaigns", "resume_campaigns", "resolve_now"]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """The list opens with the last turn sweep and how many turns are due, resolving and failed."""
+        return super().changelist_view(request, {**(extra_context or {}), "turns_summary": turns_summary()})
 
     @admin.display(description="Deadline of the open turn")
     def deadline(self, obj: Campaign) -> str:
