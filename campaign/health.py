@@ -46,6 +46,7 @@ def sweep_max_age_seconds() -> float:
 @dataclass(frozen=True)
 class TurnsSummary:
     last_sweep: datetime | None
+    sweep_age_seconds: int | None
     due: int
     resolving: int
     failed: int
@@ -62,6 +63,7 @@ def turns_summary(*, now: datetime | None = None) -> TurnsSummary:
     resolving = Turn.objects.filter(status=Turn.Status.RESOLVING)
     return TurnsSummary(
         last_sweep=last,
+        sweep_age_seconds=None if last is None else max(0, round((now - last).total_seconds())),
         due=len(turns_due(now=now)),
         resolving=resolving.filter(error="").count(),
         failed=resolving.filter(~Q(error="")).count(),

@@ -120,5 +120,5 @@ def test_a_sweep_records_its_time_and_the_admin_shows_it_with_the_turns_due_reso
     # Queued turns wait for their worker: the next sweeps do not send them again.
     assert turns_sweep() == {"claimed": [], "resumed": []}
     page = gm.get("/admin/campaign/campaign/").content.decode()
-    assert "Last turn sweep" in page
+    assert re.search(r"Last turn sweep \d+ \w+ \d{4}, \d\d:\d\d:\d\d UTC \(\d+ s ago\)", page)
     assert "Turns due: 0 · resolving: 2 ·" in page
