@@ -1,4 +1,5 @@
-"""``python -m bench [name ...]`` runs every benchmark (or the named ones) and prints the figures."""
+"""``python -m bench [name [--option ...] ...]`` runs every benchmark (or the named ones) and prints the
+figures; options after a name go to that benchmark (``python -m bench fleet-of-campaigns --workers 2``)."""
 
 import importlib
 import sys
@@ -7,10 +8,20 @@ from bench import BENCHMARKS
 
 
 def main(argv: list[str]) -> None:
-    wanted = [f"bench.{n}" for n in argv] or list(BENCHMARKS)
-    for name in wanted:
+    wanted: list[tuple[str, list[str]]] = []
+    for word in argv:
+        if word.startswith("-") or (wanted and wanted[-1][1] and wanted[-1][1][-1].startswith("--")):
+            if not wanted:
+                sys.exit(f"{word}: options follow the name of a benchmark, e.g. fleet-of-campaigns --workers 2")
+            wanted[-1][1].append(word)
+        else:
+            wanted.append((f"bench.{word.replace('-', '_')}", []))
+    for name, options in wanted or [(name, []) for name in BENCHMARKS]:
+        if name not in BENCHMARKS:
+            sys.exit(f"{name.removeprefix('bench.')}: no such benchmark; there are {', '.join(BENCHMARKS)}")
         print(f"== {name} ==", flush=True)
-        importlib.import_module(name).main()
+        module = importlib.import_module(name)
+        module.main(options) if options else module.main()
 
 
 if __name__ == "__main__":

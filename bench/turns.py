@@ -21,13 +21,15 @@ BENCH_DATABASE = "admiralty_bench"
 CONTESTED_ZONES = 32
 
 
-def _prepare_database() -> None:
+def bench_database_prepare(name: str = BENCH_DATABASE) -> str:
+    """A fresh, migrated PostgreSQL database for a bench, set up as this process's; returns its URL."""
     import psycopg
 
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {BENCH_DATABASE}")
-    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{BENCH_DATABASE}"
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    url = f"postgres://postgres@127.0.0.1:5432/{name}"
+    os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     import django
 
@@ -35,9 +37,10 @@ def _prepare_database() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    return url
 
 
-def _everyone_at_sea(slug: str, copies: int) -> Any:
+def everyone_at_sea(slug: str, copies: int) -> Any:
     """Load europe-1805 as ``slug``; every ship commissioned, every fleet at sea seeking battle, ×copies."""
     from django.db import transaction
 
@@ -142,12 +145,12 @@ def _resolve(campaign: Any) -> dict[str, Any]:
 
 
 def main() -> None:
-    _prepare_database()
+    bench_database_prepare()
     from django.conf import settings
 
     settings.DEBUG = False
-    one = _resolve(_everyone_at_sea("bench-europe", 1))
-    ten = _resolve(_everyone_at_sea("bench-europe-x10", 10))
+    one = _resolve(everyone_at_sea("bench-europe", 1))
+    ten = _resolve(everyone_at_sea("bench-europe-x10", 10))
     for label, r in (("europe-1805, all at sea", one), ("tenfold campaign", ten)):
         print(
             f"{label:<26} {r['ships']:>6} ships  {r['battles']:>4} battles  {r['seconds']:7.2f} s  "

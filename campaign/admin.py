@@ -22,6 +22,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.health import turns_summary
 from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin  # registers the mail's admin page
 from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
 from campaign.notifications import nation_given_record
@@ -83,6 +84,10 @@ class CampaignAdmin(admin.ModelAdmin):
     exclude = ("settings",)
     inlines = [NationInline]
     actions = ["pause_campaigns", "resume_campaigns", "resolve_now"]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """The list opens with the last turn sweep and how many turns are due, resolving and failed."""
+        return super().changelist_view(request, {**(extra_context or {}), "turns_summary": turns_summary()})
 
     @admin.display(description="Deadline of the open turn")
     def deadline(self, obj: Campaign) -> str:

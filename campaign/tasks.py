@@ -24,10 +24,11 @@ from django.utils import timezone
 
 from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
 from battles.tasks import battle_resolve
+from campaign.health import sweep_record
 from campaign.mail.sending import deliveries_send, digests_send
 from campaign.models import Turn
 from campaign.notifications import MAIL_SEND_TASK, deadline_reminders_record
-from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turn_claim, turns_due, turns_stalled
+from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turns_claim_due, turns_stalled
 from campaign.turn.runner import phase_run, phases_remaining
 
 logger = logging.getLogger(__name__)
@@ -35,10 +36,12 @@ logger = logging.getLogger(__name__)
 
 @shared_task(name="campaign.turns_sweep")
 def turns_sweep() -> dict[str, list[int]]:
-    """Claim every due turn (conditional UPDATE) and enqueue its resolution; re-enqueue stalled ones."""
+    """Claim every due turn in one pass and enqueue its resolution; re-enqueue stalled ones; record the
+    sweep's time for /healthz and the admin. A duplicated sweep claims nothing twice (turns_claim_due)."""
     now = timezone.now()
-    claimed = [turn_id for turn_id in turns_due(now=now) if turn_claim(turn_id=turn_id, now=now)]
+    claimed = turns_claim_due(now=now)
     stalled = turns_stalled(now=now)
+    sweep_record(now=now)
     for turn_id in sorted(set(claimed) | set(stalled)):
         turn_resolve.delay(turn_id)
     if claimed or stalled:

@@ -5,9 +5,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from campaign.api.views import api_not_found
 from config.accounts import ThrottledPasswordResetView
 from config.permissions import ApiDocsPermission
-from config.views import campaign_document_schema
+from config.views import campaign_document_schema, healthz
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/password_reset/", ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -21,7 +21,7 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-$PY -m celery -A config worker -Q celery,mail --loglevel=INFO --concurrency=2 -n "admiralty-dev-$$@%h" &
+$PY -m celery -A config worker --loglevel=INFO --concurrency=2 -n "admiralty-dev-$$@%h" &
 pids+=($!)
 $PY -m celery -A config beat --loglevel=INFO --pidfile= &
 pids+=($!)

@@ -32,7 +32,8 @@ class WorkerProcess:
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             "DATABASE_URL": database_url,
-            "CELERY_TASK_DEFAULT_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+            # The worker consumes every queue (turns, battles, mail) of this pytest process.
+            "CELERY_QUEUE_PREFIX": settings.CELERY_QUEUE_PREFIX,
             **extra_env,
         }
         self.log = open(ROOT / "var" / f"{name}.log", "w")  # noqa: SIM115 — closed in stop()

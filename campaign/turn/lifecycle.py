@@ -65,6 +65,33 @@ def turn_claim(*, turn_id: int, now: datetime) -> bool:
     return claimed == 1
 
 
+def turns_claim_due(*, now: datetime) -> list[int]:
+    """Claim every due turn in one pass: a fixed number of queries however many are due (issue 14).
+
+    The due turns are locked with ``FOR UPDATE SKIP LOCKED`` and moved to ``resolving`` by one
+    UPDATE, in one transaction: a second beat or a duplicated sweep running alongside skips the
+    locked rows, and one running after finds them no longer open — each turn is claimed once.
+    """
+    with transaction.atomic():
+        claimed = list(
+            Turn.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=turns_due(now=now), status=Turn.Status.OPEN)
+            .order_by("deadline", "pk")
+            .values_list("pk", flat=True)
+        )
+        if claimed:
+            # A lease without a token: the turn waits in the queue for a worker, and the sweeps before
+            # it runs out do not enqueue it again (a hundred turns queued behind each other would
+            # otherwise be re-sent at every sweep). Any worker may take a lease without a token.
+            Turn.objects.filter(pk__in=claimed).update(
+                status=Turn.Status.RESOLVING,
+                lease_token=None,
+                lease_until=now + timedelta(seconds=lease_seconds()),
+                error="",
+            )
+    return claimed
+
+
 def turns_stalled(*, now: datetime) -> list[int]:
     """Turns being resolved whose lease has run out: their worker died or never started.
 
@@ -95,10 +122,11 @@ def turn_retry(*, turn: Turn) -> Turn:
 def lease_acquire(*, turn_id: int, now: datetime, handover: uuid.UUID | None = None) -> uuid.UUID | None:
     """Take the resolution lease of a resolving turn; returns the new token or None if it is held.
 
-    ``handover`` lets the chord callback take over the lease its own dispatcher left for it.
+    ``handover`` lets the chord callback take over the lease its own dispatcher left for it. A lease
+    without a token is the sweep's (the turn is queued, :func:`turns_claim_due`): free to take.
     """
     token = uuid.uuid4()
-    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    free = Q(lease_token__isnull=True) | Q(lease_until__isnull=True) | Q(lease_until__lt=now)
     if handover is not None:
         free |= Q(lease_token=handover)
     taken = (

@@ -6,6 +6,7 @@ from config.settings.base import env
 SECRET_KEY = env("DJANGO_SECRET_KEY")
 DEBUG = False
 DATABASES = {"default": env.db("DATABASE_URL")}
+DATABASES["default"].update(DATABASE_CONNECTION_SETTINGS)  # noqa: F405 — persistent, health-checked
 CELERY_BROKER_URL = env("CELERY_BROKER_URL")
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")

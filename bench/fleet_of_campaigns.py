@@ -1,0 +1,253 @@
+"""A hundred campaigns at one deadline (issue 14): ``python -m bench fleet-of-campaigns
+[--campaigns N] [--workers N]``.
+
+N europe-1805 campaigns in a general war with every fleet at sea (``bench.turns.everyone_at_sea``,
+about 16–20 battles a turn), all due at the same instant, resolved by real Celery worker processes
+(``--pool=solo``: one process each, its own ``--hostname``, temporary directory, HOME and TMPDIR, and
+an environment of only the shared settings) and a real ``celery beat`` sweeping every 5 s, on
+PostgreSQL and Redis. Run once with one worker and once with ``--workers`` (default 2), each on N
+fresh campaigns, and prints for each run: time from the deadline to the last turn opened, turns per
+minute, p50/p95 of the turns' latency (deadline → next turn open), battles per second, SQL queries
+and worker seconds per turn (turn and battle tasks, counted in the workers by ``bench.fleet_worker``),
+peak RSS per worker process; then the throughput ratio, and one worker's RSS after 10 and after 100
+turns. Every turn is checked resolved exactly once (one turn 2, each phase once, treasuries equal to
+their ledgers). Goals: within 2 minutes for 100 campaigns; ratio ≥ 1.7; RSS growth ≤ 20 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from bench.turns import bench_database_prepare, everyone_at_sea
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE = "admiralty_fleet_bench"
+SWEEP_SECONDS = "5"
+TASK_LINE = re.compile(
+    r"BENCH-TASK name=(?P<name>\S+) turn=(?P<turn>\S+) result=(?P<result>\S+) queries=(?P<queries>\d+) "
+    r"seconds=(?P<seconds>[\d.]+) rss_kb=(?P<rss>\d+)"
+)
+
+
+@dataclass
+class Process:
+    """A celery worker or beat, in its own temporary directory with only the shared settings."""
+
+    name: str
+    popen: subprocess.Popen[bytes]
+    home: tempfile.TemporaryDirectory[str]
+    log: Path
+    peak_rss_kb: int = 0
+    tasks: list[dict[str, str]] = field(default_factory=list)
+
+
+def _environment(home: str, database_url: str, prefix: str) -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+        "HOME": home,
+        "TMPDIR": home,
+        "PYTHONPATH": str(ROOT),
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/5"),
+        "CELERY_QUEUE_PREFIX": prefix,
+        "DATABASE_CONN_MAX_AGE": "60",
+        "TURN_SWEEP_SECONDS": SWEEP_SECONDS,
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def _start(name: str, command: list[str], database_url: str, prefix: str) -> Process:
+    home = tempfile.TemporaryDirectory(prefix=f"{name}-")
+    log = Path(home.name) / "log.txt"
+    with log.open("wb") as out:
+        popen = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "bench.fleet_worker", *command],
+            cwd=home.name,
+            env=_environment(home.name, database_url, prefix),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    return Process(name, popen, home, log)
+
+
+def _proc_status_kb(pid: int, key: str) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _stop(process: Process) -> None:
+    process.peak_rss_kb = _proc_status_kb(process.popen.pid, "VmHWM")
+    process.popen.terminate()
+    try:
+        process.popen.wait(30)
+    except subprocess.TimeoutExpired:
+        process.popen.kill()
+        process.popen.wait(10)
+    process.tasks = [m.groupdict() for m in TASK_LINE.finditer(process.log.read_text(errors="replace"))]
+    process.home.cleanup()
+
+
+def _wait_ready(app: Any, nodes: list[str], timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    waiting = set(nodes)
+    while waiting and time.monotonic() < end:
+        for reply in app.control.ping(destination=list(waiting), timeout=1.0) or []:
+            waiting -= set(reply)
+    if waiting:
+        raise RuntimeError(f"workers not answering: {sorted(waiting)}")
+
+
+def _check_exactly_once(campaign_ids: list[int]) -> None:
+    from campaign.models import LedgerEntry, Nation, Turn, TurnPhase
+    from campaign.turn.registry import PHASES
+
+    for campaign_id in campaign_ids:
+        turn = Turn.objects.get(campaign_id=campaign_id, number=1)
+        phases = sorted(TurnPhase.objects.filter(turn=turn).values_list("phase", flat=True))
+        assert phases == sorted(PHASES), f"campaign {campaign_id}: phases {phases}"
+        assert Turn.objects.filter(campaign_id=campaign_id, number=2, status=Turn.Status.OPEN).count() == 1
+        for nation in Nation.objects.filter(campaign_id=campaign_id):
+            ledger = sum(LedgerEntry.objects.filter(nation=nation).values_list("amount", flat=True))
+            assert nation.treasury == ledger >= 0, f"campaign {campaign_id}, {nation.code}"
+            assert LedgerEntry.objects.filter(nation=nation, kind="income", turn=1).count() == 1
+
+
+def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict[str, Any]:
+    from django.utils import timezone
+
+    from battles.models import Battle
+    from campaign.models import Turn
+    from config.celery import app
+
+    started = time.perf_counter()
+    ids = [everyone_at_sea(f"{label}-{i}", 1).pk for i in range(campaigns)]
+    print(f"  {campaigns} campaigns built in {time.perf_counter() - started:.0f} s", flush=True)
+    prefix = f"bench-fleet-{os.getpid()}-{label}-"
+    app.conf.task_queues = None  # this process only reads; its workers get their queues from the prefix
+    hosts = [f"fleet-{label}-{n}@{os.uname().nodename}" for n in range(1, workers + 1)]
+    processes = [
+        _start(
+            host.split("@")[0],
+            ["worker", "--pool=solo", "--without-gossip", "--without-mingle", "-n", host],
+            database_url,
+            prefix,
+        )
+        for host in hosts
+    ]
+    try:
+        _wait_ready(app, hosts)
+        beat = _start(f"beat-{label}", ["beat", "--loglevel=WARNING", "--pidfile="], database_url, prefix)
+        processes.append(beat)
+        deadline = timezone.now() + timedelta(seconds=3)
+        Turn.objects.filter(campaign_id__in=ids, number=1).update(deadline=deadline)
+        resolved = Turn.objects.filter(campaign_id__in=ids, number=1, status=Turn.Status.RESOLVED)
+        limit = time.monotonic() + 30 * 60
+        peak_connections = 0
+        while resolved.count() < campaigns:
+            peak_connections = max(peak_connections, _connections_open())
+            if time.monotonic() > limit:
+                raise RuntimeError(f"{label}: {resolved.count()} of {campaigns} turns resolved after 30 minutes")
+            if any(p.popen.poll() is not None for p in processes):
+                raise RuntimeError(f"{label}: a worker or beat exited; see its log")
+            time.sleep(0.5)
+    finally:
+        for process in processes:
+            _stop(process)
+    _check_exactly_once(ids)
+    latencies = sorted(
+        (t - deadline).total_seconds() for t in resolved.values_list("resolved_at", flat=True) if t is not None
+    )
+    last = latencies[-1]
+    worker_tasks = [task for process in processes[:workers] for task in process.tasks]
+    per_turn_queries: dict[str, int] = {}
+    per_turn_seconds: dict[str, float] = {}
+    for task in worker_tasks:
+        per_turn_queries[task["turn"]] = per_turn_queries.get(task["turn"], 0) + int(task["queries"])
+        per_turn_seconds[task["turn"]] = per_turn_seconds.get(task["turn"], 0.0) + float(task["seconds"])
+    battles = Battle.objects.filter(turn__campaign_id__in=ids, turn__number=1).count()
+    return {
+        "workers": workers,
+        "last": last,
+        "turns_per_minute": campaigns / last * 60,
+        "p50": statistics.median(latencies),
+        "p95": latencies[max(0, round(0.95 * len(latencies)) - 1)],
+        "battles": battles,
+        "battles_per_second": battles / last,
+        "queries_per_turn": statistics.median(per_turn_queries.values()) if per_turn_queries else 0,
+        "worker_seconds_per_turn": statistics.median(per_turn_seconds.values()) if per_turn_seconds else 0,
+        "peak_rss_mb": [round(p.peak_rss_kb / 1024) for p in processes[:workers]],
+        "rss_by_turn": _rss_after_turns(processes[0].tasks),
+        "peak_connections": peak_connections,
+    }
+
+
+def _connections_open() -> int:
+    """PostgreSQL connections to the bench database now (this process's, the workers' and beat's)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+        return int(cursor.fetchone()[0])
+
+
+def _rss_after_turns(tasks: list[dict[str, str]]) -> dict[int, float]:
+    """One worker's RSS (MB) after its 10th and 100th finished turn (or its last, if fewer), by count."""
+    done = [int(t["rss"]) / 1024 for t in tasks if t["name"] == "campaign.turn_resolve" and t["result"] == "done"]
+    return {min(n, len(done)): done[min(n, len(done)) - 1] for n in (10, 100) if done}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench fleet-of-campaigns", description=__doc__.split("\n")[0])
+    parser.add_argument("--campaigns", type=int, default=100, help="campaigns due at once (default 100)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes of the second run (default 2)")
+    args = parser.parse_args(argv or [])
+    if args.campaigns < 1 or args.workers < 1:
+        parser.error("--campaigns and --workers must be at least 1")
+    database_url = bench_database_prepare(DATABASE)
+    from django.conf import settings
+
+    settings.DEBUG = False
+    runs = [_run(label="w1", campaigns=args.campaigns, workers=1, database_url=database_url)]
+    if args.workers != 1:
+        runs.append(
+            _run(label=f"w{args.workers}", campaigns=args.campaigns, workers=args.workers, database_url=database_url)
+        )
+    for r in runs:
+        print(
+            f"{r['workers']} worker{'s' if r['workers'] > 1 else ''}: {args.campaigns} turns, {r['battles']} battles; "
+            f"deadline → last turn opened {r['last']:.1f} s (goal ≤ 120 s for 100); "
+            f"{r['turns_per_minute']:.1f} turns/min; latency p50 {r['p50']:.1f} s, p95 {r['p95']:.1f} s; "
+            f"{r['battles_per_second']:.1f} battles/s; {r['queries_per_turn']:.0f} SQL queries and "
+            f"{r['worker_seconds_per_turn']:.2f} worker-s per turn (median); peak RSS per worker "
+            f"{', '.join(f'{mb} MB' for mb in r['peak_rss_mb'])}; at most {r['peak_connections']} PostgreSQL "
+            "connections",
+            flush=True,
+        )
+    if len(runs) == 2:
+        ratio = runs[1]["turns_per_minute"] / runs[0]["turns_per_minute"]
+        print(f"throughput {args.workers} workers / 1 worker: {ratio:.2f}× (goal ≥ 1.7 for 2 workers)")
+    rss = runs[0]["rss_by_turn"]
+    if len(rss) == 2:
+        (early, first), (late, last) = sorted(rss.items())
+        print(
+            f"one worker's RSS after {early} turns {first:.0f} MB, after {late} turns {last:.0f} MB: "
+            f"{(last / first - 1) * 100:+.1f} % (goal ≤ 20 % from 10 to 100 turns)"
+        )
