@@ -30,6 +30,15 @@ def json_depth(text: str) -> int:
     return deepest
 
 
+def text_fault(text: str) -> str | None:
+    """What makes ``text`` unstorable — "a NUL character (U+0000)" or "an unpaired surrogate
+    (U+D800–U+DFFF)" — or None. The one test of it, for API bodies, campaign files and orders alike."""
+    found = _FORBIDDEN_CHARACTER.search(text)
+    if found is None:
+        return None
+    return "a NUL character (U+0000)" if found.group() == "\x00" else "an unpaired surrogate (U+D800–U+DFFF)"
+
+
 def find_forbidden_string(value: Any, path: str = "$") -> tuple[str, str] | None:
     """(path, what) of the first string (key or value) holding a NUL or an unpaired surrogate.
 
@@ -38,10 +47,8 @@ def find_forbidden_string(value: Any, path: str = "$") -> tuple[str, str] | None
     was checked: it recurses once per level.
     """
     if isinstance(value, str):
-        found = _FORBIDDEN_CHARACTER.search(value)
-        if found is None:
-            return None
-        return path, "a NUL character" if found.group() == "\x00" else "an unpaired surrogate"
+        fault = text_fault(value)
+        return None if fault is None else (path, fault)
     if isinstance(value, Mapping):
         for key, item in value.items():
             problem = find_forbidden_string(key, f"{path} (a key)") or find_forbidden_string(item, f"{path}.{key}")

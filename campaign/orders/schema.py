@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
+from campaign.json_text import text_fault
 from campaign.models import Order, Relation
 from campaign.orders.errors import OrderCheck, OrderRefused, RefusalCode
 
@@ -112,15 +113,6 @@ def clean_name(name: str) -> str:
 
 
 # --- text that cannot be stored ------------------------------------------------------------------------
-
-
-def text_fault(text: str) -> str | None:
-    """What makes ``text`` unstorable (PostgreSQL text and JSON hold neither), or None."""
-    if "\x00" in text:
-        return "a NUL character (U+0000)"
-    if any("\ud800" <= char <= "\udfff" for char in text):
-        return "an unpaired surrogate (U+D800–U+DFFF)"
-    return None
 
 
 def _first_fault(value: object) -> str | None:

@@ -90,7 +90,7 @@ def test_every_json_endpoint_refuses_a_hostile_body_with_400(fw: FogWorld, kind:
 
 def test_the_problem_names_where_the_string_is(fw: FogWorld) -> None:
     response = _as(fw.nelson).post(f"{BASE}/orders/", LAY_DOWN % '"A\\u0000"', content_type="application/json")
-    assert response.json()["detail"] == "JSON parse error - the string at $.name contains a NUL character."
+    assert response.json()["detail"] == "JSON parse error - the string at $.name contains a NUL character (U+0000)."
 
 
 def test_a_proper_surrogate_pair_and_brackets_in_strings_are_fine(fw: FogWorld) -> None:
@@ -133,4 +133,4 @@ def test_the_refusal_has_every_shape_the_endpoints_document(fw: FogWorld) -> Non
     body = response.json()
     assert body["field"] == "sides[0].ships[0].name"
     assert body["errors"] == [body["detail"]]
-    assert body["detail"] == "JSON parse error - the string at $.sides[0].ships[0].name contains a NUL character."
+    assert body["detail"] == "JSON parse error - the string at $.sides[0].ships[0].name contains a NUL character (U+0000)."

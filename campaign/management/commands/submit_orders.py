@@ -7,10 +7,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from campaign.json_text import text_fault
 from campaign.models import Campaign, Nation
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused
-from campaign.orders.schema import text_fault
 from campaign.orders.services import orders_replace
 
 #: CONTRACT.md: a refused submission exits 2.
