@@ -1,4 +1,7 @@
-"""The GM's admin for campaigns, nations, the ledger, relations and turns.
+"""The GM's admin for campaigns, nations, the ledger, relations, turns and orders.
+
+Every page is scoped to the campaigns the user runs (campaign.permissions.CampaignScopedAdmin): a
+staff account sees only its own campaigns' rows, a superuser all of them.
 
 Treasuries are read-only here: they change only through the ledger (the "Adjust treasury" and
 "Lay down a ship" pages call the services, which write the ledger line).
@@ -11,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from django import forms
+from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -22,7 +26,8 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
+from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
+from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, is_superuser
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
@@ -64,7 +69,7 @@ class RulesetForm(forms.Form):
         return list(grouped.items())
 
 
-class NationInline(admin.TabularInline):
+class NationInline(CampaignScopedInline):
     model = Nation
     extra = 0
     fields = ("code", "name", "navy", "player", "crew", "treasury", "base_income")
@@ -73,9 +78,11 @@ class NationInline(admin.TabularInline):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(CampaignScopedAdmin):
+    campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm")
     list_filter = ("status",)
+    filter_horizontal = ("co_gms",)
     search_fields = ("name", "slug")
     readonly_fields = ("rules_link", "turn_controls", "created_at")
     exclude = ("settings",)
@@ -281,9 +288,9 @@ class AdjustTreasuryForm(forms.Form):
 
 
 @admin.register(Nation)
-class NationAdmin(admin.ModelAdmin):
+class NationAdmin(CampaignScopedAdmin):
     list_display = ("code", "name", "campaign", "navy", "player", "treasury", "base_income")
-    list_filter = ("campaign",)
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("code", "name")
     readonly_fields = ("treasury", "quota_status", "actions_links")
     list_select_related = ("campaign", "player")
@@ -385,11 +392,11 @@ class NationAdmin(admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(CampaignScopedAdmin):
     """Read-only: the ledger is history, written only by services."""
 
     list_display = ("nation", "turn", "kind", "amount", "balance", "unpaid", "reason")
-    list_filter = ("campaign", "kind", "nation__code")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind", "nation__code")
     list_select_related = ("nation",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -402,17 +409,36 @@ class LedgerEntryAdmin(admin.ModelAdmin):
         return False
 
 
+@admin.register(Order)
+class OrderAdmin(CampaignScopedAdmin):
+    """Read-only: orders are the players' (web, API, submit_orders); the GM reads them here."""
+
+    list_display = ("nation", "turn", "position", "kind", "outcome")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind", "outcome")
+    list_select_related = ("nation", "turn")
+    readonly_fields = [f.name for f in Order._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Relation)
-class RelationAdmin(admin.ModelAdmin):
+class RelationAdmin(CampaignScopedAdmin):
     list_display = ("campaign", "a", "b", "state")
-    list_filter = ("campaign", "state")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "state")
     list_select_related = ("campaign", "a", "b")
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(CampaignScopedAdmin):
     list_display = ("campaign", "number", "season", "year", "deadline", "status", "attempts", "error")
-    list_filter = ("campaign", "status")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "status")
     actions = ["retry_resolution"]
 
     @admin.action(description="Retry the resolution of the selected turns (after fixing what failed)")
@@ -434,3 +460,36 @@ class TurnAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
         return super().get_queryset(request).defer("snapshot", "dice_log").select_related("campaign")
+
+
+# --- Celery beat's schedules: superusers only (issues 9 and 11) ------------------------------------------
+# Its periodic tasks run code for every campaign at once, so no campaign's GM may see or change them.
+# django_celery_beat registers its admins before this module is discovered (INSTALLED_APPS order).
+
+
+def _superusers_only(model_admin: type[admin.ModelAdmin[Any]]) -> type[admin.ModelAdmin[Any]]:
+    class SuperusersOnly(model_admin):  # type: ignore[valid-type, misc]
+        def has_module_permission(self, request: HttpRequest) -> bool:
+            return is_superuser(request.user)
+
+        def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+            return is_superuser(request.user)
+
+        def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+            return is_superuser(request.user)
+
+        def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+            return is_superuser(request.user)
+
+        def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+            return is_superuser(request.user)
+
+    SuperusersOnly.__name__ = f"SuperusersOnly{model_admin.__name__}"
+    return SuperusersOnly
+
+
+for _model in apps.get_app_config("django_celery_beat").get_models():
+    if admin.site.is_registered(_model):
+        _registered = type(admin.site.get_model_admin(_model))
+        admin.site.unregister(_model)
+        admin.site.register(_model, _superusers_only(_registered))
