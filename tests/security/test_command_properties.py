@@ -50,6 +50,9 @@ def _run(*args: str) -> bool:
         assert refused.returncode == 2 or usage, (args, refused.returncode, str(refused))
         assert str(refused).strip(), "a refusal names the problem"
         return False
+    except SystemExit as exited:  # simulate_battle prints one line and exits itself
+        assert exited.code == 2, (args, exited.code)
+        return False
     return True
 
 
