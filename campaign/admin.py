@@ -14,7 +14,6 @@ from functools import partial
 from typing import Any
 
 from django import forms
-from django.apps import apps
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -26,8 +25,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.beat_admin import beat_admin_for_superusers_only
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
-from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, is_superuser
+from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
@@ -88,6 +88,13 @@ class CampaignAdmin(CampaignScopedAdmin):
     exclude = ("settings",)
     inlines = [NationInline]
     actions = ["pause_campaigns", "resume_campaigns", "resolve_now"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A co-GM runs the campaign but does not choose who runs it: the owner and superusers do."""
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and not can_appoint_gms(request.user, obj):
+            return (*fields, "gm", "co_gms")
+        return fields
 
     @admin.display(description="Deadline of the open turn")
     def deadline(self, obj: Campaign) -> str:
@@ -462,34 +469,5 @@ class TurnAdmin(CampaignScopedAdmin):
         return super().get_queryset(request).defer("snapshot", "dice_log").select_related("campaign")
 
 
-# --- Celery beat's schedules: superusers only (issues 9 and 11) ------------------------------------------
-# Its periodic tasks run code for every campaign at once, so no campaign's GM may see or change them.
-# django_celery_beat registers its admins before this module is discovered (INSTALLED_APPS order).
-
-
-def _superusers_only(model_admin: type[admin.ModelAdmin[Any]]) -> type[admin.ModelAdmin[Any]]:
-    class SuperusersOnly(model_admin):  # type: ignore[valid-type, misc]
-        def has_module_permission(self, request: HttpRequest) -> bool:
-            return is_superuser(request.user)
-
-        def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return is_superuser(request.user)
-
-        def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return is_superuser(request.user)
-
-        def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-            return is_superuser(request.user)
-
-        def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-            return is_superuser(request.user)
-
-    SuperusersOnly.__name__ = f"SuperusersOnly{model_admin.__name__}"
-    return SuperusersOnly
-
-
-for _model in apps.get_app_config("django_celery_beat").get_models():
-    if admin.site.is_registered(_model):
-        _registered = type(admin.site.get_model_admin(_model))
-        admin.site.unregister(_model)
-        admin.site.register(_model, _superusers_only(_registered))
+# Celery beat's schedules run code for every campaign at once: superusers only (issues 9 and 11).
+beat_admin_for_superusers_only(admin.site)

@@ -117,6 +117,11 @@ def can_act_for(user: User, nation: Nation) -> bool:
     return runs_campaign(user, nation.campaign_id)
 
 
+def can_appoint_gms(user: User, campaign: Campaign) -> bool:
+    """Whether ``user`` may name the campaign's owner and co-GMs: its owner or a superuser, not a co-GM."""
+    return campaign_role(user, campaign).part in (Part.GM, Part.SUPERUSER)
+
+
 class CampaignScopedAdmin(admin.ModelAdmin):
     """A ModelAdmin for rows of one campaign, seen only by the campaign's GMs (and superusers).
 
@@ -232,6 +237,7 @@ __all__ = [
     "campaigns_run_by",
     "campaigns_taken_part_in",
     "can_act_for",
+    "can_appoint_gms",
     "is_superuser",
     "runs_campaign",
     "scoped_to_campaigns_run",

@@ -244,3 +244,12 @@ def test_celery_beats_schedules_are_for_superusers_only(role: str) -> None:
     assert _client(c, "superuser").get("/admin/django_celery_beat/periodictask/").status_code == 200
     index = _client(c, role).get("/admin/").content.decode()
     assert "Periodic tasks" not in index
+
+
+def test_only_the_owner_or_a_superuser_names_the_gms() -> None:
+    c = cast()
+    url = f"/admin/campaign/campaign/{c.campaign.pk}/change/"
+    for role, may in (("co_gm", False), ("owner", True), ("superuser", True)):
+        page = _client(c, role).get(url).content.decode()
+        assert ('name="co_gms"' in page) == may, role
+        assert ('name="gm"' in page) == may, role
