@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.security.people import fingerprint
@@ -108,5 +108,10 @@ def test_export_campaign(world: Any, slug: str, turn: str) -> None:
 
 @BOUNDED
 @given(text=DOCUMENT, option=st.sampled_from(["--seed", "--dice", "--runs"]), value=ARG)
+# Each once crashed simulate_battle with a traceback: deep nesting, an integer too long to convert,
+# a file that is not UTF-8 (the lone surrogate is written as its undecodable bytes).
+@example(text="[" * 5000, option="--seed", value="1")
+@example(text="9" * 5000, option="--seed", value="1")
+@example(text="\ud800", option="--seed", value="1")
 def test_simulate_battle(world: Any, tmp_path: Path, text: str, option: str, value: str) -> None:
     _refused_changes_nothing("simulate_battle", _file(tmp_path, text), option, value)
