@@ -1,17 +1,20 @@
+"""Admin for battles and engagements (read-only records), scoped to the campaigns the user runs."""
+
 from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
 from battles.models import Battle, Engagement
+from campaign.permissions import CampaignScopedAdmin
 
 
 @admin.register(Battle)
-class BattleAdmin(admin.ModelAdmin):
+class BattleAdmin(CampaignScopedAdmin):
     """Battles are records of what the dice did: the GM reads them, the turn pipeline writes them."""
 
     list_display = ("id", "campaign", "turn", "kind", "sea_zone", "port", "winner")
-    list_filter = ("campaign", "kind")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind")
     list_select_related = ("campaign", "turn", "sea_zone", "port")
     readonly_fields = [f.name for f in Battle._meta.fields]
 
@@ -20,11 +23,11 @@ class BattleAdmin(admin.ModelAdmin):
 
 
 @admin.register(Engagement)
-class EngagementAdmin(admin.ModelAdmin):
+class EngagementAdmin(CampaignScopedAdmin):
     """Who meets whom in a turn (phase 3) and who fought it (phase 4): read-only, for the GM's "why?"."""
 
     list_display = ("id", "campaign", "turn", "kind", "place", "sequence", "status", "fought_by")
-    list_filter = ("campaign", "kind", "status")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind", "status")
     list_select_related = ("campaign", "turn")
     readonly_fields = [f.name for f in Engagement._meta.fields]
 

@@ -3,12 +3,14 @@
 Fog of war (RULES.md §3), fixed at the time of the battle: a player sees a battle if their nation
 fought in it (``Battle.sides[*].nations``) or was allied to a side when it was fought
 (``Battle.seen_by``, written at resolution), or if their turn report for that turn notes it (an
-event carrying ``"battle": <id>``); a GM (staff, or the campaign's ``gm``) sees every battle. An
+event carrying ``"battle": <id>``); a GM (owner, co-GM or superuser: campaign.permissions) sees every
+battle. An
 alliance made later opens nothing. Any other battle is answered exactly like one that does not
 exist (404).
 
-The battles app does not import the campaign app (import contracts): the campaign is named by its
-slug and its nations, relations and reports are reached through the Battle's own relations.
+The battles app does not import the campaign app (import contracts) with one exception, the one module
+that decides who takes part in a campaign (``campaign.permissions``, allowed by name in pyproject.toml);
+the campaign is named by its slug and its nations and reports are reached through the Battle's own relations.
 
 Each report made readable is :mod:`battles.report_view`'s.
 """
@@ -25,6 +27,7 @@ from django.http import Http404
 
 from battles.models import Battle
 from battles.report_view import stored_sides
+from campaign.permissions import campaign_role
 from rules.turn_events import report_events
 
 User = AbstractBaseUser | AnonymousUser
@@ -51,14 +54,12 @@ class Viewer:
 
 def _viewer(*, user: User, campaign: Any) -> Viewer:
     """The viewer of a campaign (a ``campaign.models.Campaign``, reached through a Battle)."""
-    if not user.is_authenticated:
-        return Viewer(False, None, None)
-    if getattr(user, "is_staff", False) or campaign.gm_id == user.pk:
+    role = campaign_role(user, campaign)
+    if role.runs:
         return Viewer(True, None, None)
-    nation = campaign.nations.filter(player=user).first()
-    if nation is None:
+    if role.nation is None:
         return Viewer(False, None, None)
-    return Viewer(False, nation, nation.code)
+    return Viewer(False, role.nation, role.nation.code)
 
 
 def _noted(viewer: Viewer, turn_ids: Iterable[int] | None = None) -> set[int]:

@@ -1,4 +1,7 @@
-"""The GM's admin for campaigns, nations, the ledger, relations and turns.
+"""The GM's admin for campaigns, nations, the ledger, relations, turns and orders.
+
+Every page is scoped to the campaigns the user runs (campaign.permissions.CampaignScopedAdmin): a
+staff account sees only its own campaigns' rows, a superuser all of them.
 
 Treasuries are read-only here: they change only through the ledger (the "Adjust treasury" and
 "Lay down a ship" pages call the services, which write the ledger line).
@@ -22,10 +25,12 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.beat_admin import beat_admin_for_superusers_only
 from campaign.health import turns_summary
 from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin  # registers the mail's admin page
-from campaign.models import Campaign, LedgerEntry, Nation, Relation, Turn
+from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
 from campaign.notifications import nation_given_record
+from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
@@ -67,7 +72,7 @@ class RulesetForm(forms.Form):
         return list(grouped.items())
 
 
-class NationInline(admin.TabularInline):
+class NationInline(CampaignScopedInline):
     model = Nation
     extra = 0
     fields = ("code", "name", "navy", "player", "crew", "treasury", "base_income")
@@ -76,9 +81,11 @@ class NationInline(admin.TabularInline):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(CampaignScopedAdmin):
+    campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm")
     list_filter = ("status",)
+    filter_horizontal = ("co_gms",)
     search_fields = ("name", "slug")
     readonly_fields = ("rules_link", "turn_controls", "created_at")
     exclude = ("settings",)
@@ -88,6 +95,13 @@ class CampaignAdmin(admin.ModelAdmin):
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """The list opens with the last turn sweep and how many turns are due, resolving and failed."""
         return super().changelist_view(request, {**(extra_context or {}), "turns_summary": turns_summary()})
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A co-GM runs the campaign but does not choose who runs it: the owner and superusers do."""
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and not can_appoint_gms(request.user, obj):
+            return (*fields, "gm", "co_gms")
+        return fields
 
     @admin.display(description="Deadline of the open turn")
     def deadline(self, obj: Campaign) -> str:
@@ -288,9 +302,9 @@ class AdjustTreasuryForm(forms.Form):
 
 
 @admin.register(Nation)
-class NationAdmin(admin.ModelAdmin):
+class NationAdmin(CampaignScopedAdmin):
     list_display = ("code", "name", "campaign", "navy", "player", "treasury", "base_income")
-    list_filter = ("campaign",)
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("code", "name")
     readonly_fields = ("treasury", "quota_status", "actions_links")
     list_select_related = ("campaign", "player")
@@ -397,11 +411,11 @@ class NationAdmin(admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(CampaignScopedAdmin):
     """Read-only: the ledger is history, written only by services."""
 
     list_display = ("nation", "turn", "kind", "amount", "balance", "unpaid", "reason")
-    list_filter = ("campaign", "kind", "nation__code")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind", "nation__code")
     list_select_related = ("nation",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -414,17 +428,36 @@ class LedgerEntryAdmin(admin.ModelAdmin):
         return False
 
 
+@admin.register(Order)
+class OrderAdmin(CampaignScopedAdmin):
+    """Read-only: orders are the players' (web, API, submit_orders); the GM reads them here."""
+
+    list_display = ("nation", "turn", "position", "kind", "outcome")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind", "outcome")
+    list_select_related = ("nation", "turn")
+    readonly_fields = [f.name for f in Order._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Relation)
-class RelationAdmin(admin.ModelAdmin):
+class RelationAdmin(CampaignScopedAdmin):
     list_display = ("campaign", "a", "b", "state")
-    list_filter = ("campaign", "state")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "state")
     list_select_related = ("campaign", "a", "b")
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(CampaignScopedAdmin):
     list_display = ("campaign", "number", "season", "year", "deadline", "status", "attempts", "error")
-    list_filter = ("campaign", "status")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "status")
     actions = ["retry_resolution"]
 
     @admin.action(description="Retry the resolution of the selected turns (after fixing what failed)")
@@ -446,3 +479,7 @@ class TurnAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Turn]:
         return super().get_queryset(request).defer("snapshot", "dice_log").select_related("campaign")
+
+
+# Celery beat's schedules run code for every campaign at once: superusers only (issues 9 and 11).
+beat_admin_for_superusers_only(admin.site)

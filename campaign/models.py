@@ -57,6 +57,15 @@ class Campaign(models.Model):
         blank=True,
         related_name="campaigns_run",
         verbose_name="game master",
+        help_text="The campaign's owner GM.",
+    )
+    # Co-GMs run the campaign exactly as its owner does (campaign.permissions): pages, API and admin.
+    co_gms = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="campaigns_co_run",
+        verbose_name="co-GMs",
+        help_text="Further game masters: they run the campaign like its owner.",
     )
     start_year = models.PositiveSmallIntegerField()
     year = models.PositiveSmallIntegerField()

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from campaign.models import Campaign, Relation
+from campaign.permissions import campaigns_taken_part_in
 
 
 def campaigns_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
-    """Campaigns a visitor may see: staff see all; a player those where they command a nation or are GM.
-
-    Anonymous visitors see none: a campaign's existence is the group's business.
+    """Campaigns a visitor may see, by name: those they run or play in (campaign.permissions); all for a
+    superuser. Being staff grants nothing. Anonymous visitors see none: a campaign's existence is the
+    group's business.
     """
-    if not user.is_authenticated:
-        return Campaign.objects.none()
-    campaigns = Campaign.objects.annotate(nation_count=Count("nations", distinct=True))
-    if getattr(user, "is_staff", False):
-        return campaigns.order_by("name")
-    return campaigns.filter(Q(gm=user) | Q(nations__player=user)).distinct().order_by("name")
+    visible = campaigns_taken_part_in(user).values("pk")
+    return Campaign.objects.filter(pk__in=visible).annotate(nation_count=Count("nations")).order_by("name")
 
 
 class Diplomacy:

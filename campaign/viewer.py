@@ -1,7 +1,8 @@
 """Who is looking at a campaign's pages, and through which nation's eyes (RULES.md §3 "Fog of war").
 
-Every ``*_for_player`` selector of the players' pages starts here. A campaign is visible to its GM
-(``Campaign.gm``), to staff and to its players; to anybody else it does not exist
+Every ``*_for_player`` selector of the players' pages starts here. A campaign is visible to its GMs
+(owner and co-GMs), to superusers and to its players (:func:`campaign.permissions.campaign_role`; being
+staff grants nothing); to anybody else it does not exist
 (:class:`~django.http.Http404`). A player sees their own nation only: asking for another nation's page
 is refused with :class:`~django.core.exceptions.PermissionDenied`. A GM may pick any nation and then
 sees exactly what that nation sees.
@@ -18,6 +19,7 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404
 
 from campaign.models import Campaign, Nation, NationTurn, Turn
+from campaign.permissions import campaign_role
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from rules.ruleset import Ruleset
 
@@ -84,10 +86,6 @@ class NationNotChosen(Exception):
     """A GM acted for a nation without saying which one (a read may default to one; an action may not)."""
 
 
-def is_staff(user: User) -> bool:
-    return bool(getattr(user, "is_staff", False))
-
-
 def nation_labels(viewer: Viewer) -> dict[str, tuple[str, str]]:
     """Every nation of the campaign as code → (name, colour), as the pages label forces."""
     return {n.code: (n.name, n.color) for n in viewer.nations}
@@ -134,9 +132,9 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     nations: list[Nation] = list(
         Nation.objects.filter(campaign=campaign).annotate(ready=Exists(ready)).order_by("code")
     )
-    is_gm = is_staff(user) or (campaign.gm_id is not None and campaign.gm_id == user.pk)
-    own = next((n for n in nations if n.player_id is not None and n.player_id == user.pk), None)
-    if not is_gm and own is None:
+    role = campaign_role(user, campaign, nations=nations)
+    is_gm, own = role.runs, role.nation
+    if not role.takes_part:
         raise Http404("No such campaign.")
     if nation_code:
         chosen = next((n for n in nations if n.code == nation_code.upper()), None)
@@ -179,7 +177,6 @@ __all__ = [
     "User",
     "Viewer",
     "acting_viewer_for_player",
-    "is_staff",
     "nation_labels",
     "viewer_for_player",
 ]

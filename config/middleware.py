@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -36,26 +37,36 @@ class JSONBodyGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method in _BODY_METHODS and _is_json(request):
-            refusal = self._refusal(request)
-            if refusal is not None:
-                field, code, problem = refusal
-                detail = f"JSON parse error - {problem}."
-                # Every shape the API's refusals take (detail; detail + errors; field + detail; the
-                # orders' refusals with a code), so each endpoint's documented 400 holds for this one too.
-                return JsonResponse(
-                    {
-                        "detail": detail,
-                        "errors": [detail],
-                        "field": field,
-                        "refusals": [{"message": detail, "code": code, "field": field}],
-                    },
-                    status=400,
-                )
         return self.get_response(request)
 
+    def process_view(
+        self, request: HttpRequest, view_func: Callable[..., Any], view_args: Any, view_kwargs: Any
+    ) -> HttpResponse | None:
+        """Checked once the view is known: a view whose own validator refuses NUL and unpaired
+        surrogates field by field (``refuses_bad_text_by_field``, the order endpoints) gives that
+        better answer itself; size and depth are checked for every view."""
+        if request.method not in _BODY_METHODS or not _is_json(request):
+            return None
+        by_field = bool(getattr(getattr(view_func, "cls", view_func), "refuses_bad_text_by_field", False))
+        refusal = self._refusal(request, check_text=not by_field)
+        if refusal is None:
+            return None
+        field, code, problem = refusal
+        detail = f"JSON parse error - {problem}."
+        # Every shape the API's refusals take (detail; detail + errors; field + detail; the orders'
+        # refusals with a code), so each endpoint's documented 400 holds for this one too.
+        return JsonResponse(
+            {
+                "detail": detail,
+                "errors": [detail],
+                "field": field,
+                "refusals": [{"message": detail, "code": code, "field": field}],
+            },
+            status=400,
+        )
+
     @staticmethod
-    def _refusal(request: HttpRequest) -> tuple[str, str, str] | None:
+    def _refusal(request: HttpRequest, *, check_text: bool = True) -> tuple[str, str, str] | None:
         """(field, code, problem) for a body to refuse: the field as a path in the body, ``(body)`` for
         all of it; the code as the orders' refusal codes name it (``bad_text``, ``too_large``, ``too_deep``)."""
         try:
@@ -74,7 +85,7 @@ class JSONBodyGuardMiddleware:
             data = json.loads(text)
         except ValueError:
             return None  # not JSON: likewise the view's to refuse
-        found = find_forbidden_string(data)
+        found = find_forbidden_string(data) if check_text else None
         if found is None:
             return None
         path, what = found

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 
+from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline
 from fleets.models import Admiral, Fleet, Ship
 from fleets.selectors import navy_counts
 from rules.construction import ConstructionRefused, check_limits
@@ -70,16 +71,22 @@ class ShipAdminForm(forms.ModelForm[Ship]):
 
 
 @admin.register(Ship)
-class ShipAdmin(admin.ModelAdmin):
+class ShipAdmin(CampaignScopedAdmin):
     form = ShipAdminForm
     list_display = ("name", "ship_class", "nation", "original_nation", "condition", "in_ordinary", "fleet", "crew")
-    list_filter = ("campaign", "nation__code", "ship_class", "condition", "in_ordinary")
+    list_filter = (
+        ("campaign", admin.RelatedOnlyFieldListFilter),
+        "nation__code",
+        "ship_class",
+        "condition",
+        "in_ordinary",
+    )
     search_fields = ("name",)
     list_select_related = ("nation", "original_nation", "fleet")
     raw_id_fields = ("fleet", "building_port", "cargo")
 
 
-class ShipInline(admin.TabularInline):
+class ShipInline(CampaignScopedInline):
     model = Ship
     form = ShipAdminForm
     fk_name = "fleet"
@@ -89,9 +96,9 @@ class ShipInline(admin.TabularInline):
 
 
 @admin.register(Fleet)
-class FleetAdmin(admin.ModelAdmin):
+class FleetAdmin(CampaignScopedAdmin):
     list_display = ("name", "nation", "admiral", "sea_zone", "port", "posture", "in_supply")
-    list_filter = ("campaign", "nation__code", "posture")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "nation__code", "posture")
     search_fields = ("name",)
     list_select_related = ("nation", "admiral", "sea_zone", "port")
     raw_id_fields = ("admiral", "sea_zone", "port", "blockade_port", "retreat_port", "retreat_zone")
@@ -99,8 +106,8 @@ class FleetAdmin(admin.ModelAdmin):
 
 
 @admin.register(Admiral)
-class AdmiralAdmin(admin.ModelAdmin):
+class AdmiralAdmin(CampaignScopedAdmin):
     list_display = ("name", "grade", "nation", "status", "port")
-    list_filter = ("campaign", "nation__code", "grade", "status")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "nation__code", "grade", "status")
     search_fields = ("name",)
     list_select_related = ("nation", "port")

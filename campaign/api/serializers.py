@@ -56,7 +56,7 @@ class CampaignSummarySerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Campaign.Status.choices)
     deadline = serializers.DateTimeField(allow_null=True, help_text="Deadline of the open turn (UTC), if any.")
     nation = serializers.CharField(allow_null=True, help_text="Code of the nation the caller commands, if any.")
-    gm = serializers.BooleanField(help_text="The caller runs this campaign (its GM, or staff).")
+    gm = serializers.BooleanField(help_text="The caller runs this campaign (its owner GM, a co-GM, or a superuser).")
     ready = serializers.BooleanField(help_text="The caller's nation is marked ready for the open turn.")
 
 

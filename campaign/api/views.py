@@ -332,6 +332,9 @@ class TurnReportView(JsonView):
 
 
 class OrderListView(JsonView):
+    #: The order validator names the field holding NUL or a lone surrogate (config.middleware).
+    refuses_bad_text_by_field = True
+
     @extend_schema(
         operation_id="orders_list",
         summary="The nation's orders for the open turn, in listed order",
@@ -381,6 +384,8 @@ class OrderListView(JsonView):
 
 
 class OrderDetailView(JsonView):
+    refuses_bad_text_by_field = True
+
     @extend_schema(
         operation_id="order_retrieve",
         summary="One order of the open turn",

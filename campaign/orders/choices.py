@@ -6,8 +6,8 @@ quota for a lay-down, the nation's own fleets, ships and admirals, nations for e
 the current relation. The server still decides: every submission goes through ``campaign.orders.validator``.
 
 Permissions live here, not in templates: a player enters orders only for the nation they command; a
-GM (staff, or the campaign's ``gm``) for any nation of the campaign. Everything is loaded lazily, in a
-fixed number of queries whatever the number of ships.
+GM (owner, co-GM or superuser: campaign.permissions) for any nation of the campaign. Everything is
+loaded lazily, in a fixed number of queries whatever the number of ships.
 """
 
 from __future__ import annotations

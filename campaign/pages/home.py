@@ -8,8 +8,9 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef
 
 from campaign.models import Campaign, Nation, NationTurn, Turn
+from campaign.permissions import campaigns_run_by
 from campaign.selectors import campaigns_for_user
-from campaign.viewer import User, is_staff
+from campaign.viewer import User
 
 
 @dataclass(frozen=True)
@@ -24,11 +25,12 @@ class CampaignRow:
 
 
 def home_for_player(*, user: User) -> list[CampaignRow]:
-    """The campaigns the user plays or runs, with their nation, turn and deadline (three queries)."""
+    """The campaigns the user plays or runs, with their nation, turn and deadline (four queries)."""
     campaigns = list(campaigns_for_user(user=user))
     if not campaigns:
         return []
     ids = [c.pk for c in campaigns]
+    run = set(campaigns_run_by(user).filter(pk__in=ids).values_list("pk", flat=True))
     mine = {n.campaign_id: n for n in Nation.objects.filter(campaign_id__in=ids, player_id=user.pk)}
     ready = NationTurn.objects.filter(turn=OuterRef("pk"), nation__player_id=user.pk, ready=True)
     turns = {
@@ -44,7 +46,7 @@ def home_for_player(*, user: User) -> list[CampaignRow]:
             CampaignRow(
                 campaign=c,
                 nation=mine.get(c.pk),
-                is_gm=is_staff(user) or c.gm_id == user.pk,
+                is_gm=c.pk in run,
                 turn_number=turn.number if turn else c.turn_number,
                 deadline=turn.deadline if turn else None,
                 turn_status=turn.get_status_display() if turn else "",

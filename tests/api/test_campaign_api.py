@@ -276,10 +276,9 @@ def test_nul_and_lone_surrogates_are_refused_by_field_on_every_order_write(fw: F
     ]:
         response = _raw(client, method, url, data)
         assert response.status_code == 400, (method, url)
-        # The JSON guard in front of every JSON endpoint refuses it before the order check runs.
         [refusal] = response.json()["refusals"]
-        assert refusal["code"] == "bad_text" and refusal["field"] in ("name", "[1].name", "port"), refusal
-        assert "NUL character" in refusal["message"] or "surrogate" in refusal["message"], refusal
+        assert refusal["code"] == "bad_text" and refusal["field"] in ("name", "port")
+        assert "cannot contain NUL characters or unpaired surrogates" in refusal["message"]
     assert [(o.pk, o.body["name"]) for o in Order.objects.filter(nation=fw.w.gb)] == [(stored.pk, "Ajax")]
 
 

@@ -102,6 +102,12 @@ class Command(BaseCommand):
             raise BadInput(f"{path}: cannot read the spec: {err.strerror or err}") from None
         except json.JSONDecodeError as err:
             raise BadInput(f"{path}: invalid JSON at line {err.lineno} column {err.colno}: {err.msg}") from None
+        except UnicodeDecodeError:
+            raise BadInput(f"{path}: the spec is not UTF-8 text") from None
+        except RecursionError:
+            raise BadInput(f"{path}: the spec is nested too deeply to be a battle spec") from None
+        except ValueError as err:  # e.g. an integer of more digits than Python converts
+            raise BadInput(f"{path}: invalid JSON: {err}") from None
         warnings: list[str] = []
         try:
             spec = parse_spec(body, warnings=warnings)

@@ -3,8 +3,9 @@ from argparse import ArgumentParser
 from datetime import timedelta
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from campaign.management.refusals import Refused, storable_text
 from campaign.models import Campaign
 from campaign.turn.lifecycle import TurnControlError, campaign_pause, campaign_resume, turn_extend
 
@@ -15,7 +16,7 @@ def parse_duration(text: str) -> timedelta:
     """ "2d", "12h", "1d6h", "90m" → a timedelta; anything else is refused with the accepted forms."""
     match = DURATION.match(text.strip())
     if not text.strip() or match is None:
-        raise CommandError(f"--by {text!r}: use days, hours and minutes such as 2d, 12h, 1d6h or 90m.")
+        raise Refused(f"--by {text!r}: use days, hours and minutes such as 2d, 12h, 1d6h or 90m.")
     return timedelta(**{unit: int(value) for unit, value in match.groupdict().items() if value})
 
 
@@ -23,14 +24,14 @@ class Command(BaseCommand):
     help = "The GM's clock: pause or resume a campaign (the deadline moves by the pause), or extend the deadline."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("slug")
+        parser.add_argument("slug", type=storable_text)
         parser.add_argument("action", choices=["pause", "resume", "extend"])
         parser.add_argument("--by", help="With extend: how much longer, e.g. 2d, 12h, 1d6h.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         campaign = Campaign.objects.filter(slug=options["slug"]).first()
         if campaign is None:
-            raise CommandError(f"No campaign with slug {options['slug']!r}.")
+            raise Refused(f"No campaign with slug {options['slug']!r}.")
         try:
             if options["action"] == "pause":
                 campaign_pause(campaign=campaign)
@@ -41,8 +42,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"{campaign.name} is running again; the deadline is now {when}.")
             else:
                 if not options["by"]:
-                    raise CommandError("extend needs --by, e.g. --by 2d or --by 12h.")
+                    raise Refused("extend needs --by, e.g. --by 2d or --by 12h.")
                 turn = turn_extend(campaign=campaign, by=parse_duration(options["by"]))
                 self.stdout.write(f"Turn {turn.number} of {campaign.name} now ends at {turn.deadline}.")
         except TurnControlError as exc:
-            raise CommandError(str(exc)) from exc
+            raise Refused(str(exc)) from exc

@@ -4,9 +4,10 @@ import json
 from argparse import ArgumentParser
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from campaign.backup import BackupError, campaign_export
+from campaign.management.refusals import Refused, storable_text, whole_number
 from campaign.models import Campaign
 from campaign.schemas.campaign_document import campaign_document_schema_text
 
@@ -18,8 +19,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("slug", nargs="?")
-        parser.add_argument("--turn", type=int, help="The state as turn N opened.")
+        parser.add_argument("slug", nargs="?", type=storable_text)
+        parser.add_argument("--turn", type=whole_number(1, 2**31 - 1), help="The state as turn N opened.")
         parser.add_argument("--schema", action="store_true", help="Print the document's JSON Schema.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -27,12 +28,12 @@ class Command(BaseCommand):
             self.stdout.write(campaign_document_schema_text(), ending="")
             return
         if not options["slug"]:
-            raise CommandError("Name the campaign to export (its slug), or pass --schema.")
+            raise Refused("Name the campaign to export (its slug), or pass --schema.")
         campaign = Campaign.objects.filter(slug=options["slug"]).first()
         if campaign is None:
-            raise CommandError(f"No campaign with slug {options['slug']!r}.")
+            raise Refused(f"No campaign with slug {options['slug']!r}.")
         try:
             document = campaign_export(campaign=campaign, turn=options["turn"])
         except BackupError as exc:
-            raise CommandError(str(exc)) from exc
+            raise Refused(str(exc)) from exc
         self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))

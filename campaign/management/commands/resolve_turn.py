@@ -1,15 +1,30 @@
 import time
-from argparse import ArgumentParser
+from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from campaign.management.refusals import Refused, storable_text
 from campaign.models import Campaign, Turn, TurnPhase
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import open_turn, turn_claim
 from campaign.turn.runner import turn_dry_run
 from rules.turn_events import event_from_json
+
+#: A day: the longest a command line sensibly waits for one turn.
+MAX_TIMEOUT = 86_400.0
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``: seconds, more than 0 and at most a day (no nan, no inf)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"{text!a} is not a number of seconds") from None
+    if not 0 < seconds <= MAX_TIMEOUT:  # also false for nan
+        raise ArgumentTypeError(f"{text!a}: give more than 0 and at most {MAX_TIMEOUT:g} seconds")
+    return seconds
 
 
 class Command(BaseCommand):
@@ -19,17 +34,17 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("slug")
+        parser.add_argument("slug", type=storable_text)
         parser.add_argument("--dry-run", action="store_true", help="Compute the turn, write nothing.")
-        parser.add_argument("--timeout", type=float, default=120.0, help="Seconds to wait (default 120).")
+        parser.add_argument("--timeout", type=_seconds, default=120.0, help="Seconds to wait (default 120).")
 
     def handle(self, *args: Any, **options: Any) -> None:
         campaign = Campaign.objects.filter(slug=options["slug"]).first()
         if campaign is None:
-            raise CommandError(f"No campaign with slug {options['slug']!r}.")
+            raise Refused(f"No campaign with slug {options['slug']!r}.")
         turn = open_turn(campaign)
         if turn is None:
-            raise CommandError(f"{campaign.name} has no open turn (a resolution may be under way).")
+            raise Refused(f"{campaign.name} has no open turn (a resolution may be under way).")
         if options["dry_run"]:
             self._print_summary(turn, turn_dry_run(turn_id=turn.pk, now=timezone.now()), dry_run=True)
             return
@@ -39,7 +54,7 @@ class Command(BaseCommand):
                 "No Celery worker answered: start one (celery -A config worker) and try again; nothing was changed."
             )
         if not turn_claim(turn_id=turn.pk, now=timezone.now()):
-            raise CommandError(f"Turn {turn.number} was claimed by someone else a moment ago; it is resolving.")
+            raise Refused(f"Turn {turn.number} was claimed by someone else a moment ago; it is resolving.")
         turn_resolve.delay(turn.pk)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

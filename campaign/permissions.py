@@ -1,0 +1,244 @@
+"""Who may do what in a campaign: the one place the web pages, the API, the battle pages and the admin ask.
+
+A campaign is run by its game masters — its owner (``Campaign.gm``) and any number of co-GMs
+(``Campaign.co_gms``) — and played by its players (``Nation.player``, one nation each). A superuser
+runs every campaign. Nobody else takes part, and being ``is_staff`` grants nothing by itself: it only
+opens the admin site's door, behind which a staff account sees the campaigns it runs and nothing else.
+
+* :func:`campaign_role` — the user's part in one campaign (none, player of a nation, co-GM, GM, superuser).
+* :func:`campaigns_run_by` / :func:`campaigns_taken_part_in` — the campaigns as querysets, for lists.
+* :func:`can_act_for` — whether the user may act in a nation's name (its player, or a GM of its campaign).
+* :class:`CampaignScopedAdmin` — a ModelAdmin mixin that scopes change lists, change pages, actions and
+  foreign-key choices to the campaigns the user runs.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import HttpRequest
+
+from campaign.models import Campaign, Nation
+
+User = AbstractBaseUser | AnonymousUser
+
+
+class Part(enum.Enum):
+    """A user's part in one campaign, weakest first."""
+
+    NONE = "none"
+    PLAYER = "player"
+    CO_GM = "co-GM"
+    GM = "GM"
+    SUPERUSER = "superuser"
+
+
+@dataclass(frozen=True)
+class CampaignRole:
+    """The user's part in a campaign and, if they play in it, their nation."""
+
+    part: Part
+    nation: Nation | None = None
+
+    @property
+    def runs(self) -> bool:
+        """A game master of the campaign (owner, co-GM or superuser): sees and acts for every nation."""
+        return self.part in (Part.GM, Part.CO_GM, Part.SUPERUSER)
+
+    @property
+    def takes_part(self) -> bool:
+        return self.runs or self.nation is not None
+
+
+NO_PART = CampaignRole(Part.NONE)
+
+
+def is_superuser(user: User) -> bool:
+    return bool(user.is_authenticated and getattr(user, "is_superuser", False))
+
+
+def campaign_role(user: User, campaign: Campaign, *, nations: Iterable[Nation] | None = None) -> CampaignRole:
+    """The part ``user`` plays in ``campaign`` (at most two queries; ``nations``, when the caller has
+    already read the campaign's nations, saves the player's one).
+
+    A GM who also plays a nation keeps the GM's part and their nation (their pages open on it).
+    """
+    if not user.is_authenticated:
+        return NO_PART
+    if nations is None:
+        own = Nation.objects.filter(campaign=campaign, player_id=user.pk).first()
+    else:
+        own = next((n for n in nations if n.player_id is not None and n.player_id == user.pk), None)
+    if is_superuser(user):
+        return CampaignRole(Part.SUPERUSER, own)
+    if campaign.gm_id is not None and campaign.gm_id == user.pk:
+        return CampaignRole(Part.GM, own)
+    if campaign.pk is not None and campaign.co_gms.filter(pk=user.pk).exists():
+        return CampaignRole(Part.CO_GM, own)
+    return CampaignRole(Part.PLAYER, own) if own is not None else NO_PART
+
+
+def campaigns_run_by(user: User) -> QuerySet[Campaign]:
+    """The campaigns ``user`` runs: all for a superuser; those they own or co-run otherwise."""
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    if is_superuser(user):
+        return Campaign.objects.all()
+    co_run = Campaign.co_gms.through.objects.filter(campaign_id=OuterRef("pk"), user_id=user.pk)
+    return Campaign.objects.filter(Q(gm_id=user.pk) | Q(Exists(co_run)))
+
+
+def campaigns_taken_part_in(user: User) -> QuerySet[Campaign]:
+    """The campaigns ``user`` runs or plays a nation in (none for an anonymous visitor)."""
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    if is_superuser(user):
+        return Campaign.objects.all()
+    plays = Nation.objects.filter(campaign_id=OuterRef("pk"), player_id=user.pk)
+    return campaigns_run_by(user) | Campaign.objects.filter(Exists(plays))
+
+
+def runs_campaign(user: User, campaign_id: int) -> bool:
+    return campaigns_run_by(user).filter(pk=campaign_id).exists()
+
+
+def can_act_for(user: User, nation: Nation) -> bool:
+    """Whether ``user`` may act in ``nation``'s name: its player, or a GM of its campaign."""
+    if not user.is_authenticated:
+        return False
+    if nation.player_id is not None and nation.player_id == user.pk:
+        return True
+    return runs_campaign(user, nation.campaign_id)
+
+
+def can_appoint_gms(user: User, campaign: Campaign) -> bool:
+    """Whether ``user`` may name the campaign's owner and co-GMs: its owner or a superuser, not a co-GM."""
+    return campaign_role(user, campaign).part in (Part.GM, Part.SUPERUSER)
+
+
+class CampaignScopedAdmin(admin.ModelAdmin):
+    """A ModelAdmin for rows of one campaign, seen only by the campaign's GMs (and superusers).
+
+    ``campaign_field`` is the lookup from the model to its Campaign (``"campaign"``, or ``""`` for the
+    Campaign model itself). Django's model permissions still apply to superusers' peers as usual; for
+    everyone else running the campaign is what grants viewing and changing its rows, and adding or
+    deleting needs the model permission as well. Rows of other campaigns do not exist here: their
+    change pages answer "does not exist", and actions never receive them (they act on this queryset).
+    """
+
+    campaign_field = "campaign"
+
+    def _campaign_lookup(self, suffix: str) -> str:
+        return f"{self.campaign_field}__{suffix}" if self.campaign_field else suffix
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        rows = super().get_queryset(request)
+        if is_superuser(request.user):
+            return rows
+        run = campaigns_run_by(request.user).values("pk")
+        return rows.filter(**{self._campaign_lookup("pk__in"): run})
+
+    def _in_scope(self, request: HttpRequest, obj: Any) -> bool:
+        if is_superuser(request.user):
+            return True
+        if obj is None:
+            return campaigns_run_by(request.user).exists()
+        return self.get_queryset(request).filter(pk=obj.pk).exists()
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        if is_superuser(request.user):
+            return super().has_module_permission(request)
+        return self._in_scope(request, None)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if is_superuser(request.user):
+            return super().has_view_permission(request, obj)
+        return self._in_scope(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if is_superuser(request.user):
+            return super().has_change_permission(request, obj)
+        return self._in_scope(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return super().has_add_permission(request) and self._in_scope(request, None)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_delete_permission(request, obj) and self._in_scope(request, obj)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """A GM picks only among their own campaigns' rows (a campaign, a nation, a fleet …)."""
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if field is not None and not is_superuser(request.user):
+            field.queryset = scoped_to_campaigns_run(field.queryset, request.user)
+        return field
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_manytomany(db_field, request, **kwargs)
+        if field is not None and not is_superuser(request.user):
+            field.queryset = scoped_to_campaigns_run(field.queryset, request.user)
+        return field
+
+
+class CampaignScopedInline(admin.TabularInline):
+    """An inline on a :class:`CampaignScopedAdmin` page: its parent page already decided the campaign, so
+    a GM who runs campaigns sees and changes the rows inline; adding and deleting need the model
+    permission as well."""
+
+    def _runs_any(self, request: HttpRequest) -> bool:
+        return is_superuser(request.user) or campaigns_run_by(request.user).exists()
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_view_permission(request, obj) if is_superuser(request.user) else self._runs_any(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_change_permission(request, obj) if is_superuser(request.user) else self._runs_any(request)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_add_permission(request, obj) and self._runs_any(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_delete_permission(request, obj) and self._runs_any(request)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if field is not None and not is_superuser(request.user):
+            field.queryset = scoped_to_campaigns_run(field.queryset, request.user)
+        return field
+
+
+def scoped_to_campaigns_run(rows: QuerySet[Any] | None, user: User) -> QuerySet[Any] | None:
+    """``rows`` limited to the campaigns ``user`` runs, if the model belongs to a campaign (else unchanged)."""
+    if rows is None:
+        return None
+    model = rows.model
+    if model is Campaign:
+        return rows.filter(pk__in=campaigns_run_by(user).values("pk"))
+    names = {f.name for f in model._meta.get_fields()}
+    if "campaign" in names:
+        return rows.filter(campaign__in=campaigns_run_by(user).values("pk"))
+    return rows
+
+
+__all__ = [
+    "NO_PART",
+    "CampaignRole",
+    "CampaignScopedAdmin",
+    "CampaignScopedInline",
+    "Part",
+    "User",
+    "campaign_role",
+    "campaigns_run_by",
+    "campaigns_taken_part_in",
+    "can_act_for",
+    "can_appoint_gms",
+    "is_superuser",
+    "runs_campaign",
+    "scoped_to_campaigns_run",
+]
