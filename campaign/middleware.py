@@ -37,10 +37,20 @@ def zone_named(name: str | None) -> ZoneInfo | None:
 
 def time_zone_of(request: HttpRequest) -> str:
     """The time zone name the request's cookie chose, else the one on the user's account, or "" for none."""
-    name = request.get_signed_cookie(TZ_COOKIE, default="", salt=TZ_SALT) or ""
-    if not name and getattr(request, "user", None) is not None and request.user.is_authenticated:
-        name = UserProfile.objects.filter(user_id=request.user.pk).values_list("time_zone", flat=True).first() or ""
+    name = _cookie_zone(request) or _account_zone(request) or ""
     return name if zone_named(name) is not None else ""
+
+
+def _cookie_zone(request: HttpRequest) -> str:
+    return request.get_signed_cookie(TZ_COOKIE, default="", salt=TZ_SALT) or ""
+
+
+def _account_zone(request: HttpRequest) -> str | None:
+    """The zone on the logged-in user's account ("UTC" when they set none); None for a visitor."""
+    if getattr(request, "user", None) is None or not request.user.is_authenticated:
+        return None
+    name = UserProfile.objects.filter(user_id=request.user.pk).values_list("time_zone", flat=True).first()
+    return name if zone_named(name) is not None else "UTC"
 
 
 def time_zone_remember(response: HttpResponse, name: str) -> None:
@@ -63,12 +73,19 @@ class TimezoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        zone = zone_named(time_zone_of(request))
+        name = _cookie_zone(request)
+        # A browser without the cookie reads the account once and keeps its zone in the cookie, so
+        # later pages do not query the account on every request.
+        from_account = _account_zone(request) if not zone_named(name) else None
+        zone = zone_named(from_account or name)
         if zone is not None:
             timezone.activate(zone)
         else:
             timezone.deactivate()
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
         finally:
             timezone.deactivate()
+        if from_account and TZ_COOKIE not in response.cookies:
+            time_zone_remember(response, from_account)
+        return response

@@ -63,9 +63,12 @@ def is_superuser(user: User) -> bool:
     return bool(user.is_authenticated and getattr(user, "is_superuser", False))
 
 
-def campaign_role(user: User, campaign: Campaign, *, nations: Iterable[Nation] | None = None) -> CampaignRole:
+def campaign_role(
+    user: User, campaign: Campaign, *, nations: Iterable[Nation] | None = None, co_gm: bool | None = None
+) -> CampaignRole:
     """The part ``user`` plays in ``campaign`` (at most two queries; ``nations``, when the caller has
-    already read the campaign's nations, saves the player's one).
+    already read the campaign's nations, saves the player's one; ``co_gm``, when the caller read with
+    the campaign whether the user co-runs it (:func:`co_gm_of`), saves the other).
 
     A GM who also plays a nation keeps the GM's part and their nation (their pages open on it).
     """
@@ -79,9 +82,17 @@ def campaign_role(user: User, campaign: Campaign, *, nations: Iterable[Nation] |
         return CampaignRole(Part.SUPERUSER, own)
     if campaign.gm_id is not None and campaign.gm_id == user.pk:
         return CampaignRole(Part.GM, own)
-    if campaign.pk is not None and campaign.co_gms.filter(pk=user.pk).exists():
+    if co_gm is None:
+        co_gm = campaign.pk is not None and campaign.co_gms.filter(pk=user.pk).exists()
+    if co_gm:
         return CampaignRole(Part.CO_GM, own)
     return CampaignRole(Part.PLAYER, own) if own is not None else NO_PART
+
+
+def co_gm_of(user_id: int, campaign_ref: str = "pk") -> Exists:
+    """An annotation: whether the user ``user_id`` co-runs the campaign ``campaign_ref`` names in the query
+    (``"pk"`` on campaigns, ``"campaign_id"`` on a campaign's rows), read with them in one query."""
+    return Exists(Campaign.co_gms.through.objects.filter(campaign_id=OuterRef(campaign_ref), user_id=user_id))
 
 
 def campaigns_run_by(user: User) -> QuerySet[Campaign]:

@@ -19,7 +19,7 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404
 
 from campaign.models import Campaign, Nation, NationTurn, Turn
-from campaign.permissions import campaign_role
+from campaign.permissions import campaign_role, co_gm_of
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from rules.ruleset import Ruleset
 
@@ -117,22 +117,23 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     latest = (
         Turn.objects.select_related("campaign")
         .defer("snapshot", "dice_log")  # large JSON blobs no page header needs
+        .annotate(viewer_co_gm=co_gm_of(int(user.pk), "campaign_id"))
         .filter(campaign__slug=slug)
         .order_by("-number")
         .first()
     )
     if latest is not None:
-        campaign = latest.campaign
+        campaign, co_gm = latest.campaign, bool(latest.viewer_co_gm)
     else:
-        found = Campaign.objects.filter(slug=slug).first()
+        found = Campaign.objects.annotate(viewer_co_gm=co_gm_of(int(user.pk))).filter(slug=slug).first()
         if found is None:
             raise Http404("No such campaign.")
-        campaign = found
+        campaign, co_gm = found, bool(found.viewer_co_gm)
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
     nations: list[Nation] = list(
         Nation.objects.filter(campaign=campaign).annotate(ready=Exists(ready)).order_by("code")
     )
-    role = campaign_role(user, campaign, nations=nations)
+    role = campaign_role(user, campaign, nations=nations, co_gm=co_gm)
     is_gm, own = role.runs, role.nation
     if not role.takes_part:
         raise Http404("No such campaign.")

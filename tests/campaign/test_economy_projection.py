@@ -48,6 +48,7 @@ def test_the_dashboard_shows_exactly_what_phase_9_books() -> None:
     and upkeep lines phase 9 writes, and the treasury after."""
     w = _world()
     gm = get_user_model().objects.create_user("gm", password="x", is_staff=True)
+    Campaign.objects.filter(pk=w.campaign.pk).update(gm=gm)  # staff alone does not run a campaign
     projected = {
         code: dashboard_for_player(user=gm, slug=w.campaign.slug, nation_code=code).projection for code in ("GB", "FR")
     }

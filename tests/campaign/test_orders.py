@@ -918,6 +918,7 @@ def test_the_move_choices_are_exactly_the_paths_the_order_check_accepts(w: World
     the pointless ones (back to where the fleet started, out of a port just entered)."""
     Ship.objects.filter(name="Amazon").update(condition=Ship.Condition.DISABLED)  # the Western Squadron: 1 step
     gm = get_user_model().objects.create_user("gm", password="x", is_staff=True)
+    Campaign.objects.filter(pk=w.campaign.pk).update(gm=gm)  # staff alone does not run a campaign
     choices = OrderChoices(desk=order_desk_for_player(user=gm, slug=w.campaign.slug, nation_code="GB"))
     tokens = ["sea", *(f"port:{p.key}" for p in Port.objects.all()), *SeaZone.objects.values_list("key", flat=True)]
     for place in choices.fleets_afloat:
