@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 
 # Mail's records live beside this module; imported here so Django registers them with the app.
+from campaign.api_token_models import ApiToken as ApiToken
 from campaign.mail_models import Announcement as Announcement
 from campaign.mail_models import CalendarToken as CalendarToken
 from campaign.mail_models import Delivery as Delivery

@@ -8,6 +8,7 @@ app_name = "campaign"
 urlpatterns = [
     path("", views.home, name="home"),
     path("settings/", views.settings_view, name="settings"),
+    path("settings/api-tokens/", views.api_tokens_manage, name="api_tokens_manage"),
     path("settings/calendar/", mail_views.calendar_manage, name="calendar_manage"),
     path("calendar/<str:token>.ics", mail_views.calendar_feed, name="calendar_feed"),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail_unsubscribe"),

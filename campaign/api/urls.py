@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign.api import views
+from campaign.api import map_views, views
 
 app_name = "campaign-api"
 urlpatterns = [
@@ -10,6 +10,8 @@ urlpatterns = [
     path("campaigns/<slug:slug>/ledger/", views.LedgerView.as_view(), name="ledger"),
     path("campaigns/<slug:slug>/orders/", views.OrderListView.as_view(), name="orders"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/", views.OrderDetailView.as_view(), name="order"),
+    path("campaigns/<slug:slug>/ports/", map_views.PortListView.as_view(), name="ports"),
+    path("campaigns/<slug:slug>/zones/", map_views.ZoneListView.as_view(), name="zones"),
     path("campaigns/<slug:slug>/ready/", views.ReadyView.as_view(), name="ready"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.TurnReportView.as_view(), name="turn"),
 ]

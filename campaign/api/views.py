@@ -60,9 +60,9 @@ NATION = OpenApiParameter(
     required=False,
     description="Nation code to look through: a GM may pick any nation; a player only their own (else 403).",
 )
-#: Every campaign resource: unauthenticated or another nation's data (403), not a campaign of the caller (404).
+#: Every campaign resource: another nation's data (403), not a campaign of the caller (404); 401 by the schema hook.
 SEEN = {
-    403: OpenApiResponse(ErrorSerializer, description="Not logged in, or another nation's data."),
+    403: OpenApiResponse(ErrorSerializer, description="Another nation's data, or otherwise not allowed."),
     404: OpenApiResponse(ErrorSerializer, description="No such campaign (or not one of the caller's), nation or item."),
 }
 REFUSED = {400: OpenApiResponse(RefusalSerializer, description="Refused; nothing was changed.")}

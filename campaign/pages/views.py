@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.views import simulator_page
 from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time_zone_set
+from campaign.api_tokens import api_token_create, api_token_revoke, api_tokens_of
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player, turns_for_player
@@ -67,8 +69,32 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             "calendar_url": request.build_absolute_uri(reverse("campaign:calendar_feed", args=[token]))
             if token
             else None,
+            "api_tokens": api_tokens_of(request.user.pk),
+            # The whole token, once: it is in the session only between making it and this page.
+            "new_api_token": request.session.pop(NEW_API_TOKEN_KEY, None),
         }
     return render(request, "campaign/settings.html", {"form": form, **mail})
+
+
+NEW_API_TOKEN_KEY = "new_api_token"
+
+
+@login_required
+@require_POST
+def api_tokens_manage(request: HttpRequest) -> HttpResponse:
+    """Settings: make a named API token (shown once on the page it returns to) or revoke one."""
+    assert request.user.pk is not None
+    try:
+        if request.POST.get("action") == "revoke":
+            token = api_token_revoke(user_id=request.user.pk, token_id=_int(request.POST.get("token"), 0))
+            messages.success(request, f"The token “{token.name}” is revoked: scripts using it are refused.")
+        else:
+            new = api_token_create(user_id=request.user.pk, name=request.POST.get("name", ""))
+            request.session[NEW_API_TOKEN_KEY] = new.secret
+            messages.success(request, f"The token “{new.token.name}” is made. Copy it now: it is not shown again.")
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect(reverse("campaign:settings") + "#api-tokens")
 
 
 def _int(value: str | None, default: int = 1) -> int:

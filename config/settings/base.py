@@ -257,12 +257,17 @@ CELERY_BEAT_SCHEDULE["mail-reminders"] = {
     "options": {"queue": MAIL_QUEUE},
 }
 
+# Bearer first: its challenge is the one a 401 carries (campaign.api.authentication).
+# HTTP Basic (the player's password in every call) is on only where API_BASIC_AUTH is: not in production.
+API_BASIC_AUTH = env.bool("API_BASIC_AUTH", default=True)
+API_AUTHENTICATION_CLASSES: list[str] = [
+    "campaign.api.authentication.BearerTokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+    *(["rest_framework.authentication.BasicAuthentication"] if API_BASIC_AUTH else []),
+]
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
-    ],
+    "DEFAULT_AUTHENTICATION_CLASSES": API_AUTHENTICATION_CLASSES,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON bounded in size and depth, with no NUL or unpaired surrogate in any string (issue 9).
     "DEFAULT_PARSER_CLASSES": [
@@ -274,6 +279,10 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "campaign.api.authentication.document_unauthorized",
+    ],
     "TITLE": "Admiralty API",
     "DESCRIPTION": "Napoleonic naval campaign manager.",
     "VERSION": "1.0.0",

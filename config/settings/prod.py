@@ -21,3 +21,14 @@ SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+# No HTTP Basic on the API in production: scripts use personal tokens (Bearer), never a password.
+API_BASIC_AUTH = env.bool("API_BASIC_AUTH", default=False)
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        c
+        for c in API_AUTHENTICATION_CLASSES  # noqa: F405
+        if API_BASIC_AUTH or c != "rest_framework.authentication.BasicAuthentication"
+    ],
+}

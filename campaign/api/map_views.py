@@ -1,0 +1,65 @@
+"""The API's map (``/api/v1/campaigns/<slug>/zones/`` and ``ports/``): what a script needs to plan a legal
+move or a lay-down, every place given by the key orders take, its display name beside. Who may look is
+decided by :func:`campaign.viewer.viewer_for_player`, as for every campaign resource (404 / 403)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.api.map_selectors import ports_for_player, zones_for_player
+from campaign.api.map_serializers import PortSerializer, ZoneSerializer
+from campaign.api.serializers import ErrorSerializer
+
+NATION = OpenApiParameter(
+    "nation",
+    str,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Nation code to look through: a GM may pick any nation; a player only their own (else 403).",
+)
+SEEN = {
+    403: OpenApiResponse(ErrorSerializer, description="Another nation's view."),
+    404: OpenApiResponse(ErrorSerializer, description="No such campaign (or not one of the caller's), or nation."),
+}
+
+
+class MapView(APIView):
+    parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
+
+    def _nation(self, request: Request) -> str | None:
+        return request.query_params.get("nation") or None
+
+
+class ZoneListView(MapView):
+    @extend_schema(
+        operation_id="zones_list",
+        summary="Sea zones with their neighbours, ports and map coordinates",
+        description="Every sea zone in key order. A move's path is a list of these keys, each adjacent to the last.",
+        parameters=[NATION],
+        responses={200: ZoneSerializer(many=True), **SEEN},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        zones = zones_for_player(user=request.user, slug=slug, nation_code=self._nation(request))
+        return Response(ZoneSerializer(zones, many=True).data)
+
+
+class PortListView(MapView):
+    @extend_schema(
+        operation_id="ports_list",
+        summary="Ports with their zone, owner, forts and dockyard, as the nation sees them",
+        description=(
+            "Every port in key order: owner, sieges and blockades are known to every nation; "
+            "garrisons and the ships inside are not given."
+        ),
+        parameters=[NATION],
+        responses={200: PortSerializer(many=True), **SEEN},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        ports = ports_for_player(user=request.user, slug=slug, nation_code=self._nation(request))
+        return Response(PortSerializer(ports, many=True).data)
