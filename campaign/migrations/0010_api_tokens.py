@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0008_delivery_skipped_label'),
+        ('campaign', '0009_campaign_co_gms'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
