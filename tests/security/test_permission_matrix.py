@@ -83,7 +83,7 @@ def _api_reads(c: Cast) -> dict[str, str]:
 
 def _api_expected(role: str, endpoint: str) -> int:
     if role == "anonymous":
-        return 403
+        return 401  # no credentials: "log in" (with WWW-Authenticate), not "forbidden"
     if role in OUTSIDERS:
         return 404
     if role == "other_nation":
@@ -99,7 +99,7 @@ def test_every_api_read_answers_each_person_as_the_matrix_says(role: str) -> Non
     got = {name: client.get(url).status_code for name, url in _api_reads(c).items()}
     assert got == {name: _api_expected(role, name) for name in got}
     listing = client.get("/api/v1/campaigns/")
-    assert listing.status_code == (403 if role == "anonymous" else 200)
+    assert listing.status_code == (401 if role == "anonymous" else 200)
     if role != "anonymous":
         slugs = {row["slug"] for row in listing.json()}
         assert (c.campaign.slug in slugs) == (role not in OUTSIDERS)
@@ -110,7 +110,7 @@ def test_every_api_read_answers_each_person_as_the_matrix_says(role: str) -> Non
         {"type": "fleet_action", "sides": []},
         content_type="application/json",
     )
-    assert simulator.status_code == (403 if role == "anonymous" else 400)
+    assert simulator.status_code == (401 if role == "anonymous" else 400)
     assert fingerprint() == before
 
 
@@ -154,7 +154,7 @@ def test_only_britains_player_and_gms_add_edit_withdraw_or_ready_britains_orders
         assert wipe == 200 and not mine.exists()
         return
     refused = 302 if role == "anonymous" else 404 if role in OUTSIDERS else 403
-    api_refused = 403 if role == "anonymous" else refused
+    api_refused = 401 if role == "anonymous" else refused
     assert got == {
         "web add": refused,
         "web edit": refused,
