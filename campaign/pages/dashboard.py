@@ -14,7 +14,8 @@ from django.db.models import Q
 from battles.selectors import ship_line_key
 from campaign.economy import economy_inputs
 from campaign.models import LedgerEntry, Nation, Order, Turn
-from campaign.orders.selectors import orders_committed_ep
+from campaign.orders.context import OrderContext
+from campaign.orders.selectors import orders_for_turn
 from campaign.pages.contacts import Contact, contacts_for_viewer
 from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
 from campaign.pages.paging import page_of
@@ -323,13 +324,19 @@ def _turn_stub(viewer: Viewer) -> Turn | None:
     return Turn(pk=viewer.turn.id, campaign_id=viewer.campaign.pk, number=viewer.turn.number, status=viewer.turn.status)
 
 
-def _pending_keels(viewer: Viewer, turn: Turn | None) -> list[str]:
+def _orders_read(viewer: Viewer, turn: Turn | None) -> tuple[int, list[str]]:
+    """The EP this turn's orders commit (as :func:`campaign.orders.selectors.orders_committed_ep`
+    counts them) and the classes of the keels they lay down, from one read of the order list."""
     if turn is None or turn.status != Turn.Status.OPEN:
-        return []
-    bodies = Order.objects.filter(turn_id=turn.pk, nation=viewer.nation, kind=Order.Kind.LAY_DOWN).values_list(
-        "body", flat=True
-    )
-    return [b["class"] for b in bodies if isinstance(b, Mapping) and b.get("class") in SHIP_CLASSES]
+        return 0, []
+    ctx = OrderContext(nation=viewer.nation, turn=turn)
+    pending: list[str] = []
+    for order in orders_for_turn(nation=viewer.nation, turn=turn):
+        ctx.absorb(order.body)
+        body = order.body
+        if order.kind == Order.Kind.LAY_DOWN and isinstance(body, Mapping) and body.get("class") in SHIP_CLASSES:
+            pending.append(body["class"])
+    return ctx.listed.committed_ep, pending
 
 
 def _projection(
@@ -374,9 +381,8 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
     ports, port_rows = ports_for_viewer(viewer, turn_number=turn_number, blockades=blockades)
     own_ports = [r for r in port_rows if r.owner_code == nation.code]
     turn = _turn_stub(viewer)
-    committed = orders_committed_ep(nation=nation, turn=turn) if turn is not None and turn.status == "open" else 0
+    committed, pending = _orders_read(viewer, turn)
     available = nation.treasury - committed
-    pending = _pending_keels(viewer, turn)
     quota = _quota(
         viewer, navy_counts(nation_id=nation.pk), pending, available, [r.name for r in own_ports if r.can_build]
     )
