@@ -26,8 +26,9 @@ from battles.engine.text import (
     roll_text,
     signed,
 )
-from battles.models import Battle
+from battles.models import Battle, Engagement
 from fleets.models import Fleet, Ship
+from rules.turn_events import BattleFought, event_from_json
 
 
 @dataclass
@@ -40,6 +41,7 @@ class ShipView:
     fate: str
     exploded: bool
     captured_by: str
+    in_line: bool = True
 
 
 @dataclass
@@ -297,6 +299,42 @@ def _ship_views(report: Mapping[str, Any], sides: list[SideView]) -> list[list[S
     return ships
 
 
+def _ships_out_of_line(battle: Battle, sides: list[SideView], ships: list[list[ShipView]]) -> None:
+    """Add the ships that took part without fighting in the line (frigates and smaller, RULES.md §4:
+    they share their side's fate) to each side's list. The engine's report holds only the line; the
+    engagement's battle event holds every ship with its fate (one query)."""
+    result = Engagement.objects.filter(battle=battle).values_list("result", flat=True).first()
+    stored = result.get("events") if isinstance(result, Mapping) else None
+    if not isinstance(stored, list):
+        return
+    report = battle.report if isinstance(battle.report, Mapping) else {}
+    listed = {r.get("ref") for r in report.get("ships") or [] if isinstance(r, Mapping)}
+    names = [s.name for s in sides]
+    for raw in stored:
+        event = event_from_json(raw) if isinstance(raw, Mapping) else None
+        if not isinstance(event, BattleFought) or event.battle_id != battle.pk:
+            continue
+        for row in event.ships:
+            if row.side not in (0, 1) or row.ship_id in listed:
+                continue
+            listed.add(row.ship_id)
+            captured = row.fate == "captured"
+            ships[row.side].append(
+                ShipView(
+                    side=row.side,
+                    name=row.ship_name,
+                    cls=row.ship_class,
+                    crew="",
+                    nation="",
+                    fate=row.fate,
+                    exploded=False,
+                    captured_by=names[1 - row.side] if captured else "",
+                    in_line=False,
+                )
+            )
+        break
+
+
 def _engagement_days(
     report: Mapping[str, Any], dice_raw: Sequence[Mapping[str, Any]], names: Sequence[str]
 ) -> list[DayView]:
@@ -360,7 +398,8 @@ def _fireship_attacks(
 
 def battle_view(battle: Battle) -> BattleView:
     """The battle's report as one readable structure (sides, days and rounds, fates, dice), whatever
-    its shape. One query for the ships' crews and nations; nothing else beyond ``battle`` itself."""
+    its shape. One query for the ships' crews and nations, one for the ships out of the line; nothing
+    else beyond ``battle`` itself."""
     report: dict[str, Any] = battle.report if isinstance(battle.report, dict) else {}
     kind = report.get("type", battle.kind)
     days_raw: list[dict[str, Any]] = report.get("days") or []
@@ -368,6 +407,7 @@ def battle_view(battle: Battle) -> BattleView:
     sides = _side_views(battle, report, first_report.get("sides") or [])
     names = [s.name for s in sides]
     ships = _ship_views(report, sides)
+    _ships_out_of_line(battle, sides, ships)
     dice_raw: list[dict[str, Any]] = list(report.get("dice") or [])
     days: list[DayView] = []
     notes: list[str] = []

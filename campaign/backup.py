@@ -159,6 +159,9 @@ def _export_campaign(campaign: Campaign) -> dict[str, Any]:
         "seed": campaign.seed,
         "last_turn": campaign.last_turn,
         "gm": campaign.gm.get_username() if campaign.gm is not None else None,
+        # House options are written only when they differ from the default, so files written
+        # before they existed and files that leave them alone read the same.
+        **({} if campaign.show_readiness else {"show_readiness": False}),
     }
 
 

@@ -57,6 +57,7 @@ def _restore_campaign(
         status=c["status"],
         seed=c["seed"],
         last_turn=c.get("last_turn"),
+        show_readiness=c.get("show_readiness", True) is not False,
         settings=doc["ruleset"],
     )
     nations = {

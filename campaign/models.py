@@ -85,6 +85,10 @@ class Campaign(models.Model):
         blank=True,
         help_text="The campaign's ruleset: every RULES.md number by its key (rules.ruleset).",
     )
+    show_readiness = models.BooleanField(
+        default=True,
+        help_text="House option: players see which nations are ready. Off: only the GM sees it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django.db.models import Q
+
 from battles.selectors import ship_line_key
 from campaign.economy import economy_inputs
 from campaign.models import LedgerEntry, Nation, Order, Turn
-from campaign.orders.selectors import orders_committed_ep
+from campaign.orders.context import OrderContext
+from campaign.orders.selectors import orders_for_turn
 from campaign.pages.contacts import Contact, contacts_for_viewer
 from campaign.pages.labels import CLASS_LABELS, CONDITION_LABELS
 from campaign.pages.paging import page_of
@@ -105,10 +108,16 @@ class LostRow:
     ship_class: str
     condition: str
     turn: int | None
+    captured_by: str = ""
 
     @property
     def class_label(self) -> str:
         return CLASS_LABELS.get(self.ship_class, self.ship_class)
+
+    @property
+    def fate(self) -> str:
+        """ "sunk", "expended", "captured by France"."""
+        return f"captured by {self.captured_by}" if self.captured_by else self.condition
 
 
 @dataclass(frozen=True)
@@ -173,6 +182,7 @@ class Dashboard:
     projection: Projection
     quota: QuotaStatus
     fleets: list[FleetView]
+    empty_fleets: list[FleetView]
     keels: list[KeelRow]
     lost: list[LostRow]
     ports: list[PortRow]
@@ -196,9 +206,11 @@ class Dashboard:
 
 @dataclass
 class _Navy:
-    """The nation's ships sorted into what the dashboard lists, and as the economy counts them."""
+    """The nation's ships sorted into what the dashboard lists, and as the economy counts them.
+    ``empty_fleets``: fleets left with no ship (all sunk or taken, or moved away), not live forces."""
 
     fleets: list[FleetView]
+    empty_fleets: list[FleetView]
     keels: list[KeelRow]
     lost: list[LostRow]
     ships: list[Ship]
@@ -213,7 +225,8 @@ def _ledger(nation: Nation, page: int) -> LedgerPage:
 
 
 def _navy(viewer: Viewer) -> _Navy:
-    """The nation's fleets with their ships in line order, its keels and its losses (two queries)."""
+    """The nation's fleets with their ships in line order, its keels and its losses, the ships taken
+    from it included (two queries)."""
     nation, ruleset = viewer.nation, viewer.ruleset
     fleets: dict[int, FleetView] = {}
     for f in (
@@ -232,15 +245,19 @@ def _navy(viewer: Viewer) -> _Navy:
             blockade_port=f.blockade_port.name if f.blockade_port else "",
             in_supply=f.in_supply,
         )
-    navy = _Navy(list(fleets.values()), [], [], ships=[])
+    navy = _Navy([], [], [], [], ships=[])
     by_id = viewer.nations_by_id
+    # Its own ships and the ones taken from it: a prize belongs to its captor now (RULES.md §4) but
+    # is a loss to the navy that built it.
     ships = sorted(
-        Ship.objects.filter(nation=nation).select_related("building_port"),
+        Ship.objects.filter(Q(nation=nation) | Q(original_nation=nation)).select_related("building_port"),
         key=lambda s: (s.fleet_id or 0, *ship_line_key(s, ruleset)),
     )
-    navy.ships = ships
+    navy.ships = [s for s in ships if s.nation_id == nation.pk]
     for s in ships:
-        if s.condition == Ship.Condition.BUILDING:
+        if s.nation_id != nation.pk:
+            navy.lost.append(LostRow(s.name, s.ship_class, "captured", s.lost_turn, by_id[s.nation_id].name))
+        elif s.condition == Ship.Condition.BUILDING:
             port = s.building_port.name if s.building_port else ""
             navy.keels.append(KeelRow(s.pk, s.name, s.ship_class, port, s.building_turns_left))
         elif s.condition in Ship.GONE:
@@ -259,6 +276,8 @@ def _navy(viewer: Viewer) -> _Navy:
                     s.cargo_id is not None,
                 )
             )
+    for fleet in fleets.values():
+        (navy.fleets if fleet.ships else navy.empty_fleets).append(fleet)
     return navy
 
 
@@ -305,13 +324,19 @@ def _turn_stub(viewer: Viewer) -> Turn | None:
     return Turn(pk=viewer.turn.id, campaign_id=viewer.campaign.pk, number=viewer.turn.number, status=viewer.turn.status)
 
 
-def _pending_keels(viewer: Viewer, turn: Turn | None) -> list[str]:
+def _orders_read(viewer: Viewer, turn: Turn | None) -> tuple[int, list[str]]:
+    """The EP this turn's orders commit (as :func:`campaign.orders.selectors.orders_committed_ep`
+    counts them) and the classes of the keels they lay down, from one read of the order list."""
     if turn is None or turn.status != Turn.Status.OPEN:
-        return []
-    bodies = Order.objects.filter(turn_id=turn.pk, nation=viewer.nation, kind=Order.Kind.LAY_DOWN).values_list(
-        "body", flat=True
-    )
-    return [b["class"] for b in bodies if isinstance(b, Mapping) and b.get("class") in SHIP_CLASSES]
+        return 0, []
+    ctx = OrderContext(nation=viewer.nation, turn=turn)
+    pending: list[str] = []
+    for order in orders_for_turn(nation=viewer.nation, turn=turn):
+        ctx.absorb(order.body)
+        body = order.body
+        if order.kind == Order.Kind.LAY_DOWN and isinstance(body, Mapping) and body.get("class") in SHIP_CLASSES:
+            pending.append(body["class"])
+    return ctx.listed.committed_ep, pending
 
 
 def _projection(
@@ -356,9 +381,8 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
     ports, port_rows = ports_for_viewer(viewer, turn_number=turn_number, blockades=blockades)
     own_ports = [r for r in port_rows if r.owner_code == nation.code]
     turn = _turn_stub(viewer)
-    committed = orders_committed_ep(nation=nation, turn=turn) if turn is not None and turn.status == "open" else 0
+    committed, pending = _orders_read(viewer, turn)
     available = nation.treasury - committed
-    pending = _pending_keels(viewer, turn)
     quota = _quota(
         viewer, navy_counts(nation_id=nation.pk), pending, available, [r.name for r in own_ports if r.can_build]
     )
@@ -374,6 +398,7 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
         projection=projection,
         quota=quota,
         fleets=navy.fleets,
+        empty_fleets=navy.empty_fleets,
         keels=navy.keels,
         lost=navy.lost,
         ports=own_ports,

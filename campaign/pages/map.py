@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 from django.http import Http404
+from django.template.defaultfilters import pluralize
 
 from campaign.models import Campaign, Nation
 from campaign.pages.contacts import Contact, contacts_for_viewer
@@ -152,7 +153,7 @@ def _friendly_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], fleets
                     zone.y - 14 + 13 * i,
                     group[0].color,
                     str(ships),
-                    f"{group[0].nation_name}: {names} — {ships} ships at sea in {zone.name}",
+                    f"{group[0].nation_name}: {names} — {ships} ship{pluralize(ships)} at sea in {zone.name}",
                     zone_key,
                     _single_own(group),
                     "own" if group[0].own else "ally",
@@ -171,7 +172,7 @@ def _friendly_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], fleets
                     port.y - 4 + 11 * i,
                     group[0].color,
                     str(ships),
-                    f"{group[0].nation_name}: {names} — {ships} ships in {port.name}",
+                    f"{group[0].nation_name}: {names} — {ships} ship{pluralize(ships)} in {port.name}",
                     port.zone_key,
                     _single_own(group),
                     "port",
@@ -192,7 +193,12 @@ def _enemy_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], contacts:
     enemies: dict[str, dict[tuple[str, str], int]] = defaultdict(lambda: defaultdict(int))
     colors: dict[str, str] = {}
     nation_names: dict[str, str] = {}
+    # A battle is the last word on the enemies it was fought against there: the map shows what is
+    # left after it (none when all were sunk or taken), not the force sighted before it.
+    fought = {(c.zone_key, c.nation_code) for c in contacts if c.how == "fought"}
     for c in contacts:
+        if (c.zone_key, c.nation_code) in fought and c.how != "fought":
+            continue
         place = (c.nation_code, c.port_key if c.port_key in port_at else "")
         enemies[c.zone_key][place] = max(enemies[c.zone_key][place], len(c.present))
         colors[c.nation_code], nation_names[c.nation_code] = c.color, c.nation_name
@@ -201,7 +207,8 @@ def _enemy_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], contacts:
         zone = zone_at.get(zone_key)
         if zone is None:
             continue
-        for i, ((code, port_key), n) in enumerate(sorted(counts.items())):
+        left = sorted((place, n) for place, n in counts.items() if n > 0)
+        for i, ((code, port_key), n) in enumerate(left):
             where = f"in {port_at[port_key].name}" if port_key else f"at sea in {zone.name}"
             markers.append(
                 Marker(
@@ -209,7 +216,7 @@ def _enemy_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], contacts:
                     zone.y - 14 + 13 * i,
                     colors[code],
                     str(n),
-                    f"{nation_names[code]}: {n} ships seen {where}",
+                    f"{nation_names[code]}: {n} ship{pluralize(n)} seen {where}",
                     zone_key,
                     None,
                     "enemy",

@@ -24,6 +24,7 @@ from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time
 from campaign.api_tokens import api_token_create, api_token_revoke, api_tokens_of
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
 from campaign.pages.dashboard import dashboard_for_player
+from campaign.pages.diplomacy import diplomacy_for_viewer
 from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
@@ -151,6 +152,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         ledger_page=_int(request.GET.get("ledger")),
     )
     context = _page_context(request, data.viewer, "dashboard", d=data)
+    if not (getattr(request, "htmx", False) and request.GET.get("part") == "ledger"):
+        context["dip"] = diplomacy_for_viewer(data.viewer)
     if getattr(request, "htmx", False) and request.GET.get("part") == "ledger":
         return render(request, "campaign/_ledger.html", context)
     return render(request, "campaign/dashboard.html", context)
@@ -198,6 +201,7 @@ def map_view(request: HttpRequest, slug: str) -> HttpResponse:
     context = _page_context(request, data.viewer, "map", m=data)
     if getattr(request, "htmx", False) and data.selected is not None:
         return render(request, "campaign/_zone_panel.html", context)
+    context["dip"] = diplomacy_for_viewer(data.viewer)
     return render(request, "campaign/map.html", context)
 
 

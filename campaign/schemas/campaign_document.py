@@ -70,10 +70,11 @@ def _world_records() -> dict[str, dict[str, Any]]:
                 "status": column(Campaign, "status"),
                 "seed": column(Campaign, "seed", minimum=0),  # campaign_seed_non_negative
                 "last_turn": column(Campaign, "last_turn"),
+                "show_readiness": column(Campaign, "show_readiness"),
                 # Informational only: import never gives anyone a role from the file.
                 "gm": username(),
             },
-            optional=("scenario", "last_turn", "gm"),
+            optional=("scenario", "last_turn", "show_readiness", "gm"),
         ),
         "ruleset": {
             "type": "object",

@@ -22,6 +22,8 @@ if "CELERY_BROKER_URL" not in os.environ:
         "data_folder_out": str(_queue),
         "processed_folder": str(_queue),
         "store_processed": False,
+        # The exchange tables too, or kombu writes them to ./control in whatever folder it runs from.
+        "control_folder": str(VAR_DIR / "control"),
     }
     CELERY_RESULT_BACKEND = f"file://{_results}"
 

@@ -193,7 +193,7 @@ def test_enemies_fought_in_a_battle_are_shown_with_their_fates(fw: FogWorld) -> 
     assert "2 × 3rd rate (74/80) (1 sunk)" in dashboard
     assert "Fought" in dashboard
     page = client.get(_pages(fw)["map"]).content.decode()
-    assert "France: 1 ships seen at sea in Bay of Biscay" in page  # the sunk one is not there any more
+    assert "France: 1 ship seen at sea in Bay of Biscay" in page  # the sunk one is not there any more
     history = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).content.decode()
     assert "GB against FR" in history
 
