@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0008_delivery_skipped_label'),
+        ('campaign', '0010_api_tokens'),
     ]
 
     operations = [
