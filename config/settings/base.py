@@ -275,7 +275,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "campaign.api.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {

@@ -296,3 +296,13 @@ def test_integers_beyond_the_database_are_refused_by_field(fw: FogWorld) -> None
         [refusal] = response.json()["refusals"]
         assert (refusal["code"], refusal["field"]) == ("out_of_range", field), body
     assert not Order.objects.filter(nation=fw.w.gb).exists()
+
+
+def test_a_page_parameter_that_is_not_a_page_number_is_refused(fw: FogWorld) -> None:
+    """Issue 9/12: ``?page=`` (empty) or a word is not read as page 1; a real page still is."""
+    client = _as(fw.nelson)
+    for page in ("", "abc", "-1", "1.5", "99999999999999999999"):
+        response = client.get(f"{BASE}/ledger/", {"page": page})
+        assert response.status_code == 404, page
+    assert client.get(f"{BASE}/ledger/", {"page": "1"}).status_code == 200
+    assert client.get(f"{BASE}/ledger/", {"page": "last"}).status_code == 200
