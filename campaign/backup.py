@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import DataError, IntegrityError, transaction
+from django.utils import timezone
 
 from battles.models import Battle
 from campaign.backup_restore import campaign_rows_restore
@@ -34,6 +35,7 @@ from campaign.models import (
     TurnReport,
     slug_validator,
 )
+from campaign.notifications import players_given_record
 from campaign.schemas.campaign_document import FORMAT_VERSION
 from campaign.schemas.checks import document_problems
 from fleets.models import Admiral, Blockade, Fleet, Ship
@@ -451,7 +453,10 @@ def campaign_import(
         raise BackupError(f"--player: {', '.join(sorted(twice))} would play more than one nation; one each.")
     try:
         with transaction.atomic():
-            return _restore(document, slug, replace, gm, people)
+            campaign = _restore(document, slug, replace, gm, people)
+            # Each mapped player is told of their nation, once the import commits (never if it fails).
+            players_given_record(campaign_id=campaign.pk, now=timezone.now())
+            return campaign
     except (IntegrityError, DataError) as exc:
         # The checks above mirror the database's constraints; this is the net under them.
         raise BackupError(f"The database refused the document: {str(exc).splitlines()[0]}") from exc

@@ -14,8 +14,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from campaign.models import Campaign, Nation
+from campaign.notifications import players_given_record
 from campaign.scenario import scenario_load
 
 DEMO_SLUG = "demo"
@@ -64,6 +66,8 @@ def demo_setup() -> tuple[Campaign, list[DemoLogin], bool]:
     for nation in Nation.objects.filter(campaign=campaign).order_by("code"):
         nation.player = account(f"player-{nation.code.lower()}", f"player, {nation.name}", staff=False)
         nation.save(update_fields=["player"])
+    # The demo's players are mapped after the import, so they are told here (sent after commit).
+    players_given_record(campaign_id=campaign.pk, now=timezone.now())
     path = logins_file()
     path.parent.mkdir(exist_ok=True)
     path.write_text("".join(f"{d.username}\t{d.password}\t{d.role}\n" for d in created), encoding="utf-8")

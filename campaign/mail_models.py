@@ -25,6 +25,7 @@ class MailEvent(models.TextChoices):
     DEADLINE_REMINDER = "deadline_reminder", "Deadline reminder (no orders yet)"
     ANNOUNCEMENT = "announcement", "Announcements from the GM"
     NATION_GIVEN = "nation_given", "Campaign started / you were given a nation"
+    CAMPAIGN_ENDED = "campaign_ended", "Campaign ended (final standings)"
 
 
 class Delivery(models.Model):

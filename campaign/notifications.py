@@ -1,7 +1,7 @@
 """What must be mailed: delivery records written in the same transaction as the events they tell of.
 
 Each event (a turn resolved, a turn opened, a missed deadline, the GM's digest, a clock change, a
-deadline reminder, a GM's announcement, a nation given to a player)
+deadline reminder, a GM's announcement, a nation given to a player, the campaign's end)
 writes one :class:`~campaign.models.Delivery` per recipient under a unique constraint, so writing it
 twice (a resumed resolution, a repeated GM action) records nothing new; once the transaction
 commits, the mail task (``campaign.mail_deliveries_send``, on the ``MAIL_QUEUE`` queue) is asked to
@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from campaign.models import Announcement, Campaign, Delivery, MailEvent, MailPreference, Nation, NationTurn, Order, Turn
+from campaign.standings import campaign_standings
 
 #: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
 MAIL_SEND_TASK = "campaign.mail_deliveries_send"
@@ -196,4 +197,33 @@ def nation_given_record(*, nation: Nation, now: datetime) -> int:
         recipients=[(nation.player_id, nation)],
         turn_id=None,
         now=now,
+    )
+
+
+def players_given_record(*, campaign_id: int, now: datetime) -> int:
+    """To every player of a campaign (as an import maps them): the nation they were given, once each."""
+    return sum(
+        nation_given_record(nation=nation, now=now)
+        for nation in Nation.objects.filter(campaign_id=campaign_id, player__isnull=False).order_by("code")
+    )
+
+
+def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime) -> int:
+    """To every player and every GM (owner and co-GMs): the campaign ended with ``turn``, with the
+    final standings as they stand in this transaction (kept in the delivery, so later changes to the
+    rows cannot alter what the mail says)."""
+    players = _players(campaign.pk)
+    gms: set[int] = set(campaign.co_gms.values_list("pk", flat=True))
+    if campaign.gm_id is not None:
+        gms.add(campaign.gm_id)
+    # A GM who also plays gets the players' mail (it carries the same standings); not a second one.
+    gms -= {user_id for user_id, _ in players}
+    recipients: list[tuple[int, Nation | None]] = [*players, *((user_id, None) for user_id in sorted(gms))]
+    return deliveries_record(
+        campaign_id=campaign.pk,
+        event=MailEvent.CAMPAIGN_ENDED,
+        recipients=recipients,
+        turn_id=turn.pk,
+        now=now,
+        data={"standings": [standing.as_data() for standing in campaign_standings(campaign.pk)]},
     )

@@ -37,6 +37,7 @@ SUBJECTS = {
     MailEvent.DEADLINE_REMINDER: "turn {number}: orders due in {hours_left}",
     MailEvent.ANNOUNCEMENT: "turn {number}: announcement: {title}",
     MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
+    MailEvent.CAMPAIGN_ENDED: "turn {number}: the campaign has ended, final standings",
 }
 
 
@@ -126,6 +127,8 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["password_url"] = absolute(reverse("password_reset"))
     elif event == MailEvent.GM_DIGEST and turn is not None:
         context.update(_gm_digest(delivery, turn))
+    elif event == MailEvent.CAMPAIGN_ENDED:
+        context.update(_final_standings(delivery))
     return context
 
 
@@ -190,3 +193,11 @@ def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
         ],
         "admin_deliveries_url": absolute(reverse("admin:campaign_delivery_changelist")),
     }
+
+
+def _final_standings(delivery: Delivery) -> dict[str, Any]:
+    """The standings recorded as the campaign ended, and the recipient's own nation's place in them."""
+    standings = list(delivery.data.get("standings", []))
+    nation_name = delivery.nation.name if delivery.nation else None
+    own = next((row for row in standings if row["name"] == nation_name), None)
+    return {"standings": standings, "own_standing": own, "nation_count": len(standings)}

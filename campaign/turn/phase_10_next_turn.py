@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from campaign.backup import campaign_export
 from campaign.models import Campaign, Nation, NationTurn, Turn, TurnPhase, TurnReport
-from campaign.notifications import missed_deadline_record, turn_opened_record, turn_resolved_record
+from campaign.notifications import (
+    campaign_ended_record,
+    missed_deadline_record,
+    turn_opened_record,
+    turn_resolved_record,
+)
 from campaign.turn.context import PhaseContext
 from rules.calendar import TurnDate, deadline_after
 from rules.turn_events import CampaignEnded
@@ -22,6 +27,7 @@ def next_turn_phase(ctx: PhaseContext) -> None:
     if campaign.last_turn is not None and turn.number >= campaign.last_turn:
         Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.ENDED)
         ctx.report(None, CampaignEnded(text=f"The campaign ended with turn {turn.number}.", turn=turn.number))
+        campaign_ended_record(campaign=campaign, turn=turn, now=ctx.now)
     else:
         date = TurnDate(turn.year, turn.season).next()
         new = Turn.objects.create(
