@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaign", "0009_campaign_co_gms"),
+        ("campaign", "0011_campaign_show_readiness_house_option"),
     ]
 
     operations = [
