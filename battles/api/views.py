@@ -62,7 +62,7 @@ class BattleListView(JsonView):
     )
     def get(self, request: Request, slug: str) -> Response:
         raw = request.query_params.get("page", "1")
-        if not raw.isdigit() or not 1 <= int(raw) <= MAX_BIGINT:
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_BIGINT:  # "²".isdigit()
             raise NotFound("Invalid page.")
         listing = battles_for_player(user=request.user, campaign=slug, page=int(raw))
         if listing.page.number != int(raw):  # the paginator falls back to the last page; an API says so

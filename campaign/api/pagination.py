@@ -14,6 +14,6 @@ from rest_framework.request import Request
 class StrictPageNumberPagination(PageNumberPagination):
     def get_page_number(self, request: Request, paginator: Paginator) -> Any:
         raw = request.query_params.get(self.page_query_param)
-        if raw is not None and raw not in self.last_page_strings and not raw.isdigit():
+        if raw is not None and raw not in self.last_page_strings and not (raw.isascii() and raw.isdigit()):
             raise NotFound(f"Invalid page {raw!r}: give a page number from 1, or 'last'.")
         return super().get_page_number(request, paginator)

@@ -43,7 +43,7 @@ def _ship_ref_id(ref: object) -> int | None:
         return ref
     if isinstance(ref, str):
         tail = ref.rsplit(":", 1)[-1]
-        return int(tail) if tail.isdigit() else None
+        return int(tail) if tail.isascii() and tail.isdigit() else None
     return None
 
 
