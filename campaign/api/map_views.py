@@ -4,7 +4,7 @@ decided by :func:`campaign.viewer.viewer_for_player`, as for every campaign reso
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -13,19 +13,7 @@ from rest_framework.views import APIView
 
 from campaign.api.map_selectors import ports_for_player, zones_for_player
 from campaign.api.map_serializers import PortSerializer, ZoneSerializer
-from campaign.api.serializers import ErrorSerializer
-
-NATION = OpenApiParameter(
-    "nation",
-    str,
-    OpenApiParameter.QUERY,
-    required=False,
-    description="Nation code to look through: a GM may pick any nation; a player only their own (else 403).",
-)
-SEEN = {
-    403: OpenApiResponse(ErrorSerializer, description="Another nation's view."),
-    404: OpenApiResponse(ErrorSerializer, description="No such campaign (or not one of the caller's), or nation."),
-}
+from campaign.api.views import NATION, SEEN
 
 
 class MapView(APIView):
