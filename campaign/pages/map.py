@@ -130,6 +130,30 @@ def _single_own(group: Sequence[MapFleet]) -> int | None:
     return group[0].id if len(group) == 1 and group[0].own else None
 
 
+def _own_first(by_nation: dict[str, list[MapFleet]]) -> list[list[MapFleet]]:
+    """A place's fleets grouped by nation: own before allied, then by nation code."""
+    return [group for _, group in sorted(by_nation.items(), key=lambda kv: (not kv[1][0].own, kv[0]))]
+
+
+def _friendly_marker(
+    group: Sequence[MapFleet], at: tuple[int, int], where: str, zone_key: str, *, in_port: bool
+) -> Marker:
+    """One nation's fleets in one place: at sea (by the zone) or in port (a small marker by the port)."""
+    ships = sum(f.ships for f in group)
+    names = ", ".join(f.name for f in group)
+    return Marker(
+        at[0],
+        at[1],
+        group[0].color,
+        str(ships),
+        f"{group[0].nation_name}: {names} — {ships} ship{pluralize(ships)} {where}",
+        zone_key,
+        _single_own(group),
+        "port" if in_port else "own" if group[0].own else "ally",
+        small=in_port,
+    )
+
+
 def _friendly_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], fleets: Sequence[MapFleet]) -> list[Marker]:
     """Own and allied forces, one marker per nation and place: at sea to the right of the zone, in port
     beside the port; own before allied, then by nation code."""
@@ -142,43 +166,22 @@ def _friendly_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], fleets
         (in_port[f.port_key] if f.port_key else at_sea[f.zone_key])[f.nation_code].append(f)
     for zone_key, by_nation in at_sea.items():
         zone = zone_at.get(zone_key)
-        if zone is None:
-            continue
-        for i, (_, group) in enumerate(sorted(by_nation.items(), key=lambda kv: (not kv[1][0].own, kv[0]))):
-            ships = sum(f.ships for f in group)
-            names = ", ".join(f.name for f in group)
-            markers.append(
-                Marker(
-                    zone.x + 12,
-                    zone.y - 14 + 13 * i,
-                    group[0].color,
-                    str(ships),
-                    f"{group[0].nation_name}: {names} — {ships} ship{pluralize(ships)} at sea in {zone.name}",
-                    zone_key,
-                    _single_own(group),
-                    "own" if group[0].own else "ally",
+        if zone is not None:
+            for i, group in enumerate(_own_first(by_nation)):
+                markers.append(
+                    _friendly_marker(
+                        group, (zone.x + 12, zone.y - 14 + 13 * i), f"at sea in {zone.name}", zone_key, in_port=False
+                    )
                 )
-            )
     for port_key, by_nation in in_port.items():
         port = port_at.get(port_key)
-        if port is None:
-            continue
-        for i, (_, group) in enumerate(sorted(by_nation.items(), key=lambda kv: (not kv[1][0].own, kv[0]))):
-            ships = sum(f.ships for f in group)
-            names = ", ".join(f.name for f in group)
-            markers.append(
-                Marker(
-                    port.x + 6,
-                    port.y - 4 + 11 * i,
-                    group[0].color,
-                    str(ships),
-                    f"{group[0].nation_name}: {names} — {ships} ship{pluralize(ships)} in {port.name}",
-                    port.zone_key,
-                    _single_own(group),
-                    "port",
-                    small=True,
+        if port is not None:
+            for i, group in enumerate(_own_first(by_nation)):
+                markers.append(
+                    _friendly_marker(
+                        group, (port.x + 6, port.y - 4 + 11 * i), f"in {port.name}", port.zone_key, in_port=True
+                    )
                 )
-            )
     return markers
 
 
