@@ -278,7 +278,7 @@ def test_wind_speed_printable_rows_match_the_seed() -> None:
     HIGHER DIE is Maximum # Inches Ships may beat into the Wind (up to 225) AND the distance Damaged
     Ships may sail with or across the Wind. LOWER DIE is # Inches Damaged Ships may beat into the
     Wind. AND the distance Dismasted Ships must drift with the Wind."."""
-    rows = dict(wind_speed_table().rows)
+    rows = {r[0]: r[1] for r in wind_speed_table().rows}
     assert rows["Total"] == "Maximum inches ships may sail with or across the wind"
     assert "beat into the wind" in rows["Higher die"] and "damaged ships may sail" in rows["Higher die"]
     assert "damaged ships may beat" in rows["Lower die"].lower() and "dismasted ships must drift" in rows["Lower die"]
