@@ -14,6 +14,13 @@ table (module.function)            seed                         what it gives
 wind.initial_wind_table            004 Battle of Grenada rules  initial wind when unknown (1D6)
 wind.wind_change_table             004                          the fifteen-minute wind check
 wind.wind_speed_table              004                          wind speed: 2D6 total, higher, lower
+tides.tide_timing_table            001 Naval set-up for DBM     low/high water hour from set-up dice
+tides.tide_schedule_table          001                          the day's tides for a timing
+tides.tide_cycle_table             001                          low 8, flood 17, high 8, ebb 17 bounds
+tides.tide_effect_table            001                          shoal water, reefs, tidal marsh by score
+tides.tide_modifiers_table         001                          modifiers to the tide-effect roll
+tides.grounding_table              001                          grounding numbers, wreck, unstick
+tides.marsh_passage_table          001                          boats through flooded marsh (1D6)
 =================================  ===========================  ====================================
 
 Conventions shared by every module:
@@ -22,7 +29,8 @@ Conventions shared by every module:
   tests and for dice entered by hand). A function that rolls also takes a
   :class:`rules.strategic_log.StrategicLog` and a ``place`` (the battle's zone or port key) and
   appends every die, in the order rolled, with a tabletop purpose (``wind_initial``,
-  ``wind_change``, ``wind_speed``, …), so the pack's rolls sit in the same dice log as every other
+  ``wind_change``, ``wind_speed``, ``setup``, ``tide_effect``, ``grounding``, ``unstick``,
+  ``marsh_passage``, …), so the pack's rolls sit in the same dice log as every other
   roll and replay from their raw faces.
 * Every function has a twin that takes the faces instead of the dice (``…_for``), used by the
   rolling function itself and by a pack that prints results for dice thrown at the table.
