@@ -21,6 +21,13 @@ tides.tide_effect_table            001                          shoal water, ree
 tides.tide_modifiers_table         001                          modifiers to the tide-effect roll
 tides.grounding_table              001                          grounding numbers, wreck, unstick
 tides.marsh_passage_table          001                          boats through flooded marsh (1D6)
+forts.fort_sizes_table             002 Blood, Bilge & Iron      small/medium/large: 1/2/3 guns per
+                                   Balls (forts)                45° sector, four sectors over 180°
+forts.fort_firing_table            002                          +1, no point blank/close, 30" extreme,
+                                                                ships fire back 4th rate+, long, on 6
+forts.fort_hits_table              002                          the table of sixes (silence, destroy)
+forts.fort_mapping_table           002 with RULES.md §6         fortification factor → fort size [H]
+forts.port_forts_table             002 with RULES.md §6         one port's forts (Gibraltar: six)
 =================================  ===========================  ====================================
 
 Conventions shared by every module:
@@ -30,7 +37,7 @@ Conventions shared by every module:
   :class:`rules.strategic_log.StrategicLog` and a ``place`` (the battle's zone or port key) and
   appends every die, in the order rolled, with a tabletop purpose (``wind_initial``,
   ``wind_change``, ``wind_speed``, ``setup``, ``tide_effect``, ``grounding``, ``unstick``,
-  ``marsh_passage``, …), so the pack's rolls sit in the same dice log as every other
+  ``marsh_passage``, ``fort_fire_back``, ``fort_clear``, …), so the pack's rolls sit in the same dice log as every other
   roll and replay from their raw faces.
 * Every function has a twin that takes the faces instead of the dice (``…_for``), used by the
   rolling function itself and by a pack that prints results for dice thrown at the table.
