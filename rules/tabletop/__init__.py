@@ -28,6 +28,9 @@ forts.fort_firing_table            002                          +1, no point bla
 forts.fort_hits_table              002                          the table of sixes (silence, destroy)
 forts.fort_mapping_table           002 with RULES.md §6         fortification factor → fort size [H]
 forts.port_forts_table             002 with RULES.md §6         one port's forts (Gibraltar: six)
+fire_combat.fire_procedure_table   003 La Bataille Premier      fire factors against fire defence,
+                                   Rules (fire combat)          odds rounded down, special cases
+fire_combat.fire_chart_table       003 (chart: house [H])       increments lost by odds and roll
 =================================  ===========================  ====================================
 
 Conventions shared by every module:
@@ -37,7 +40,7 @@ Conventions shared by every module:
   :class:`rules.strategic_log.StrategicLog` and a ``place`` (the battle's zone or port key) and
   appends every die, in the order rolled, with a tabletop purpose (``wind_initial``,
   ``wind_change``, ``wind_speed``, ``setup``, ``tide_effect``, ``grounding``, ``unstick``,
-  ``marsh_passage``, ``fort_fire_back``, ``fort_clear``, …), so the pack's rolls sit in the same dice log as every other
+  ``marsh_passage``, ``fort_fire_back``, ``fort_clear``, ``fire_combat``), so the pack's rolls sit in the same dice log as every other
   roll and replay from their raw faces.
 * Every function has a twin that takes the faces instead of the dice (``…_for``), used by the
   rolling function itself and by a pack that prints results for dice thrown at the table.
