@@ -43,6 +43,8 @@ Seed 002 — Blood, Bilge & Iron Balls, optional rule for forts, module :mod:`~r
 * ``fort_mapping_table`` and ``port_forts_table`` — the port's forts as the campaign counts them
   (RULES.md §6: forts = fortification factor, Gibraltar 2 × = 6) with their size mapped from the
   fortification factor [H]; :func:`~rules.tabletop.forts.port_forts`.
+* ``shore_battery_table`` (seed 004, printed with the forts) — "SHORE BATTERIES Each Gun box
+  represents 8-14 guns", red hot shot, for groups that fight with the Battle of Grenada rules.
 
 Seed 003 — La Bataille Premier Rules (July 2021), page 24, module
 :mod:`~rules.tabletop.fire_combat`:

@@ -47,6 +47,7 @@ def section_tables(section: Section | str, ruleset: Ruleset) -> tuple[PrintableT
             forts.fort_sizes_table(),
             forts.fort_firing_table(),
             forts.fort_hits_table(),
+            forts.shore_battery_table(),
         )
     return (fire_combat.fire_procedure_table(), fire_combat.fire_chart_table())
 
