@@ -754,8 +754,11 @@ def grounding_table() -> PrintableTable:
         headers=("Element", "Number"),
         rows=tuple((r.label, str(r.number)) for r in GROUNDING_CHART),
         notes=(
+            "Ships and galleys check at the end of each movement phase in GGo* shoal water, reefs or tidal marsh.",
             "Aground in a strong wind: the element is destroyed (wrecked). On a reef: stranded, or destroyed "
             "in a strong wind.",
+            "Once an element of a naval group has crossed the shoal, the rest may follow at the same speed and "
+            "route: the passage is marked.",
             "Grounded ships get unstuck if 1D6 plus the tide modifier makes their number, at the tide level they "
             "grounded in or a higher one: "
             + "; ".join(f"{signed(v)} at {p.label.lower()}" for p, v in UNSTICK_MODIFIERS.items())

@@ -475,3 +475,16 @@ def test_setup_dice_table_on_a_moonless_night() -> None:
         "Tide",
         "The defender's last die is even: a moonless night; low water at the attacker's die, 0200",
     )
+
+
+def test_grounding_notes_follow_the_seed() -> None:
+    """001: "Naval elements may pass thru shoal water checking for to see if they run aground at the end
+    of the movement phase when they are in GGo* shoal water. If the element upon checking strikes a reef
+    the element is stranded or destroyed in strong wind. ... Once an element of a naval group has
+    crossed the shoal the rest may follow at the same speed and route as the lead element as the
+    passage is assumed to be marked."."""
+    notes = grounding_table().notes
+    assert notes[0].startswith("Ships and galleys check at the end of each movement phase in GGo*")
+    assert "On a reef: stranded, or destroyed in a strong wind." in notes[1]
+    assert notes[2].startswith("Once an element of a naval group has crossed the shoal")
+    assert "at the tide level they grounded in or a higher one" in notes[3] and "+2 at high water" in notes[3]
