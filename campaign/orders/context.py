@@ -88,7 +88,9 @@ class OrderContext:
         # Fresh from the database: the treasury on a caller's instance may be stale.
         self.nation = Nation.objects.get(pk=nation.pk)
         self.turn = turn
-        self.campaign = Campaign.objects.get(pk=nation.campaign_id)
+        # The order services have just read the campaign with the locked turn; others read it here.
+        cached = Turn._meta.get_field("campaign").is_cached(turn)
+        self.campaign = turn.campaign if cached else Campaign.objects.get(pk=nation.campaign_id)
         self.board = board or Board(self.campaign.pk)
         self.listed = Listed()
         self._org: dict[int, int | str | None] | None = None

@@ -34,6 +34,7 @@ def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
     turns = Turn.objects.select_for_update().defer("snapshot", "dice_log").filter(campaign_id=campaign_id)
     turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
     if turn is not None and turn.status == Turn.Status.OPEN:
+        turn.campaign = campaign  # the order context reads it from here rather than again
         return turn
     if turn is not None and turn.status == Turn.Status.RESOLVED:
         raise OrderRefused(f"Turn {turn.number} has been resolved; its orders are closed.", code=_CLOSED)
@@ -43,11 +44,19 @@ def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
 
 
 def _mark_submitted(*, nation: Nation, turn: Turn) -> None:
-    NationTurn.objects.update_or_create(turn=turn, nation=nation, defaults={"submitted_at": timezone.now()})
+    # One upsert (INSERT … ON CONFLICT on the one-row-per-nation constraint) instead of
+    # update_or_create's savepoint, locking read and write: this runs on every order change.
+    NationTurn.objects.bulk_create(
+        [NationTurn(turn=turn, nation=nation, submitted_at=timezone.now())],
+        update_conflicts=True,
+        unique_fields=["turn", "nation"],
+        update_fields=["submitted_at"],
+    )
 
 
 def _store_refused(exc: IntegrityError) -> OrderRefused:
-    # The checks refuse every conflict the database knows of; this guards the last gap.
+    # The checks refuse every conflict the database knows of; this guards the last gap. No savepoint
+    # of its own is needed: the refusal leaves the service's atomic block, which rolls back.
     return OrderRefused(
         f"The orders conflict with orders stored meanwhile; reload them and try again ({exc}).",
         code=RefusalCode.STORE_CONFLICT,
@@ -65,16 +74,15 @@ def order_add(*, nation: Nation, body: object) -> Order:
     clean = order_check(ctx, body)
     position = (max((o.position for o in existing), default=0)) + 1
     try:
-        with transaction.atomic():
-            order = Order.objects.create(
-                campaign_id=nation.campaign_id,
-                turn=turn,
-                nation=nation,
-                position=position,
-                kind=clean.kind,
-                body=clean.body,
-                fleet=clean.fleet,
-            )
+        order = Order.objects.create(
+            campaign_id=nation.campaign_id,
+            turn=turn,
+            nation=nation,
+            position=position,
+            kind=clean.kind,
+            body=clean.body,
+            fleet=clean.fleet,
+        )
     except IntegrityError as exc:
         raise _store_refused(exc) from exc
     _mark_submitted(nation=nation, turn=turn)
@@ -118,8 +126,7 @@ def order_update(*, order: Order, body: object) -> Order:
     stored = next(o for o in before if o.pk == order.pk)
     stored.kind, stored.body, stored.fleet = clean.kind, clean.body, clean.fleet
     try:
-        with transaction.atomic():
-            stored.save(update_fields=["kind", "body", "fleet", "updated_at"])
+        stored.save(update_fields=["kind", "body", "fleet", "updated_at"])
     except IntegrityError as exc:
         raise _store_refused(exc) from exc
     _mark_submitted(nation=nation, turn=turn)
@@ -181,8 +188,7 @@ def orders_replace(*, nation: Nation, bodies: Sequence[object]) -> list[Order]:
         if clean is not None
     ]
     try:
-        with transaction.atomic():
-            stored = Order.objects.bulk_create(orders)
+        stored = Order.objects.bulk_create(orders)
     except IntegrityError as exc:
         raise OrdersRefused([_store_refused(exc)]) from exc
     _mark_submitted(nation=nation, turn=turn)
