@@ -12,8 +12,10 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 
-# Mail's records live beside this module; imported here so Django registers them with the app.
+# Mail's, API tokens' and the audit log's records live beside this module; imported here so Django registers them with the app.
 from campaign.api_token_models import ApiToken as ApiToken
+from campaign.audit_models import AuditAction as AuditAction
+from campaign.audit_models import AuditEntry as AuditEntry
 from campaign.mail_models import Announcement as Announcement
 from campaign.mail_models import CalendarToken as CalendarToken
 from campaign.mail_models import Delivery as Delivery
