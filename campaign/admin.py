@@ -25,6 +25,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.audit_admin import AuditEntryAdmin as AuditEntryAdmin  # registers the audit log's page
 from campaign.beat_admin import beat_admin_for_superusers_only
 from campaign.health import turns_summary
 from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin  # registers the mail's admin page

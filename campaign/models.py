@@ -12,7 +12,8 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 
-# Mail's, API tokens' and the audit log's records live beside this module; imported here so Django registers them with the app.
+# Mail's, API tokens' and the audit log's records live beside this module; imported here so that
+# Django registers them with the app.
 from campaign.api_token_models import ApiToken as ApiToken
 from campaign.audit_models import AuditAction as AuditAction
 from campaign.audit_models import AuditEntry as AuditEntry
