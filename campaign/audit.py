@@ -20,7 +20,6 @@ from django.db.models import QuerySet
 
 from campaign.audit_models import AuditEntry
 from campaign.models import Campaign
-from campaign.permissions import campaigns_run_by
 
 ACTION_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 SUMMARY_MAX = AuditEntry._meta.get_field("summary").max_length or 300
@@ -122,11 +121,6 @@ def audit_entries_for_campaign(*, campaign_id: int) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(campaign_id=campaign_id).order_by("-created_at", "-pk")
 
 
-def audit_entries_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[AuditEntry]:
-    """Entries of the campaigns ``user`` runs (every campaign's for a superuser), newest first."""
-    return AuditEntry.objects.filter(campaign_id__in=campaigns_run_by(user).values("pk")).order_by("-created_at", "-pk")
-
-
 def acting_for_nation_is_audited(
     actor: AbstractBaseUser | AnonymousUser | CommandLine | None, player_id: int | None
 ) -> bool:
@@ -161,7 +155,6 @@ __all__ = [
     "acting_for_nation_is_audited",
     "actor_label",
     "audit_entries_for_campaign",
-    "audit_entries_for_user",
     "audit_entry_as_json",
     "audit_record",
 ]
