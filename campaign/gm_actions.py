@@ -19,8 +19,12 @@ from django.utils import timezone
 
 from campaign.audit import audit_record
 from campaign.audit_models import AuditAction
+from campaign.backup import campaign_export
 from campaign.models import Campaign, LedgerEntry, Nation, Turn
+from campaign.notifications import campaign_ended_record
+from campaign.scenario import ScenarioError, scenario_load
 from campaign.services import campaign_settings_update, ship_lay_down, treasury_adjust
+from campaign.standings import campaign_standings
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
     TurnControlError,
@@ -197,8 +201,89 @@ def gm_ship_lay_down(*, nation: Nation, actor: Actor, ship_class: str, name: str
     return ship
 
 
+# --- start and end ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_start(
+    *,
+    scenario: str,
+    name: str,
+    slug: str,
+    seed: int | None,
+    first_deadline: datetime,
+    turn_length_days: int,
+    gm: AbstractBaseUser,
+    actor: Actor,
+    now: datetime | None = None,
+) -> Campaign:
+    """A new campaign from a scenario (the ``load_scenario`` service), run by ``gm``: its first turn ends
+    at ``first_deadline`` and each later one ``turn_length_days`` after the previous resolution (the
+    deadline rhythm, a ruleset setting). Raises ``ScenarioError``/``RulesetError`` and writes nothing."""
+    now = now or timezone.now()
+    if first_deadline <= now:
+        raise ScenarioError(
+            f"The first deadline ({first_deadline:%Y-%m-%d %H:%M} UTC) has passed; choose a time in the future."
+        )
+    campaign = scenario_load(name=scenario, slug=slug, display_name=name, seed=seed, gm=gm, now=now)  # type: ignore[arg-type]
+    campaign = campaign_settings_update(campaign=campaign, values={"calendar.turn_length_days": turn_length_days})
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    turn.deadline = first_deadline
+    turn.save(update_fields=["deadline"])
+    # The opening snapshot again: it must hold the deadline and rhythm just set (revert goes back to it).
+    turn.snapshot = campaign_export(campaign=campaign, with_snapshots=False)
+    turn.save(update_fields=["snapshot"])
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_STARTED,
+        summary=f"{campaign.name} started from the scenario {scenario}, run by {gm.get_username()}.",
+        after={
+            "scenario": scenario,
+            "slug": campaign.slug,
+            "seed": campaign.seed,
+            "first_deadline": first_deadline.isoformat(),
+            "turn_length_days": turn_length_days,
+        },
+    )
+    return campaign
+
+
+@transaction.atomic
+def campaign_end(*, campaign: Campaign, actor: Actor, reason: str = "", now: datetime | None = None) -> Campaign:
+    """End the campaign now: no more turns resolve and orders close; everyone is mailed the final
+    standings by the campaign's victory condition. Refused while a turn is resolving or once ended."""
+    now = now or timezone.now()
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status == Campaign.Status.ENDED:
+        raise TurnControlError(f"{locked.name} has ended already.")
+    if Turn.objects.filter(campaign=locked, status=Turn.Status.RESOLVING).exists():
+        raise TurnControlError(f"A turn of {locked.name} is resolving; end the campaign once it is done.")
+    before = locked.status
+    locked.status = Campaign.Status.ENDED
+    locked.save(update_fields=["status"])
+    campaign.status = locked.status
+    turn = Turn.objects.filter(campaign=locked).order_by("-number").first()
+    standings = campaign_standings(locked.pk)
+    if turn is not None:
+        campaign_ended_record(campaign=locked, turn=turn, now=now)
+    leader = ", ".join(s.name for s in standings if s.place == 1) or "nobody"
+    audit_record(
+        campaign=locked,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_ENDED,
+        summary=f"{locked.name} ended by the GM in turn {locked.turn_number}; first: {leader}.",
+        before={"status": before},
+        after={"status": locked.status, "standings": [s.as_data() for s in standings]},
+        reason=reason,
+    )
+    return locked
+
+
 __all__ = [
     "Actor",
+    "campaign_end",
+    "campaign_start",
     "gm_campaign_pause",
     "gm_campaign_resume",
     "gm_rules_update",
