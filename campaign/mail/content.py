@@ -209,6 +209,6 @@ def _final_standings(delivery: Delivery) -> dict[str, Any]:
         "own_standing": own,
         "nation_count": len(standings),
         # Older deliveries (before victory conditions) were ranked by the holdings order.
-        "victory": delivery.data.get("victory") or "ports held, then ships of the line afloat, then treasury",
+        "victory": delivery.data.get("victory") or "Ports held, then ships of the line, then treasury",
         "by_points": bool(delivery.data.get("points")),
     }

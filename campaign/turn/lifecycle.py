@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from campaign.audit import acting_for_nation_is_audited, audit_record
 from campaign.audit_models import AuditAction
-from campaign.models import Campaign, Nation, NationTurn, Turn
+from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
 from campaign.notifications import clock_changed_record
 from rules.calendar import deadline_after_pause, deadline_extended
 
@@ -52,9 +52,19 @@ def turns_due(*, now: datetime) -> list[int]:
         turn_states__turn=OuterRef("pk")
     )
     everyone_ready = Exists(with_players) & ~Exists(not_ready) & ~Exists(players_without_state)
+    # The "GM is asked" NMR house option: while a nation with a player has entered no orders, the turn
+    # waits for the GM (who enters them, extends the deadline or resolves it now), deadline or not.
+    submitted = NationTurn.objects.filter(
+        turn=OuterRef(OuterRef("pk")), nation=OuterRef("pk"), submitted_at__isnull=False
+    )
+    without_orders = Nation.objects.filter(campaign=OuterRef("campaign"), player__isnull=False).exclude(
+        Exists(submitted)
+    )
+    gm_asked = Q(campaign__nmr_policy=NmrPolicy.ASK_GM) & Exists(without_orders)
     return list(
         Turn.objects.filter(status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE)
         .filter(Q(deadline__lte=now) | everyone_ready)
+        .exclude(gm_asked)
         .order_by("deadline", "pk")
         .values_list("pk", flat=True)
     )
