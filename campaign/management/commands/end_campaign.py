@@ -30,7 +30,8 @@ class Command(BaseCommand):
             campaign_end(campaign=campaign, actor=None, reason=options["reason"])
         except TurnControlError as exc:
             raise Refused(str(exc)) from exc
-        self.stdout.write(f"{campaign.name} has ended. Final standings (victory condition: {victory_description(campaign)}):")
+        condition = victory_description(campaign)
+        self.stdout.write(f"{campaign.name} has ended. Final standings (victory condition: {condition}):")
         for s in campaign_standings(campaign.pk):
             self.stdout.write(
                 f"  {s.place}. {s.name}: {s.ports} port{'s' if s.ports != 1 else ''}, "
