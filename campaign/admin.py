@@ -17,7 +17,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -241,9 +241,10 @@ class CampaignAdmin(CampaignScopedAdmin):
         return own + super().get_urls()
 
     def _campaign(self, request: HttpRequest, pk: int) -> Campaign:
+        """The campaign, if the user runs it; a campaign of other GMs does not exist for them (404)."""
         campaign = get_object_or_404(Campaign, pk=pk)
         if not self.has_change_permission(request, campaign):
-            raise PermissionDenied
+            raise Http404("No such campaign.")
         return campaign
 
     def _context(self, request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
@@ -368,9 +369,7 @@ class CampaignAdmin(CampaignScopedAdmin):
         return TemplateResponse(request, "admin/campaign/extend.html", context)
 
     def rules_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        campaign = get_object_or_404(Campaign, pk=pk)
-        if not self.has_change_permission(request, campaign):
-            raise PermissionDenied
+        campaign = self._campaign(request, pk)
         current = dict(campaign.ruleset.flat)
         form = RulesetForm(request.POST or None, current=current)
         if request.method == "POST" and form.is_valid():
@@ -585,7 +584,7 @@ class NationAdmin(CampaignScopedAdmin):
     def _nation(self, request: HttpRequest, pk: int) -> Nation:
         nation = get_object_or_404(Nation.objects.select_related("campaign"), pk=pk)
         if not self.has_change_permission(request, nation):
-            raise PermissionDenied
+            raise Http404("No such nation.")
         return nation
 
     def _render(self, request: HttpRequest, nation: Nation, form: forms.Form, title: str, intro: str) -> HttpResponse:
