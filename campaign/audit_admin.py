@@ -10,10 +10,11 @@ import json
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest
-from django.utils.html import format_html
 
-from campaign.audit_models import AuditEntry
+from campaign.audit_models import AuditAction, AuditEntry
+from campaign.models import Campaign
 from campaign.permissions import CampaignScopedAdmin, campaigns_run_by
 
 
@@ -32,6 +33,23 @@ class _CampaignRunFilter(admin.SimpleListFilter):
         return queryset.filter(campaign_id=value) if value and str(value).isdigit() else queryset
 
 
+class _ActionFilter(admin.SimpleListFilter):
+    """The actions by their labels (the column keeps the code's name)."""
+
+    title = "action"
+    parameter_name = "action__exact"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+        return [(value, str(label)) for value, label in AuditAction.choices]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        return queryset.filter(action=self.value()) if self.value() else queryset
+
+
+#: Characters of "before → after" shown in the list.
+LIST_CHANGE_CHARS = 160
+
+
 def _shown(data: dict[str, Any] | None) -> str:
     if not data:
         return "—"
@@ -40,9 +58,18 @@ def _shown(data: dict[str, Any] | None) -> str:
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(CampaignScopedAdmin):
-    list_display = ("created_at", "campaign_slug", "actor_name", "turn", "action_label", "summary", "change", "reason")
+    list_display = (
+        "created_at",
+        "campaign_shown",
+        "actor_shown",
+        "turn",
+        "action_label",
+        "summary",
+        "change",
+        "reason",
+    )
     list_display_links = ("created_at",)
-    list_filter = (_CampaignRunFilter, "action")
+    list_filter = (_CampaignRunFilter, _ActionFilter)
     search_fields = ("summary", "reason", "actor_name")
     date_hierarchy = "created_at"
     fields = (
@@ -59,6 +86,19 @@ class AuditEntryAdmin(CampaignScopedAdmin):
     readonly_fields = fields
     list_per_page = 100
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AuditEntry]:
+        """With the campaign's name as it is now (kept on the row as the slug if it was deleted)."""
+        name = Campaign.objects.filter(pk=OuterRef("campaign_id")).values("name")[:1]
+        return super().get_queryset(request).annotate(campaign_name=Subquery(name))
+
+    @admin.display(description="Campaign", ordering="campaign_slug")
+    def campaign_shown(self, obj: AuditEntry) -> str:
+        return getattr(obj, "campaign_name", None) or obj.campaign_slug
+
+    @admin.display(description="Who", ordering="actor_name")
+    def actor_shown(self, obj: AuditEntry) -> str:
+        return obj.actor_name
+
     @admin.display(description="Action", ordering="action")
     def action_label(self, obj: AuditEntry) -> str:
         return obj.action_label
@@ -67,7 +107,9 @@ class AuditEntryAdmin(CampaignScopedAdmin):
     def change(self, obj: AuditEntry) -> str:
         if obj.before is None and obj.after is None:
             return "—"
-        return format_html("{} → {}", _shown(obj.before), _shown(obj.after))
+        text = f"{_shown(obj.before)} → {_shown(obj.after)}"
+        # The list stays readable on a phone; the entry's own page shows all of it.
+        return text if len(text) <= LIST_CHANGE_CHARS else text[: LIST_CHANGE_CHARS - 1] + "…"
 
     @admin.display(description="Before")
     def before_shown(self, obj: AuditEntry) -> str:

@@ -89,7 +89,7 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = "audit entry"
-        verbose_name_plural = "audit log"
+        verbose_name_plural = "audit log entries"
         indexes = [models.Index(fields=["campaign", "created_at"], name="audit_by_campaign_time")]
         constraints = [
             models.CheckConstraint(condition=~models.Q(action=""), name="audit_action_not_empty"),

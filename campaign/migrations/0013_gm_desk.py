@@ -82,7 +82,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 "verbose_name": "audit entry",
-                "verbose_name_plural": "audit log",
+                "verbose_name_plural": "audit log entries",
                 "ordering": ["-created_at", "-pk"],
             },
         ),

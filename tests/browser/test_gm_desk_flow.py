@@ -154,7 +154,7 @@ def test_a_second_gm_cannot_reach_a_campaign_that_is_not_theirs(live_server: Any
     users.create_user("rival", "rival@example.org", PASSWORD, is_staff=True)
     from campaign.scenario import scenario_load
 
-    campaign = scenario_load(name="europe-1805", slug="trafalgar", seed=1805, gm=owner)  # type: ignore[arg-type]
+    campaign = scenario_load(name="europe-1805", slug="trafalgar", seed=1805, gm=owner)
     gb = Nation.objects.get(campaign=campaign, code="GB")
     base = live_server.url
     _login(page, base, "rival")
