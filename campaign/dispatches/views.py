@@ -250,7 +250,9 @@ def nation_mute_view(request: HttpRequest, slug: str) -> HttpResponse:
     form = MuteForm(request.POST, nations=viewer.nations)
     back = _url(viewer, "dispatches")
     if not form.is_valid():
-        problems = "; ".join(f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items())
+        problems = "; ".join(
+            f"{form.fields[name].label}: {' '.join(str(e) for e in errors)}" for name, errors in form.errors.items()
+        )
         messages.error(request, f"Nobody was muted. {problems}")
         return HttpResponseRedirect(back)
     nation = viewer.nations_by_code[form.cleaned_data["nation"]]

@@ -127,13 +127,13 @@ def test_unread_counts_in_the_header_cost_no_query_of_their_own(p: Powers, djang
 
 
 def test_refusals_name_the_problem_and_change_nothing(p: Powers) -> None:
-    cases = [
-        (dict(to=["FR"], body="   "), "empty"),
-        (dict(to=["FR"], body="x" * 2001), "2001 characters long; this campaign allows at most 2000"),
-        (dict(to=["XX"]), "No nation XX in this campaign; its nations are France, Great Britain, Spain"),
-        (dict(to=["GB"]), "cannot write to itself"),
-        (dict(to=[]), "Choose at least one nation"),
-        (dict(to=["FR"], subject=" "), "subject"),
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"to": ["FR"], "body": "   "}, "empty"),
+        ({"to": ["FR"], "body": "x" * 2001}, "2001 characters long; this campaign allows at most 2000"),
+        ({"to": ["XX"]}, "No nation XX in this campaign; its nations are France, Great Britain, Spain"),
+        ({"to": ["GB"]}, "cannot write to itself"),
+        ({"to": []}, "Choose at least one nation"),
+        ({"to": ["FR"], "subject": " "}, "subject"),
     ]
     for kwargs, message in cases:
         with pytest.raises(DispatchRefused, match=message):
