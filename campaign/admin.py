@@ -75,7 +75,7 @@ class RulesetForm(forms.Form):
 class NationInline(CampaignScopedInline):
     model = Nation
     extra = 0
-    fields = ("code", "name", "navy", "player", "crew", "treasury", "base_income")
+    fields = ("code", "name", "navy", "player", "crew", "treasury", "base_income", "capital")
     readonly_fields = ("treasury",)
     show_change_link = True
 

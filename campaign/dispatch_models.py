@@ -31,6 +31,18 @@ class Press(models.TextChoices):
     OFF = "off", "No press (dispatches off)"
 
 
+#: The campaign's house options of dispatches (``Campaign`` fields) and their defaults: backups write
+#: only those that differ, so files from before dispatches read the same.
+DISPATCH_OPTIONS: dict[str, object] = {
+    "press": Press.FULL.value,
+    "anonymous_press": False,
+    "gm_reads_dispatches": True,
+    "dispatch_delay_zones": None,
+    "dispatch_max_length": 2000,
+    "dispatches_per_hour": 10,
+}
+
+
 class Conversation(models.Model):
     """A thread of dispatches. Its nations are fixed when it is started; replies go to all of them."""
 

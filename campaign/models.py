@@ -8,12 +8,14 @@ one open turn per campaign.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 
 # Mail's records live beside this module; imported here so Django registers them with the app.
 from campaign.api_token_models import ApiToken as ApiToken
+from campaign.dispatch_models import DISPATCH_OPTIONS as DISPATCH_OPTIONS
 from campaign.dispatch_models import EDIT_WINDOW_SECONDS as EDIT_WINDOW_SECONDS
 from campaign.dispatch_models import Conversation as Conversation
 from campaign.dispatch_models import Dispatch as Dispatch
@@ -101,7 +103,7 @@ class Campaign(models.Model):
     press = models.CharField(
         max_length=8,
         choices=Press.choices,
-        default=Press.FULL,
+        default=DISPATCH_OPTIONS["press"],
         help_text="House option: which dispatches players may send. The GM may always post as The Admiralty.",
     )
     anonymous_press = models.BooleanField(
@@ -206,6 +208,13 @@ class Nation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
+
+    def clean(self) -> None:
+        """A capital is one of this campaign's ports (forms call this; the scenario loader checks it too)."""
+        if self.capital_id is not None and self.capital is not None and self.capital.campaign_id != self.campaign_id:
+            raise ValidationError(
+                {"capital": f"{self.capital.name} is a port of another campaign: choose one of this campaign's ports."}
+            )
 
 
 class LedgerEntry(models.Model):
