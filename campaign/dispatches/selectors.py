@@ -350,7 +350,9 @@ def dispatch_board_for_viewer(viewer: Viewer, *, page: int, now: datetime) -> Bo
         conversations=[_conversation_view(viewer, c, unread.get(c.pk, 0)) for c in conversations],
         page=page,
         has_next=has_next,
-        recipients=[n for n in viewer.nations if viewer.is_gm or n.pk != viewer.nation.pk],
+        recipients=sorted(
+            (n for n in viewer.nations if viewer.is_gm or n.pk != viewer.nation.pk), key=lambda n: n.name
+        ),
         can_send=can_send,
         cannot_send=cannot_send,
         mute=mute,

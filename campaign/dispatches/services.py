@@ -56,8 +56,21 @@ class Sent:
     in_transit_to: list[str]
 
 
+def _storable(text: str, *, what: str, field: str) -> str:
+    """Refuse what PostgreSQL cannot store as text: NUL characters and lone surrogates."""
+    if "\x00" in text:
+        raise DispatchRefused(f"The {what} contains a NUL character, which cannot be stored: remove it.", field=field)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DispatchRefused(
+            f"The {what} contains characters that are not valid text: remove them.", field=field
+        ) from None
+    return text
+
+
 def _clean_body(campaign: Campaign, body: str) -> str:
-    text = body.replace("\r\n", "\n").strip()
+    text = _storable(body, what="dispatch", field="body").replace("\r\n", "\n").strip()
     if not text:
         raise DispatchRefused("The dispatch is empty: write something to send.", field="body")
     if len(text) > campaign.dispatch_max_length:
@@ -200,7 +213,7 @@ def conversation_start(
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     public = to is None
     _check_may_send(campaign, sender, public=public, now=now)
-    subject = " ".join(subject.split())
+    subject = " ".join(_storable(subject, what="subject", field="subject").split())
     if not subject:
         raise DispatchRefused("Give the conversation a subject (a few words, shown in the list).", field="subject")
     if len(subject) > MAX_SUBJECT:
@@ -326,7 +339,7 @@ def dispatches_mark_read(
 
 
 def _clean_reason(reason: str, *, what: str) -> str:
-    text = " ".join(reason.split())
+    text = " ".join(_storable(reason, what="reason", field="reason").split())
     if not text:
         raise DispatchRefused(f"Give a reason {what} (it is kept with the record).", field="reason")
     if len(text) > MAX_REASON:

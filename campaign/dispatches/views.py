@@ -147,7 +147,9 @@ def conversation_page(request: HttpRequest, slug: str, conversation_id: int) -> 
             return HttpResponseRedirect(_url(viewer, "conversation", conversation.pk) + f"#d{sent.dispatch.pk}")
     thread = thread_for_viewer(viewer, conversation, now=now)
     if not viewer.is_gm and viewer.nation.player_id == viewer.user_id and request.method == "GET":
-        dispatches_mark_read(nation=viewer.nation, conversation_id=conversation.pk, now=now)
+        marked = dispatches_mark_read(nation=viewer.nation, conversation_id=conversation.pk, now=now)
+        # The header's count was read with the viewer, before these were marked: it shows them read.
+        setattr(viewer.nation, "unread_dispatches", max(0, viewer.unread_dispatches - marked))  # noqa: B010
     return _page(
         request,
         viewer,

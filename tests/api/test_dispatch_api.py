@@ -76,6 +76,7 @@ def test_refusals_are_400s_naming_the_problem(p: Powers) -> None:
         ({"to": ["FR"], "public": True, "subject": "S", "body": "Hi"}, "one of the two"),
         ({"to": ["ZZ"], "subject": "S", "body": "Hi"}, "No nation ZZ"),
         ({"to": "FR", "subject": "S", "body": "Hi"}, "to:"),
+        ({"to": ["FR"], "subject": "S", "body": "a\x00b"}, "contains a NUL character"),
     ]
     for body, message in cases:
         response = api(p.nelson).post(BASE, body, format="json")

@@ -45,8 +45,8 @@ def write(page: Page, base: str, slug: str, to: list[str], subject: str, body: s
     page.goto(f"{base}/campaigns/{slug}/dispatches/")
     for name in to:
         page.get_by_label(name, exact=True).check()
-    page.get_by_label("Subject").fill(subject)
-    page.get_by_label("Dispatch").fill(body)
+    page.get_by_role("textbox", name="Subject").fill(subject)
+    page.get_by_role("textbox", name="Dispatch").fill(body)
     page.get_by_role("button", name="Send").click()
 
 
@@ -93,7 +93,7 @@ def test_three_players_negotiate_an_alliance_and_one_betrays_it(
     expect(villeneuve.locator("li.dispatch")).to_contain_text("Great Britain")
     expect(villeneuve.locator("li.dispatch")).to_contain_text("Turn 1, Spring 1805")
     assert unread_badge(villeneuve) == "Dispatches"  # read now
-    villeneuve.get_by_label("Dispatch").fill("Agreed. France proposes it too.")
+    villeneuve.get_by_role("textbox", name="Dispatch").fill("Agreed. France proposes it too.")
     villeneuve.get_by_role("button", name="Send").click()
     expect(villeneuve.locator("ol.dispatch-list")).to_contain_text("Agreed. France proposes it too.")
     conversation_url = villeneuve.url.split("#")[0]

@@ -10,6 +10,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from campaign.backup import campaign_export, campaign_import
 from campaign.dispatches.selectors import (
     dispatch_board_for_viewer,
     thread_for_viewer,
@@ -36,10 +37,13 @@ from campaign.models import (
     DispatchRevision,
     MailEvent,
     MailPreference,
+    Nation,
     Press,
     Turn,
 )
+from campaign.scenario import ScenarioError, scenario_read, scenario_validate
 from campaign.viewer import Viewer, viewer_for_player
+from ports.models import Port
 from tests.support.dispatches import Powers, three_powers
 from tests.support.turns import turn_resolve_inline
 
@@ -134,6 +138,8 @@ def test_refusals_name_the_problem_and_change_nothing(p: Powers) -> None:
         ({"to": ["GB"]}, "cannot write to itself"),
         ({"to": []}, "Choose at least one nation"),
         ({"to": ["FR"], "subject": " "}, "subject"),
+        ({"to": ["FR"], "body": "a\x00b"}, "contains a NUL character"),
+        ({"to": ["FR"], "body": "a\ud800b"}, "not valid text"),
     ]
     for kwargs, message in cases:
         with pytest.raises(DispatchRefused, match=message):
@@ -277,3 +283,37 @@ def test_the_mail_of_a_dispatch_is_recorded_once_per_reader_as_each_chose(p: Pow
     send(p, p.gb, None, "To all.")
     rows = {d.recipient.username: (d.state, d.digest) for d in Delivery.objects.filter(event=MailEvent.DISPATCH)}
     assert rows == {"gravina": ("pending", True), "villeneuve": ("skipped", False)}
+
+
+def test_capitals_and_the_house_options_round_trip_through_a_backup(p: Powers) -> None:
+    plain = campaign_export(campaign=p.fresh())
+    assert not {"press", "anonymous_press", "dispatch_delay_zones"} & set(plain["campaign"])  # defaults unwritten
+    options = {
+        "press": Press.PUBLIC,
+        "anonymous_press": True,
+        "gm_reads_dispatches": False,
+        "dispatch_delay_zones": 4,
+        "dispatch_max_length": 500,
+        "dispatches_per_hour": 3,
+    }
+    Campaign.objects.filter(pk=p.campaign.pk).update(**options)
+    document = campaign_export(campaign=p.fresh())
+    assert {n["code"]: n["capital"] for n in document["nations"]} == {
+        "ES": "cartagena",
+        "FR": "brest",
+        "GB": "portsmouth",
+    }
+    restored = campaign_import(document=document, slug="restored")
+    assert {name: getattr(restored, name) for name in options} == options
+    capitals = dict(Nation.objects.filter(campaign=restored).values_list("code", "capital__key"))
+    assert capitals == {"ES": "cartagena", "FR": "brest", "GB": "portsmouth"}
+    assert Port.objects.get(campaign=restored, key="brest").pk == restored.nations.get(code="FR").capital_id
+    unplayed = [{**n, "player": None} for n in document["nations"]]  # an import gives nobody a role
+    assert campaign_export(campaign=restored)["nations"] == unplayed
+
+
+def test_a_capital_that_is_not_the_nations_port_is_refused_by_the_scenario_check() -> None:
+    data = scenario_read("europe-1805")
+    data["nations"][0]["capital"] = "brest"  # France's port given to Britain
+    with pytest.raises(ScenarioError, match="nation GB: capital 'brest' is not one of its ports"):
+        scenario_validate(data)
