@@ -10,13 +10,11 @@ Treasuries are read-only here: they change only through the ledger (the "Adjust 
 from __future__ import annotations
 
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -25,24 +23,26 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from campaign.audit_admin import AuditEntryAdmin as AuditEntryAdmin  # registers the audit log's page
 from campaign.beat_admin import beat_admin_for_superusers_only
+from campaign.gm_actions import (
+    gm_campaign_pause,
+    gm_campaign_resume,
+    gm_rules_update,
+    gm_ship_lay_down,
+    gm_treasury_adjust,
+    gm_turn_dry_run,
+    gm_turn_extend,
+    gm_turn_resolve_now,
+    gm_turn_retry,
+)
 from campaign.health import turns_summary
 from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin  # registers the mail's admin page
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
 from campaign.notifications import nation_given_record
 from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms
-from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
-from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import (
-    TurnControlError,
-    campaign_pause,
-    campaign_resume,
-    open_turn,
-    turn_claim,
-    turn_extend,
-    turn_retry,
-)
-from campaign.turn.runner import turn_dry_run
+from campaign.services import TreasuryError
+from campaign.turn.lifecycle import TurnControlError, open_turn
 from fleets.models import ShipClass
 from fleets.selectors import navy_counts
 from fleets.services import ShipNameError
@@ -120,16 +120,16 @@ class CampaignAdmin(CampaignScopedAdmin):
 
     @admin.action(description="Pause the selected campaigns (deadlines move by the pause)")
     def pause_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
-        self._control(request, queryset, campaign_pause, "paused")
+        self._control(request, queryset, gm_campaign_pause, "paused")
 
     @admin.action(description="Resume the selected campaigns")
     def resume_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
-        self._control(request, queryset, campaign_resume, "resumed")
+        self._control(request, queryset, gm_campaign_resume, "resumed")
 
     def _control(self, request: HttpRequest, queryset: QuerySet[Campaign], service: Any, verb: str) -> None:
         for campaign in queryset:
             try:
-                service(campaign=campaign)
+                service(campaign=campaign, actor=request.user)
             except TurnControlError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
             else:
@@ -138,11 +138,11 @@ class CampaignAdmin(CampaignScopedAdmin):
     @admin.action(description="Resolve the open turn now (through the workers, as at the deadline)")
     def resolve_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
         for campaign in queryset:
-            turn = open_turn(campaign)
-            if turn is None or not turn_claim(turn_id=turn.pk, now=timezone.now()):
-                self.message_user(request, f"{campaign.name} has no open turn to resolve.", messages.ERROR)
+            try:
+                turn = gm_turn_resolve_now(campaign=campaign, actor=request.user)
+            except TurnControlError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
                 continue
-            transaction.on_commit(partial(turn_resolve.delay, turn.pk))
             self.message_user(
                 request,
                 f"Turn {turn.number} of {campaign.name} is resolving; it is done when its status reads resolved "
@@ -182,13 +182,10 @@ class CampaignAdmin(CampaignScopedAdmin):
         turn = open_turn(campaign)
         result: dict[str, Any] | None = None
         error = ""
-        if turn is None:
-            error = f"{campaign.name} has no open turn."
-        else:
-            try:
-                result = turn_dry_run(turn_id=turn.pk, now=timezone.now())
-            except ValueError as exc:
-                error = str(exc)
+        try:
+            result = gm_turn_dry_run(campaign=campaign, actor=request.user)
+        except ValueError as exc:  # TurnControlError included: no open turn
+            error = str(exc)
         context = {
             **self.admin_site.each_context(request),
             "title": f"Dry run of {campaign}",
@@ -206,7 +203,7 @@ class CampaignAdmin(CampaignScopedAdmin):
         if request.method == "POST" and form.is_valid():
             by = timedelta(days=form.cleaned_data["days"], hours=form.cleaned_data["hours"])
             try:
-                turn = turn_extend(campaign=campaign, by=by)
+                turn = gm_turn_extend(campaign=campaign, actor=request.user, by=by)
             except TurnControlError as exc:
                 form.add_error(None, str(exc))
             else:
@@ -231,7 +228,7 @@ class CampaignAdmin(CampaignScopedAdmin):
         if request.method == "POST" and form.is_valid():
             changed = {k: v for k, v in form.cleaned_data.items() if current.get(k) != v}
             try:
-                campaign_settings_update(campaign=campaign, values=changed)
+                gm_rules_update(campaign=campaign, actor=request.user, values=changed)
             except RulesetError as exc:
                 form.add_error(None, str(exc))
             else:
@@ -371,8 +368,9 @@ class NationAdmin(CampaignScopedAdmin):
         form = LayDownForm(request.POST or None, nation=nation)
         if request.method == "POST" and form.is_valid():
             try:
-                ship = ship_lay_down(
+                ship = gm_ship_lay_down(
                     nation=nation,
+                    actor=request.user,
                     ship_class=form.cleaned_data["ship_class"],
                     name=form.cleaned_data["name"],
                     port=form.cleaned_data["port"],
@@ -399,7 +397,12 @@ class NationAdmin(CampaignScopedAdmin):
         form = AdjustTreasuryForm(request.POST or None, nation=nation)
         if request.method == "POST" and form.is_valid():
             try:
-                treasury_adjust(nation=nation, amount=form.cleaned_data["amount"], reason=form.cleaned_data["reason"])
+                gm_treasury_adjust(
+                    nation=nation,
+                    actor=request.user,
+                    amount=form.cleaned_data["amount"],
+                    reason=form.cleaned_data["reason"],
+                )
             except TreasuryError as exc:
                 form.add_error("amount", str(exc))
             else:
@@ -464,7 +467,7 @@ class TurnAdmin(CampaignScopedAdmin):
     def retry_resolution(self, request: HttpRequest, queryset: QuerySet[Turn]) -> None:
         for turn in queryset:
             try:
-                turn_retry(turn=turn)
+                gm_turn_retry(turn=turn, actor=request.user)
             except TurnControlError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
             else:

@@ -13,8 +13,11 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import F, Q
 
-# Mail's records live beside this module; imported here so Django registers them with the app.
+# Mail's, API tokens' and the audit log's records live beside this module; imported here so that
+# Django registers them with the app.
 from campaign.api_token_models import ApiToken as ApiToken
+from campaign.audit_models import AuditAction as AuditAction
+from campaign.audit_models import AuditEntry as AuditEntry
 from campaign.dispatch_models import DISPATCH_OPTIONS as DISPATCH_OPTIONS
 from campaign.dispatch_models import EDIT_WINDOW_SECONDS as EDIT_WINDOW_SECONDS
 from campaign.dispatch_models import Conversation as Conversation
@@ -24,6 +27,7 @@ from campaign.dispatch_models import DispatchMute as DispatchMute
 from campaign.dispatch_models import DispatchReport as DispatchReport
 from campaign.dispatch_models import DispatchRevision as DispatchRevision
 from campaign.dispatch_models import Press as Press
+from campaign.invitation_models import Invitation as Invitation
 from campaign.mail_models import Announcement as Announcement
 from campaign.mail_models import CalendarToken as CalendarToken
 from campaign.mail_models import Delivery as Delivery
@@ -49,6 +53,22 @@ class Season(models.TextChoices):
 
 
 assert tuple(Season.values) == SEASONS
+
+
+class NmrPolicy(models.TextChoices):
+    """What a nation with a player but no orders at the deadline does (NMR: no move received)."""
+
+    HOLD = "hold", "Standing orders hold"
+    RETURN_TO_PORT = "return_to_port", "Fleets return to port"
+    ASK_GM = "ask_gm", "The GM is asked (the turn waits)"
+
+
+class Victory(models.TextChoices):
+    """How a campaign's final standings are ranked (campaign.standings)."""
+
+    HOLDINGS = "holdings", "Ports held, then ships of the line, then treasury"
+    PORTS = "ports", "First to hold N ports (then ports held)"
+    POINTS = "points", "Most victory points: each port's EP value plus 1 per ship of the line afloat"
 
 
 class Campaign(models.Model):
@@ -136,6 +156,26 @@ class Campaign(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(1000)],
         help_text="Rate limit: most dispatches one nation may send in any hour (1–1000; default 10).",
     )
+    nmr_policy = models.CharField(
+        "when orders are missing",
+        max_length=16,
+        choices=NmrPolicy.choices,
+        default=NmrPolicy.HOLD,
+        help_text="House option: what a nation with a player but no orders at the deadline does (no move received).",
+    )
+    victory = models.CharField(
+        "victory condition",
+        max_length=12,
+        choices=Victory.choices,
+        default=Victory.HOLDINGS,
+        help_text="House rule: how the final standings are ranked when the campaign ends.",
+    )
+    victory_ports = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="With “hold N ports”: the number of ports that wins; the campaign ends when a nation holds them.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -149,6 +189,9 @@ class Campaign(models.Model):
             models.CheckConstraint(
                 condition=Q(dispatches_per_hour__gte=1, dispatches_per_hour__lte=1000),
                 name="campaign_dispatch_rate_in_range",
+            ),
+            models.CheckConstraint(
+                condition=~Q(victory="ports") | Q(victory_ports__gte=1), name="campaign_ports_victory_has_a_number"
             ),
         ]
 

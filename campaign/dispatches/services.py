@@ -15,11 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Q
 
+from campaign.audit import audit_record
 from campaign.models import (
     EDIT_WINDOW_SECONDS,
+    AuditAction,
     Campaign,
     Conversation,
     Dispatch,
@@ -257,7 +261,7 @@ def conversation_start(
         last_at=now,
     )
     conversation.nations.set(members)
-    return _write(
+    sent = _write(
         campaign=campaign,
         conversation=conversation,
         sender=sender,
@@ -265,6 +269,26 @@ def conversation_start(
         body=text,
         recipients=recipients,
         now=now,
+    )
+    if sender is None:
+        to_whom = "all nations" if public else _and([n.name for n in recipients])
+        _admiralty_audit(campaign, author_id, sent.dispatch, f"The Admiralty wrote to {to_whom}: “{subject}”")
+    return sent
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _admiralty_audit(campaign: Campaign, author_id: int | None, dispatch: Dispatch, summary: str) -> None:
+    """A GM's post as The Admiralty goes in the GM desk's audit log, in the post's transaction."""
+    actor = get_user_model().objects.filter(pk=author_id).first() if author_id is not None else None
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.ADMIRALTY_POSTED,
+        summary=summary,
+        after={"dispatch": dispatch.pk, "conversation": dispatch.conversation_id, "body": dispatch.body},
     )
 
 
@@ -291,7 +315,7 @@ def dispatch_reply(
             nations[pk] for pk in sorted(members, key=lambda pk: nations[pk].code) if sender is None or pk != sender.pk
         ]
     text = _clean_body(campaign, body)
-    return _write(
+    sent = _write(
         campaign=campaign,
         conversation=conversation,
         sender=nations[sender.pk] if sender is not None else None,
@@ -300,6 +324,9 @@ def dispatch_reply(
         recipients=recipients,
         now=now,
     )
+    if sender is None:
+        _admiralty_audit(campaign, author_id, sent.dispatch, f"The Admiralty replied in “{conversation.subject}”")
+    return sent
 
 
 @transaction.atomic
@@ -365,20 +392,45 @@ def dispatch_report(*, dispatch: Dispatch, nation: Nation, reporter_id: int, rea
 
 
 @transaction.atomic
-def dispatch_hide(*, dispatch: Dispatch, user_id: int, reason: str, now: datetime) -> Dispatch:
-    """The GM hides a dispatch from players: kept, marked hidden, with who, when and why."""
+def dispatch_hide(
+    *, dispatch: Dispatch, actor: AbstractBaseUser | AnonymousUser, reason: str, now: datetime
+) -> Dispatch:
+    """The GM hides a dispatch from players: kept, marked hidden, with who, when and why, and logged
+    in the GM desk's audit."""
     text = _clean_reason(reason, what="for hiding it")
-    dispatch = Dispatch.objects.select_for_update().get(pk=dispatch.pk)
+    dispatch = (
+        Dispatch.objects.select_for_update(of=("self",))
+        .select_related("campaign", "sender", "conversation")
+        .get(pk=dispatch.pk)
+    )
     if dispatch.hidden_at is not None:
         raise DispatchRefused("This dispatch is already hidden.")
-    dispatch.hidden_at, dispatch.hidden_by_id, dispatch.hidden_reason = now, user_id, text
+    dispatch.hidden_at, dispatch.hidden_by_id, dispatch.hidden_reason = now, actor.pk, text
     dispatch.save(update_fields=["hidden_at", "hidden_by", "hidden_reason"])
+    sender = dispatch.sender.name if dispatch.sender is not None else "The Admiralty"
+    audit_record(
+        campaign=dispatch.campaign,
+        actor=actor,
+        action=AuditAction.DISPATCH_HIDDEN,
+        summary=(
+            f"Dispatch from {sender} in “{dispatch.conversation.subject}” (turn {dispatch.turn}) hidden from players"
+        ),
+        before={"dispatch": dispatch.pk, "hidden": False},
+        after={"dispatch": dispatch.pk, "hidden": True},
+        reason=text,
+    )
     return dispatch
 
 
 @transaction.atomic
 def nation_mute(
-    *, campaign: Campaign, nation: Nation, turns: int, reason: str, user_id: int, now: datetime
+    *,
+    campaign: Campaign,
+    nation: Nation,
+    turns: int,
+    reason: str,
+    actor: AbstractBaseUser | AnonymousUser,
+    now: datetime,
 ) -> DispatchMute:
     """The GM silences a nation's dispatches for ``turns`` turns, this one included."""
     if nation.campaign_id != campaign.pk:
@@ -386,15 +438,27 @@ def nation_mute(
     if not 1 <= turns <= MAX_MUTE_TURNS:
         raise DispatchRefused(f"Mute for 1 to {MAX_MUTE_TURNS} turns, not {turns}.", field="turns")
     text = _clean_reason(reason, what="for the mute")
-    return DispatchMute.objects.create(
+    mute = DispatchMute.objects.create(
         campaign=campaign,
         nation=nation,
         from_turn=campaign.turn_number,
         until_turn=campaign.turn_number + turns - 1,
         reason=text,
-        muted_by_id=user_id,
+        muted_by_id=actor.pk,
         created_at=now,
     )
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.NATION_MUTED,
+        summary=(
+            f"{nation.name} muted for {turns} turn{'s' if turns != 1 else ''}: no dispatches until the end of "
+            f"turn {mute.until_turn}"
+        ),
+        after={"nation": nation.code, "from_turn": mute.from_turn, "until_turn": mute.until_turn},
+        reason=text,
+    )
+    return mute
 
 
 def dispatches_release(*, campaign_id: int, turn_number: int, now: datetime) -> int:

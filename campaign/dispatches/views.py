@@ -234,9 +234,7 @@ def dispatch_hide_view(request: HttpRequest, slug: str, dispatch_id: int) -> Htt
         messages.error(request, "Give a reason for hiding the dispatch (at most 300 characters); nothing was hidden.")
         return HttpResponseRedirect(back)
     try:
-        dispatch_hide(
-            dispatch=dispatch, user_id=int(viewer.user_id), reason=form.cleaned_data["reason"], now=timezone.now()
-        )
+        dispatch_hide(dispatch=dispatch, actor=request.user, reason=form.cleaned_data["reason"], now=timezone.now())
     except DispatchRefused as refusal:
         messages.error(request, refusal.message)
     else:
@@ -264,7 +262,7 @@ def nation_mute_view(request: HttpRequest, slug: str) -> HttpResponse:
             nation=nation,
             turns=form.cleaned_data["turns"],
             reason=form.cleaned_data["reason"],
-            user_id=int(viewer.user_id),
+            actor=request.user,
             now=timezone.now(),
         )
     except DispatchRefused as refusal:

@@ -16,10 +16,13 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from campaign.audit import acting_for_nation_is_audited, audit_record
+from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, Turn
 from campaign.notifications import clock_changed_record
 from rules.calendar import deadline_after_pause, deadline_extended
@@ -206,13 +209,25 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
 
 
 @transaction.atomic
-def nation_ready_set(*, nation: Nation, ready: bool) -> NationTurn:
-    """Mark a nation ready (or not) for the open turn."""
+def nation_ready_set(
+    *, nation: Nation, ready: bool, actor: AbstractBaseUser | AnonymousUser | None = None
+) -> NationTurn:
+    """Mark a nation ready (or not) for the open turn; a GM doing it in the nation's name is audited."""
     campaign = Campaign.objects.get(pk=nation.campaign_id)
     turn = open_turn(campaign)
     if turn is None:
         raise TurnControlError("There is no open turn: orders are being resolved.")
     state, _ = NationTurn.objects.get_or_create(turn=turn, nation=nation)
+    was = state.ready
     state.ready = ready
     state.save(update_fields=["ready"])
+    if was != ready and acting_for_nation_is_audited(actor, nation.player_id):
+        audit_record(
+            campaign=campaign,
+            actor=actor,
+            action=AuditAction.READY_SET,
+            summary=f"For {nation.name}: marked {'ready' if ready else 'not ready'} in turn {turn.number}.",
+            before={"ready": was},
+            after={"ready": ready},
+        )
     return state

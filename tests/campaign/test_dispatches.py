@@ -29,6 +29,8 @@ from campaign.dispatches.services import (
     nation_mute,
 )
 from campaign.models import (
+    AuditAction,
+    AuditEntry,
     Campaign,
     Conversation,
     Delivery,
@@ -220,10 +222,13 @@ def test_the_gm_hides_a_reported_dispatch_which_is_kept(p: Powers) -> None:
     board = dispatch_board_for_viewer(gm, page=1, now=timezone.now())
     assert [d.body for d in board.reported] == ["Something vile."]  # a blind GM reads what was reported
     with pytest.raises(DispatchRefused, match="Give a reason"):
-        dispatch_hide(dispatch=sent.dispatch, user_id=p.gm.pk, reason=" ", now=timezone.now())
-    dispatch_hide(dispatch=sent.dispatch, user_id=p.gm.pk, reason="Insults", now=timezone.now())
+        dispatch_hide(dispatch=sent.dispatch, actor=p.gm, reason=" ", now=timezone.now())
+    dispatch_hide(dispatch=sent.dispatch, actor=p.gm, reason="Insults", now=timezone.now())
     kept = Dispatch.objects.get(pk=sent.dispatch.pk)
     assert (kept.body, kept.hidden_reason, kept.hidden_by_id) == ("Something vile.", "Insults", p.gm.pk)
+    entry = AuditEntry.objects.get(action=AuditAction.DISPATCH_HIDDEN)  # logged in the GM desk's audit
+    assert (entry.actor_name, entry.reason, entry.campaign_id) == ("barham", "Insults", p.campaign.pk)
+    assert entry.summary == "Dispatch from Great Britain in “Terms” (turn 1) hidden from players"
     shown = thread_for_viewer(look(p.villeneuve, p), sent.dispatch.conversation, now=timezone.now()).dispatches
     assert (shown[0].hidden, shown[0].body) == (True, None)
     assert look(p.villeneuve, p).unread_dispatches == 0
@@ -233,10 +238,19 @@ def test_the_gm_hides_a_reported_dispatch_which_is_kept(p: Powers) -> None:
 
 def test_a_muted_nation_cannot_write_until_its_turns_are_over(p: Powers) -> None:
     with pytest.raises(DispatchRefused, match="1 to 99 turns"):
-        nation_mute(campaign=p.fresh(), nation=p.gb, turns=0, reason="Spam", user_id=p.gm.pk, now=timezone.now())
-    nation_mute(campaign=p.fresh(), nation=p.gb, turns=2, reason="Spam", user_id=p.gm.pk, now=timezone.now())
+        nation_mute(campaign=p.fresh(), nation=p.gb, turns=0, reason="Spam", actor=p.gm, now=timezone.now())
+    nation_mute(campaign=p.fresh(), nation=p.gb, turns=2, reason="Spam", actor=p.gm, now=timezone.now())
     with pytest.raises(DispatchRefused, match="silenced Great Britain until the end of turn 2: Spam"):
         send(p, p.gb, ["FR"])
+    entry = AuditEntry.objects.get(action=AuditAction.NATION_MUTED)
+    assert (entry.summary, entry.reason) == (
+        "Great Britain muted for 2 turns: no dispatches until the end of turn 2",
+        "Spam",
+    )
+    send(p, None, ["GB", "FR"], "The Admiralty reminds all captains of their manners.")
+    assert AuditEntry.objects.get(action=AuditAction.ADMIRALTY_POSTED).summary == (
+        "The Admiralty wrote to France and Great Britain: “Terms”"
+    )
     Campaign.objects.filter(pk=p.campaign.pk).update(turn_number=3)
     send(p, p.gb, ["FR"])
 
