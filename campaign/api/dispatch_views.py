@@ -59,19 +59,25 @@ class DispatchListView(GenericAPIView[Dispatch]):
         operation_id="dispatches_list",
         summary="The dispatches the caller's nation may read, newest first (paginated)",
         parameters=[NATION, CONVERSATION],
-        responses={200: DispatchSerializer(many=True), **SEEN},
+        responses={
+            200: DispatchSerializer(many=True),
+            400: OpenApiResponse(ErrorSerializer, description="conversation is not a whole number."),
+            **SEEN,
+        },
     )
     def get(self, request: Request, slug: str) -> Response:
         viewer = _viewer(request, slug)
         raw = request.query_params.get("conversation")
         conversation_id = None
         if raw is not None:
-            if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_INT:
+            digits = raw[1:] if raw.startswith("-") else raw
+            if not (digits.isascii() and digits.isdigit()):
                 return Response(
                     {"detail": f"conversation must be a conversation's id (a whole number), not {raw!r}."},
                     status=status.HTTP_400_BAD_REQUEST,
                 )
-            conversation_id = int(raw)
+            # A whole number that no id can be (negative, or past PostgreSQL's integers) names no conversation.
+            conversation_id = int(raw) if 1 <= int(raw) <= MAX_INT else 0
         now = timezone.now()
         page = self.paginate_queryset(dispatch_views_for_viewer(viewer, now=now, conversation_id=conversation_id))
         rows = dispatch_views(viewer, list(page or []), now=now)
