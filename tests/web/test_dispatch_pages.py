@@ -50,7 +50,8 @@ def test_two_players_exchange_dispatches_and_a_third_cannot_read_them(p: Powers)
     assert response.status_code == 302
     assert response["Location"] == reverse("campaign:conversation", args=[p.campaign.slug, conversation.pk])
     # The header of every campaign page shows France's unread count.
-    assert "Dispatches 1" in text(page(p, p.villeneuve, "campaign:dashboard"))
+    for tab in ("campaign:dashboard", "campaign:map", "campaign:orders", "campaign:turns", "campaign:dispatches"):
+        assert "Dispatches 1" in text(page(p, p.villeneuve, tab)), tab
     thread = text(page(p, p.villeneuve, "campaign:conversation", conversation.pk))
     assert "Great Britain · Turn 1, Spring 1805" in thread and "Shall we divide the Mediterranean?" in thread
     assert "Dispatches 1" not in text(page(p, p.villeneuve, "campaign:dashboard"))  # read by reading it
