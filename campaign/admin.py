@@ -88,7 +88,7 @@ class NationInline(CampaignScopedInline):
 
     model = Nation
     extra = 0
-    fields = ("code", "name", "navy", "player", "crew", "treasury", "base_income")
+    fields = ("code", "name", "navy", "player", "crew", "treasury", "base_income", "capital")
     readonly_fields = ("code", "player", "treasury")
     show_change_link = True
     can_delete = False

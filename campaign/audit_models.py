@@ -54,6 +54,9 @@ class AuditAction(models.TextChoices):
     CAMPAIGN_REVERTED = "campaign_reverted", "Campaign reverted"
     TURN_RERUN = "turn_rerun", "Turn re-run"
     BATTLE_REFOUGHT = "battle_refought", "Battle re-fought"
+    DISPATCH_HIDDEN = "dispatch_hidden", "Dispatch hidden from players"
+    NATION_MUTED = "nation_muted", "Nation's dispatches muted"
+    ADMIRALTY_POSTED = "admiralty_posted", "Dispatch posted as The Admiralty"
 
 
 class AuditEntry(models.Model):

@@ -24,6 +24,7 @@ from battles.models import Battle
 from campaign.audit import audit_entries_for_campaign, audit_entry_as_json
 from campaign.backup_restore import campaign_rows_restore
 from campaign.models import (
+    DISPATCH_OPTIONS,
     Campaign,
     DiplomaticOffer,
     LedgerEntry,
@@ -101,7 +102,7 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
         "format": FORMAT_VERSION,
         "campaign": _export_campaign(campaign),
         "ruleset": dict(sorted(campaign.settings.items())),
-        "nations": [_export_nation(n) for n in nations],
+        "nations": [_export_nation(n, keys) for n in nations],
         "relations": _export_relations(campaign, keys),
         "sea_zones": [_export_sea_zone(z, keys) for z in zones],
         "ports": _export_ports(ports, units, keys),
@@ -169,10 +170,15 @@ def _export_campaign(campaign: Campaign) -> dict[str, Any]:
         # House options are written only when they differ from the default, so files written
         # before they existed and files that leave them alone read the same.
         **({} if campaign.show_readiness else {"show_readiness": False}),
+        **{
+            name: getattr(campaign, name)
+            for name, default in DISPATCH_OPTIONS.items()
+            if getattr(campaign, name) != default
+        },
     }
 
 
-def _export_nation(n: Nation) -> dict[str, Any]:
+def _export_nation(n: Nation, keys: _Keys) -> dict[str, Any]:
     return {
         "code": n.code,
         "name": n.name,
@@ -183,6 +189,8 @@ def _export_nation(n: Nation) -> dict[str, Any]:
         "crew": n.crew,
         "color": n.color,
         "unpaid_upkeep_turn": n.unpaid_upkeep_turn,
+        # Written only when set, so files written before capitals existed read the same.
+        **({"capital": keys.port[n.capital_id]} if n.capital_id else {}),
     }
 
 

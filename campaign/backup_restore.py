@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 
 from battles.models import Battle
 from campaign.models import (
+    DISPATCH_OPTIONS,
     AuditEntry,
     Campaign,
     DiplomaticOffer,
@@ -81,6 +82,7 @@ def _restore_campaign(
         seed=c["seed"],
         last_turn=c.get("last_turn"),
         show_readiness=c.get("show_readiness", True) is not False,
+        **{name: c.get(name, default) for name, default in DISPATCH_OPTIONS.items()},
         settings=doc["ruleset"],
     )
     nations = {
@@ -144,6 +146,10 @@ def _restore_map(
         for p in doc["ports"]
     }
     Port.objects.bulk_create(ports.values())
+    capitals = [n for n in doc["nations"] if n.get("capital")]
+    for n in capitals:
+        nations[n["code"]].capital = ports[n["capital"]]
+    Nation.objects.bulk_update([nations[n["code"]] for n in capitals], ["capital"])
     return zones, ports
 
 

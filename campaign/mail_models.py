@@ -26,6 +26,7 @@ class MailEvent(models.TextChoices):
     ANNOUNCEMENT = "announcement", "Announcements from the GM"
     NATION_GIVEN = "nation_given", "Campaign started / you were given a nation"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended (final standings)"
+    DISPATCH = "dispatch", "Dispatches from other nations"
     INVITATION = "invitation", "Invitation to play a nation"
     NATION_TAKEN = "nation_taken", "Your nation given to another player"
 

@@ -8,7 +8,8 @@ one open turn per campaign.
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
 
@@ -17,6 +18,15 @@ from django.db.models import F, Q
 from campaign.api_token_models import ApiToken as ApiToken
 from campaign.audit_models import AuditAction as AuditAction
 from campaign.audit_models import AuditEntry as AuditEntry
+from campaign.dispatch_models import DISPATCH_OPTIONS as DISPATCH_OPTIONS
+from campaign.dispatch_models import EDIT_WINDOW_SECONDS as EDIT_WINDOW_SECONDS
+from campaign.dispatch_models import Conversation as Conversation
+from campaign.dispatch_models import Dispatch as Dispatch
+from campaign.dispatch_models import DispatchCopy as DispatchCopy
+from campaign.dispatch_models import DispatchMute as DispatchMute
+from campaign.dispatch_models import DispatchReport as DispatchReport
+from campaign.dispatch_models import DispatchRevision as DispatchRevision
+from campaign.dispatch_models import Press as Press
 from campaign.invitation_models import Invitation as Invitation
 from campaign.mail_models import Announcement as Announcement
 from campaign.mail_models import CalendarToken as CalendarToken
@@ -109,6 +119,43 @@ class Campaign(models.Model):
         default=True,
         help_text="House option: players see which nations are ready. Off: only the GM sees it.",
     )
+    # House options of dispatches (issue 16); the dispatches page tells players what they mean.
+    press = models.CharField(
+        max_length=8,
+        choices=Press.choices,
+        default=DISPATCH_OPTIONS["press"],
+        help_text="House option: which dispatches players may send. The GM may always post as The Admiralty.",
+    )
+    anonymous_press = models.BooleanField(
+        default=False,
+        help_text="House option: players see every other nation's dispatch as sent by “a foreign power”.",
+    )
+    gm_reads_dispatches = models.BooleanField(
+        default=True,
+        help_text=(
+            "House option: the GM reads every dispatch (and sees who sent anonymous ones). Off (GM blind): "
+            "the GM reads only public proclamations, conversations with The Admiralty and reported dispatches."
+        ),
+    )
+    dispatch_delay_zones = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(99)],
+        help_text=(
+            "House option, off when empty: a dispatch between two nations whose capitals lie more than this "
+            "many sea zones apart arrives at the start of the next turn."
+        ),
+    )
+    dispatch_max_length = models.PositiveSmallIntegerField(
+        default=2000,
+        validators=[MinValueValidator(1), MaxValueValidator(10000)],
+        help_text="Longest dispatch, in characters (1–10000; default 2000).",
+    )
+    dispatches_per_hour = models.PositiveSmallIntegerField(
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(1000)],
+        help_text="Rate limit: most dispatches one nation may send in any hour (1–1000; default 10).",
+    )
     nmr_policy = models.CharField(
         "when orders are missing",
         max_length=16,
@@ -135,6 +182,14 @@ class Campaign(models.Model):
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=Q(seed__gte=0), name="campaign_seed_non_negative"),
+            models.CheckConstraint(
+                condition=Q(dispatch_max_length__gte=1, dispatch_max_length__lte=10000),
+                name="campaign_dispatch_length_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(dispatches_per_hour__gte=1, dispatches_per_hour__lte=1000),
+                name="campaign_dispatch_rate_in_range",
+            ),
             models.CheckConstraint(
                 condition=~Q(victory="ports") | Q(victory_ports__gte=1), name="campaign_ports_victory_has_a_number"
             ),
@@ -172,6 +227,14 @@ class Nation(models.Model):
         null=True, blank=True, help_text="Turn whose upkeep went unpaid: out of supply to the end of the next."
     )
     color = models.CharField(max_length=7, default="#777777", help_text="Map colour, e.g. #c00000.")
+    capital = models.ForeignKey(
+        "ports.Port",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The nation's chief port (set in the scenario): dispatch delays are measured between capitals.",
+    )
 
     class Meta:
         ordering = ["campaign", "code"]
@@ -188,6 +251,13 @@ class Nation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
+
+    def clean(self) -> None:
+        """A capital is one of this campaign's ports (forms call this; the scenario loader checks it too)."""
+        if self.capital_id is not None and self.capital is not None and self.capital.campaign_id != self.campaign_id:
+            raise ValidationError(
+                {"capital": f"{self.capital.name} is a port of another campaign: choose one of this campaign's ports."}
+            )
 
 
 class LedgerEntry(models.Model):

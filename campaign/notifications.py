@@ -24,6 +24,7 @@ from campaign.models import (
     Announcement,
     Campaign,
     Delivery,
+    DispatchCopy,
     MailEvent,
     MailPreference,
     Nation,
@@ -269,3 +270,24 @@ def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime) -> i
             "points": campaign.victory == Victory.POINTS,
         },
     )
+
+
+def dispatch_arrived_record(*, copies: Iterable[DispatchCopy], now: datetime) -> int:
+    """To the player of each nation a dispatch has just reached (never one still in transit): once per
+    dispatch and nation, immediately or in the digest as they chose."""
+    by_dispatch: dict[int, list[Nation]] = {}
+    for copy in copies:
+        if copy.arrived_at is not None and copy.nation.player_id is not None:
+            by_dispatch.setdefault(copy.dispatch_id, []).append(copy.nation)
+    count = 0
+    for dispatch_id, nations in sorted(by_dispatch.items()):
+        count += deliveries_record(
+            campaign_id=nations[0].campaign_id,
+            event=MailEvent.DISPATCH,
+            recipients=[(n.player_id, n) for n in nations if n.player_id is not None],
+            turn_id=None,
+            now=now,
+            key=f"dispatch-{dispatch_id}",
+            data={"dispatch": dispatch_id},
+        )
+    return count

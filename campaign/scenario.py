@@ -109,6 +109,13 @@ def scenario_validate(data: dict[str, Any]) -> None:
         need(p.get("sea_zone") in zones, f"port {p['key']}: sea zone {p.get('sea_zone')!r} unknown")
         need(p.get("owner") in nations, f"port {p['key']}: owner {p.get('owner')!r} unknown")
         need(p.get("commander") in (None, *GRADES), f"port {p['key']}: commander grade unknown")
+    for n in data["nations"]:
+        capital = n.get("capital")
+        if capital is not None:
+            need(
+                capital in ports and ports[capital].get("owner") == n["code"],
+                f"nation {n['code']}: capital {capital!r} is not one of its ports",
+            )
     fleet_names: set[tuple[str, str]] = set()
     for f in data["fleets"]:
         label = f"fleet {f.get('name')!r}"
@@ -429,6 +436,7 @@ def _nations_with_opening_balances(
                 "crew": n["crew"],
                 "color": n.get("color") or NAVY_COLORS.get(n["navy"], "#777777"),
                 "unpaid_upkeep_turn": None,
+                **({"capital": n["capital"]} if n.get("capital") else {}),
             }
         )
         if balance.starting_treasury:

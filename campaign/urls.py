@@ -1,6 +1,7 @@
 from django.urls import path
 
 from campaign import invitation_views
+from campaign.dispatches import views as dispatch_views
 from campaign.mail import views as mail_views
 from campaign.orders import views as order_views
 from campaign.pages import views
@@ -27,5 +28,27 @@ urlpatterns = [
         "campaigns/<slug:slug>/orders/<int:order_id>/withdraw/",
         order_views.order_withdraw_view,
         name="order_withdraw",
+    ),
+    path("campaigns/<slug:slug>/dispatches/", dispatch_views.dispatches_page, name="dispatches"),
+    path("campaigns/<slug:slug>/dispatches/mute/", dispatch_views.nation_mute_view, name="dispatch_mute"),
+    path(
+        "campaigns/<slug:slug>/dispatches/<int:conversation_id>/",
+        dispatch_views.conversation_page,
+        name="conversation",
+    ),
+    path(
+        "campaigns/<slug:slug>/dispatches/message/<int:dispatch_id>/edit/",
+        dispatch_views.dispatch_edit_view,
+        name="dispatch_edit",
+    ),
+    path(
+        "campaigns/<slug:slug>/dispatches/message/<int:dispatch_id>/report/",
+        dispatch_views.dispatch_report_view,
+        name="dispatch_report",
+    ),
+    path(
+        "campaigns/<slug:slug>/dispatches/message/<int:dispatch_id>/hide/",
+        dispatch_views.dispatch_hide_view,
+        name="dispatch_hide",
     ),
 ]

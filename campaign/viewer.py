@@ -15,10 +15,11 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from campaign.models import Campaign, Nation, NationTurn, Turn
+from campaign.models import Campaign, DispatchCopy, Nation, NationTurn, Turn
 from campaign.permissions import campaign_role, co_gm_of
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from rules.ruleset import Ruleset
@@ -81,6 +82,11 @@ class Viewer:
     def ready(self) -> bool:
         return bool(getattr(self.nation, "ready", False))
 
+    @property
+    def unread_dispatches(self) -> int:
+        """The unread dispatches of the nation looked through (counted in the nations' query)."""
+        return int(getattr(self.nation, "unread_dispatches", 0))
+
 
 class NationNotChosen(Exception):
     """A GM acted for a nation without saying which one (a read may default to one; an action may not)."""
@@ -130,8 +136,20 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
             raise Http404("No such campaign.")
         campaign, co_gm = found, bool(found.viewer_co_gm)
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
+    # The header's unread count rides on this query rather than costing one of its own.
+    unread = (
+        DispatchCopy.objects.filter(
+            nation=OuterRef("pk"), arrived_at__isnull=False, read_at__isnull=True, dispatch__hidden_at__isnull=True
+        )
+        .order_by()
+        .values("nation")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     nations: list[Nation] = list(
-        Nation.objects.filter(campaign=campaign).annotate(ready=Exists(ready)).order_by("code")
+        Nation.objects.filter(campaign=campaign)
+        .annotate(ready=Exists(ready), unread_dispatches=Coalesce(Subquery(unread), 0))
+        .order_by("code")
     )
     role = campaign_role(user, campaign, nations=nations, co_gm=co_gm)
     is_gm, own = role.runs, role.nation

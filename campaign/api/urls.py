@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign.api import map_views, views
+from campaign.api import dispatch_views, map_views, views
 
 app_name = "campaign-api"
 urlpatterns = [
@@ -12,6 +12,17 @@ urlpatterns = [
     path("campaigns/<slug:slug>/orders/<int:order_id>/", views.OrderDetailView.as_view(), name="order"),
     path("campaigns/<slug:slug>/ports/", map_views.PortListView.as_view(), name="ports"),
     path("campaigns/<slug:slug>/zones/", map_views.ZoneListView.as_view(), name="zones"),
+    path("campaigns/<slug:slug>/dispatches/", dispatch_views.DispatchListView.as_view(), name="dispatches"),
+    path(
+        "campaigns/<slug:slug>/dispatches/<int:dispatch_id>/",
+        dispatch_views.DispatchDetailView.as_view(),
+        name="dispatch",
+    ),
+    path(
+        "campaigns/<slug:slug>/dispatches/<int:dispatch_id>/read/",
+        dispatch_views.DispatchReadView.as_view(),
+        name="dispatch_read",
+    ),
     path("campaigns/<slug:slug>/ready/", views.ReadyView.as_view(), name="ready"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.TurnReportView.as_view(), name="turn"),
 ]

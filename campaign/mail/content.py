@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaign.accounts import time_zone_of_user
+from campaign.dispatches.selectors import mail_view_of_dispatch
 from campaign.models import Announcement, Delivery, MailEvent, NationTurn, Order, Turn
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
@@ -38,6 +39,7 @@ SUBJECTS = {
     MailEvent.ANNOUNCEMENT: "turn {number}: announcement: {title}",
     MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
     MailEvent.CAMPAIGN_ENDED: "turn {number}: the campaign has ended, final standings",
+    MailEvent.DISPATCH: "turn {number}: a dispatch from {sender}: {title}",
     MailEvent.INVITATION: "you are invited to command {nation}",
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
 }
@@ -75,7 +77,8 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         nation=delivery.nation.name if delivery.nation else "",
         change=context.get("change_title", "").lower(),
         hours_left=context.get("hours_left", ""),
-        title=context["announcement"].title if context.get("announcement") else "",
+        title=context["announcement"].title if context.get("announcement") else context.get("title", ""),
+        sender=context.get("sender", ""),
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
 
@@ -133,6 +136,20 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context.update(_gm_digest(delivery, turn))
     elif event == MailEvent.CAMPAIGN_ENDED:
         context.update(_final_standings(delivery))
+    elif event == MailEvent.DISPATCH:
+        found = (
+            mail_view_of_dispatch(dispatch_id=int(delivery.data.get("dispatch", 0)), nation=delivery.nation)
+            if delivery.nation is not None
+            else None
+        )
+        if found is None:
+            return None  # hidden by the GM before the mail went: nothing to tell
+        dispatch, context["sender"], context["stamp"] = found
+        context["dispatch"] = dispatch
+        context["title"] = dispatch.conversation.subject
+        context["conversation_url"] = absolute(
+            reverse("campaign:conversation", args=[slug, dispatch.conversation_id]) + f"#d{dispatch.pk}"
+        )
     return context
 
 

@@ -57,6 +57,7 @@ def _header(request: HttpRequest, desk: OrderDesk) -> dict[str, Any]:
         "battles": reverse("battles:list", args=[slug]),
         "turns": reverse("campaign:turns", args=[slug]),
         "ready": reverse("campaign:ready", args=[slug]),
+        "dispatches": reverse("campaign:dispatches", args=[slug]),
     }
     nation = f"nation={viewer.nation.code}" if viewer.is_gm else ""
     return {

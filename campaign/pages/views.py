@@ -23,13 +23,15 @@ from battles.views import simulator_page
 from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time_zone_set
 from campaign.api_tokens import api_token_create, api_token_revoke, api_tokens_of
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
+from campaign.page_header import page_context as _page_context
+from campaign.page_header import with_nation as _with_nation
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.diplomacy import diplomacy_for_viewer
 from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
-from campaign.viewer import NationNotChosen, Viewer, acting_viewer_for_player, viewer_for_player
+from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -103,43 +105,6 @@ def _int(value: str | None, default: int = 1) -> int:
         return int(value) if value is not None else default
     except ValueError:
         return default
-
-
-def _with_nation(url: str, viewer: Viewer, **params: str) -> str:
-    """``url`` with the query a GM needs to keep looking through the same nation."""
-    query = {**({"nation": viewer.nation.code} if viewer.is_gm else {}), **params}
-    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
-
-
-def _paths(viewer: Viewer) -> dict[str, str]:
-    """The campaign's page URLs without a query (``nq`` in the context adds a GM's nation)."""
-    slug = viewer.campaign.slug
-    paths = {
-        "dashboard": reverse("campaign:dashboard", args=[slug]),
-        "map": reverse("campaign:map", args=[slug]),
-        "turns": reverse("campaign:turns", args=[slug]),
-        "ready": reverse("campaign:ready", args=[slug]),
-    }
-    paths["orders"] = reverse("campaign:orders", args=[slug])
-    paths["battles"] = reverse("battles:list", args=[slug])
-    paths["simulator"] = reverse("campaign:simulator", args=[slug])
-    return paths
-
-
-def _page_context(request: HttpRequest, viewer: Viewer, tab: str, **extra: Any) -> dict[str, Any]:
-    """What every campaign page's template needs: the viewer, ``paths`` (plain URLs), ``links``
-    (the same with a GM's ``?nation=``), ``nq`` (``nation=XX&`` for a GM, to prefix other
-    parameters) and the current path for the ready form's return."""
-    paths = _paths(viewer)
-    return {
-        "v": viewer,
-        "paths": paths,
-        "links": {name: _with_nation(url, viewer) for name, url in paths.items()},
-        "nq": f"nation={viewer.nation.code}&" if viewer.is_gm else "",
-        "tab": tab,
-        "here": request.get_full_path(),
-        **extra,
-    }
 
 
 @login_required

@@ -36,19 +36,20 @@ OUTPUT = HERE / "europe-1805.json"
 
 # --- Nations and relations (RULES.md §0 default crews, §10 relations) ----------------------------
 
-NATIONS: list[tuple[str, str, str]] = [
-    # code, name, default crew grade (RULES.md §0, 1805)
-    ("GB", "Great Britain", "B"),
-    ("FR", "France", "D"),
-    ("ES", "Spain", "E"),
-    ("RU", "Russia", "D"),
-    ("OT", "Ottoman Empire", "F"),
-    ("NL", "Batavian Republic", "D"),
-    ("DK", "Denmark-Norway", "C"),
-    ("SE", "Sweden", "D"),
-    ("PT", "Portugal", "E"),
-    ("NA", "Naples and Sicily", "E"),
-    ("US", "United States", "C"),
+NATIONS: list[tuple[str, str, str, str]] = [
+    # code, name, default crew grade (RULES.md §0, 1805), capital: the chief naval port, from which
+    # dispatch delays are measured (issue 16)
+    ("GB", "Great Britain", "B", "portsmouth"),
+    ("FR", "France", "D", "brest"),
+    ("ES", "Spain", "E", "cadiz"),
+    ("RU", "Russia", "D", "kronstadt"),
+    ("OT", "Ottoman Empire", "F", "constantinople"),
+    ("NL", "Batavian Republic", "D", "texel"),
+    ("DK", "Denmark-Norway", "C", "copenhagen"),
+    ("SE", "Sweden", "D", "karlskrona"),
+    ("PT", "Portugal", "E", "lisbon"),
+    ("NA", "Naples and Sicily", "E", "naples"),
+    ("US", "United States", "C", "washington"),
 ]
 
 # §10: "FR, ES and NL allied and at war with GB; the rest at peace" (unlisted pairs are at peace).
@@ -984,7 +985,9 @@ def build() -> dict[str, Any]:
         "name": "Europe 1805",
         "year": 1805,
         "season": "spring",
-        "nations": [{"code": c, "name": n, "navy": c, "crew": crew} for c, n, crew in NATIONS],
+        "nations": [
+            {"code": c, "name": n, "navy": c, "crew": crew, "capital": capital} for c, n, crew, capital in NATIONS
+        ],
         "relations": [{"a": a, "b": b, "state": s} for a, b, s in RELATIONS],
         "sea_zones": _zones_out(),
         "ports": _ports_out(),

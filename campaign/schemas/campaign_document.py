@@ -22,6 +22,7 @@ from typing import Any
 from battles.models import Battle
 from campaign.audit import ACTION_PATTERN, REASON_MAX
 from campaign.models import (
+    DISPATCH_OPTIONS,
     AuditEntry,
     Campaign,
     DiplomaticOffer,
@@ -73,10 +74,17 @@ def _world_records() -> dict[str, dict[str, Any]]:
                 "seed": column(Campaign, "seed", minimum=0),  # campaign_seed_non_negative
                 "last_turn": column(Campaign, "last_turn"),
                 "show_readiness": column(Campaign, "show_readiness"),
+                # Bounds as the fields' validators and the campaign's check constraints keep them.
+                "press": column(Campaign, "press"),
+                "anonymous_press": column(Campaign, "anonymous_press"),
+                "gm_reads_dispatches": column(Campaign, "gm_reads_dispatches"),
+                "dispatch_delay_zones": column(Campaign, "dispatch_delay_zones", maximum=99),
+                "dispatch_max_length": column(Campaign, "dispatch_max_length", minimum=1, maximum=10000),
+                "dispatches_per_hour": column(Campaign, "dispatches_per_hour", minimum=1, maximum=1000),
                 # Informational only: import never gives anyone a role from the file.
                 "gm": username(),
             },
-            optional=("scenario", "last_turn", "show_readiness", "gm"),
+            optional=("scenario", "last_turn", "show_readiness", *DISPATCH_OPTIONS, "gm"),
         ),
         "ruleset": {
             "type": "object",
@@ -96,8 +104,9 @@ def _world_records() -> dict[str, dict[str, Any]]:
                     "crew": column(Nation, "crew"),
                     "color": column(Nation, "color", pattern="^#[0-9a-fA-F]{6}$"),
                     "unpaid_upkeep_turn": column(Nation, "unpaid_upkeep_turn"),
+                    "capital": port_ref(),
                 },
-                optional=("player", "unpaid_upkeep_turn"),
+                optional=("player", "unpaid_upkeep_turn", "capital"),
             ),
         ),
         "relations": list_of(

@@ -111,6 +111,7 @@ UNIQUE = (
 
 # (collection, field, what it names) — every reference must land on a record of the document.
 REFERENCES = (
+    ("nations", "capital", "port"),
     ("relations", "a", "nation"),
     ("relations", "b", "nation"),
     ("ports", "sea_zone", "sea zone"),

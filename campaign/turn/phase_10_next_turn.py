@@ -1,10 +1,11 @@
 """Phase 10 of RULES.md §3: the turn closes, every nation's report is stored (fog of war applied as the
 phases noted it), the next turn opens with its deadline and its backup, and the mail of
-the turn is recorded (campaign.notifications)."""
+the turn is recorded (campaign.notifications); dispatches in transit arrive."""
 
 from __future__ import annotations
 
 from campaign.backup import campaign_export
+from campaign.dispatches.services import dispatches_release
 from campaign.models import Campaign, Nation, NationTurn, Turn, TurnPhase, TurnReport
 from campaign.notifications import (
     campaign_ended_record,
@@ -50,6 +51,9 @@ def next_turn_phase(ctx: PhaseContext) -> None:
         new.snapshot = campaign_export(campaign=Campaign.objects.get(pk=campaign.pk), with_snapshots=False)
         new.save(update_fields=["snapshot"])
         turn_opened_record(turn=new, now=ctx.now)
+    # Dispatches held back by distance arrive as the next turn opens (or as the campaign ends), and only
+    # now is their mail recorded: in this transaction, so a rolled-back phase delivers nothing.
+    dispatches_release(campaign_id=campaign.pk, turn_number=turn.number + 1, now=ctx.now)
     # The mail of this turn, recorded in this phase's transaction: a resumed or repeated phase 10
     # records nothing new, and a rolled-back one nothing at all.
     turn_resolved_record(turn=turn, now=ctx.now)

@@ -1,0 +1,155 @@
+"""Issue 16: the dispatches pages as plain forms (no JavaScript): sending, reading, the unread count in
+the header, escaping, permissions, the report-abuse link and the GM's desk."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import Campaign, Conversation, Dispatch, DispatchMute, DispatchReport
+from tests.support.dispatches import Powers, three_powers
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def p() -> Powers:
+    return three_powers()
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def page(p: Powers, user: Any, name: str = "campaign:dispatches", *args: Any, query: str = "") -> str:
+    response = client_for(user).get(reverse(name, args=[p.campaign.slug, *args]) + query)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def post_new(p: Powers, user: Any, to: list[str], body: str, subject: str = "Terms", query: str = "") -> Any:
+    return client_for(user).post(
+        reverse("campaign:dispatches", args=[p.campaign.slug]) + query,
+        {"to": to, "subject": subject, "body": body},
+    )
+
+
+def test_two_players_exchange_dispatches_and_a_third_cannot_read_them(p: Powers) -> None:
+    response = post_new(p, p.nelson, ["FR"], "Shall we divide the Mediterranean?")
+    conversation = Conversation.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaign:conversation", args=[p.campaign.slug, conversation.pk])
+    # The header of every campaign page shows France's unread count.
+    for tab in ("campaign:dashboard", "campaign:map", "campaign:orders", "campaign:turns", "campaign:dispatches"):
+        assert "Dispatches 1" in text(page(p, p.villeneuve, tab)), tab
+    thread = text(page(p, p.villeneuve, "campaign:conversation", conversation.pk))
+    assert "Great Britain · Turn 1, Spring 1805" in thread and "Shall we divide the Mediterranean?" in thread
+    assert "Dispatches 1" not in text(page(p, p.villeneuve, "campaign:dashboard"))  # read by reading it
+    client_for(p.villeneuve).post(
+        reverse("campaign:conversation", args=[p.campaign.slug, conversation.pk]), {"body": "Only if Malta is ours."}
+    )
+    assert "Only if Malta is ours." in text(page(p, p.nelson, "campaign:conversation", conversation.pk))
+    # Spain: not in the list, and the conversation does not exist for it.
+    assert "Terms" not in text(page(p, p.gravina))
+    url = reverse("campaign:conversation", args=[p.campaign.slug, conversation.pk])
+    assert client_for(p.gravina).get(url).status_code == 404
+    assert client_for(p.gravina).post(url, {"body": "Let me in"}).status_code == 404
+    # Nor may Spain's player look through France's eyes.
+    assert client_for(p.gravina).get(url + "?nation=FR").status_code == 403
+    assert Dispatch.objects.count() == 2
+
+
+def test_player_text_is_escaped_and_its_line_breaks_kept(p: Powers) -> None:
+    post_new(p, p.nelson, ["FR"], '<script>alert("x")</script>\n<b>bold</b>', subject="<i>Hi</i>")
+    conversation = Conversation.objects.get()
+    html = page(p, p.villeneuve, "campaign:conversation", conversation.pk)
+    assert "<script>alert" not in html and "<b>bold</b>" not in html and "<i>Hi</i>" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;<br>&lt;b&gt;bold&lt;/b&gt;" in html
+
+
+def test_a_refused_dispatch_is_shown_on_the_form_and_nothing_is_sent(p: Powers) -> None:
+    Campaign.objects.filter(pk=p.campaign.pk).update(dispatch_max_length=10)
+    response = post_new(p, p.nelson, ["FR"], "Far too long a dispatch")
+    assert response.status_code == 200
+    assert "The dispatch is 23 characters long; this campaign allows at most 10." in text(response.content.decode())
+    response = post_new(p, p.nelson, ["ALL", "FR"], "Both")
+    assert "Choose either all nations (a public proclamation) or named nations, not both." in text(
+        response.content.decode()
+    )
+    assert not Dispatch.objects.exists()
+
+
+def test_the_page_states_the_house_options(p: Powers) -> None:
+    Campaign.objects.filter(pk=p.campaign.pk).update(
+        anonymous_press=True, gm_reads_dispatches=False, dispatch_delay_zones=2
+    )
+    shown = text(page(p, p.nelson))
+    assert "Anonymous press: other nations see your dispatches as sent by “a foreign power”." in shown
+    assert "The game master reads only public proclamations" in shown
+    assert "Dispatches between capitals more than 2 sea zones apart arrive at the start of the next turn." in shown
+    assert "At most 2000 characters a dispatch and 10 dispatches an hour per nation" in shown
+    Campaign.objects.filter(pk=p.campaign.pk).update(press="off")
+    assert "This campaign has no press: players cannot send dispatches." in text(page(p, p.nelson))
+
+
+def test_a_delayed_dispatch_shows_in_transit_to_its_sender(p: Powers) -> None:
+    Campaign.objects.filter(pk=p.campaign.pk).update(dispatch_delay_zones=2)
+    response = post_new(p, p.nelson, ["ES"], "Across the sea")
+    follow = client_for(p.nelson).get(response["Location"])
+    assert "in transit to Spain" in text(follow.content.decode())
+    assert "Across the sea" not in text(page(p, p.gravina))
+
+
+def test_report_abuse_reaches_the_gm_who_hides_and_mutes(p: Powers) -> None:
+    post_new(p, p.nelson, ["FR"], "Vile words")
+    dispatch = Dispatch.objects.get()
+    thread = page(p, p.villeneuve, "campaign:conversation", dispatch.conversation_id)
+    report_url = reverse("campaign:dispatch_report", args=[p.campaign.slug, dispatch.pk])
+    assert report_url in thread
+    assert client_for(p.villeneuve).post(report_url, {"reason": "Insults"}).status_code == 302
+    assert DispatchReport.objects.get().reason == "Insults"
+    # The GM's desk lists it; the GM hides it (a reason is required) and mutes Britain.
+    desk = text(page(p, p.gm, query="?nation=GB"))
+    assert "Reported dispatches From Great Britain, Turn 1, Spring 1805" in desk
+    hide_url = reverse("campaign:dispatch_hide", args=[p.campaign.slug, dispatch.pk]) + "?nation=GB"
+    client_for(p.gm).post(hide_url, {"reason": ""})
+    assert Dispatch.objects.get().hidden_at is None
+    client_for(p.gm).post(hide_url, {"reason": "Insults"})
+    assert Dispatch.objects.get().hidden_reason == "Insults"
+    shown = text(page(p, p.villeneuve, "campaign:conversation", dispatch.conversation_id))
+    assert "Hidden by the game master." in shown and "Vile words" not in shown
+    # Players cannot hide or mute.
+    assert client_for(p.villeneuve).post(hide_url, {"reason": "x"}).status_code == 403
+    mute_url = reverse("campaign:dispatch_mute", args=[p.campaign.slug]) + "?nation=GB"
+    assert client_for(p.nelson).post(mute_url, {"nation": "FR", "turns": 2, "reason": "x"}).status_code == 403
+    client_for(p.gm).post(mute_url, {"nation": "GB", "turns": 2, "reason": "Insults"})
+    assert DispatchMute.objects.get().until_turn == 2
+    assert "The game master has silenced your nation until the end of turn 2: Insults" in text(page(p, p.nelson))
+
+
+def test_the_gm_posts_as_the_admiralty(p: Powers) -> None:
+    response = post_new(p, p.gm, ["ALL"], "Winter comes early this year.", subject="Weather", query="?nation=GB")
+    assert response.status_code == 302
+    dispatch = Dispatch.objects.get()
+    assert dispatch.sender is None and dispatch.author == p.gm
+    for user in (p.nelson, p.villeneuve, p.gravina):
+        assert "The Admiralty" in text(page(p, user, "campaign:conversation", dispatch.conversation_id))
+
+
+def test_outsiders_and_huge_ids_get_404(p: Powers) -> None:
+    from django.contrib.auth import get_user_model
+
+    outsider = get_user_model().objects.create_user("outsider", "o@example.org", "pw-0123456789")
+    assert client_for(outsider).get(reverse("campaign:dispatches", args=[p.campaign.slug])).status_code == 404
+    assert client_for(p.nelson).get(reverse("campaign:conversation", args=[p.campaign.slug, 2**40])).status_code == 404
+    assert Client().get(reverse("campaign:dispatches", args=[p.campaign.slug])).status_code == 302  # to log in
