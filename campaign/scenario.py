@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -74,6 +75,18 @@ class _Checked:
     nations: dict[str, dict[str, Any]]
 
 
+def _need_lon_lat(need: Callable[[bool, str], None], label: str, place: dict[str, Any]) -> None:
+    """Coordinates are optional, but a place has both or neither, as numbers on the globe."""
+    lon, lat = place.get("lon"), place.get("lat")
+    if lon is None and lat is None:
+        return
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (lon, lat))
+    need(
+        numbers and -180 <= lon <= 180 and -90 <= lat <= 90,  # type: ignore[operator]
+        f"{label}: lon and lat must both be given, lon from -180 to 180 and lat from -90 to 90 (got {lon!r}, {lat!r})",
+    )
+
+
 def scenario_validate(data: dict[str, Any]) -> None:
     """Check the references and values of a scenario file; raise one error listing every problem."""
     errors: list[str] = []
@@ -99,6 +112,7 @@ def scenario_validate(data: dict[str, Any]) -> None:
     need(len(zones) == len(data["sea_zones"]), "sea zone keys must be unique")
     for z in data["sea_zones"]:
         need(z.get("type") in ZONE_TYPES, f"zone {z['key']}: type {z.get('type')!r} unknown")
+        _need_lon_lat(need, f"zone {z['key']}", z)
         for other in z.get("adjacent", []):
             need(other in zones and other != z["key"], f"zone {z['key']}: adjacent {other!r} unknown")
             if other in zones:
@@ -109,6 +123,7 @@ def scenario_validate(data: dict[str, Any]) -> None:
         need(p.get("sea_zone") in zones, f"port {p['key']}: sea zone {p.get('sea_zone')!r} unknown")
         need(p.get("owner") in nations, f"port {p['key']}: owner {p.get('owner')!r} unknown")
         need(p.get("commander") in (None, *GRADES), f"port {p['key']}: commander grade unknown")
+        _need_lon_lat(need, f"port {p['key']}", p)
     fleet_names: set[tuple[str, str]] = set()
     for f in data["fleets"]:
         label = f"fleet {f.get('name')!r}"
@@ -220,7 +235,9 @@ def scenario_document(
         "nations": nations,
         "relations": [{"a": r["a"], "b": r["b"], "state": r["state"]} for r in data.get("relations", [])],
         "sea_zones": [
-            {k: z[k] for k in ("key", "name", "type", "x", "y")} | {"adjacent": sorted(z.get("adjacent", []))}
+            {k: z[k] for k in ("key", "name", "type", "x", "y")}
+            | _lon_lat(z)
+            | {"adjacent": sorted(z.get("adjacent", []))}
             for z in data["sea_zones"]
         ],
         "ports": ports,
@@ -233,6 +250,11 @@ def scenario_document(
         "battles": [],
         "snapshots": {},
     }
+
+
+def _lon_lat(place: dict[str, Any]) -> dict[str, float]:
+    """A place's coordinates for the document, if the scenario gives them (older ones do not)."""
+    return {"lon": place["lon"], "lat": place["lat"]} if place.get("lon") is not None else {}
 
 
 def _scenario_campaign(
@@ -280,6 +302,7 @@ def _scenario_ports_and_garrisons(
                 "commander": p.get("commander") or None,
                 "x": p.get("x", 0),
                 "y": p.get("y", 0),
+                **_lon_lat(p),
                 "taken_turn": None,
                 "captor": None,
                 "siege_turns": 0,
