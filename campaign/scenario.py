@@ -30,22 +30,27 @@ from rules.ruleset import DEFAULTS, GRADES, NAVIES, SEASONS, SHIP_CLASSES, ZONE_
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 
-# Map colours per navy: readable on a pale sea, distinct for the 1805 powers.
+# Map colours per navy, from colour-blind-safe palettes: Okabe & Ito's eight (2008) first, then
+# Paul Tol's "muted" for the rest (https://personal.sron.nl/~pault/). The 1805 powers that meet most
+# (Britain and Denmark, Russia and Portugal, France and Spain) differ in hue *and* lightness; every
+# marker also carries the nation's letters, so no one needs to tell colours apart. A GM may still
+# set any colour per nation (admin). Migration campaign 0013 moved nations still on the previous
+# defaults (OLD_NAVY_COLORS there) to these.
 NAVY_COLORS = {
-    "GB": "#c0392b",
-    "FR": "#2c5aa0",
-    "ES": "#d4a017",
-    "RU": "#2e8b57",
-    "OT": "#8e44ad",
-    "NL": "#e67e22",
-    "DK": "#a93226",
-    "SE": "#1abc9c",
-    "PT": "#27ae60",
-    "NA": "#5d6d7e",
-    "US": "#34495e",
-    "PR": "#222222",
-    "AT": "#bfa100",
-    "EG": "#7d5ba6",
+    "GB": "#D55E00",  # vermilion
+    "FR": "#0072B2",  # blue
+    "ES": "#F0E442",  # yellow
+    "RU": "#009E73",  # bluish green
+    "OT": "#CC79A7",  # reddish purple
+    "NL": "#E69F00",  # orange
+    "DK": "#882255",  # wine (Tol)
+    "SE": "#56B4E9",  # sky blue
+    "PT": "#999933",  # olive (Tol)
+    "NA": "#000000",  # black
+    "US": "#332288",  # indigo (Tol)
+    "PR": "#DDDDDD",  # pale grey (Tol)
+    "AT": "#DDCC77",  # sand (Tol)
+    "EG": "#AA4499",  # purple (Tol)
 }
 
 
