@@ -105,7 +105,7 @@ def map_move_submit(*, user: User, slug: str, nation_code: str | None, fleet: st
         # The form accepted the path, so it is one of the fleet's; its label names every step.
         label = next(p.label for p in choices.move_paths(place) if p.value == path)
         return MoveResult(True, f"Order added: {place.fleet.name} to {label}.")
-    problems = "; ".join(str(e) for errors in form.errors.values() for e in errors)
+    problems = " ".join(str(e) for errors in form.errors.values() for e in errors)
     return MoveResult(False, f"Move not entered: {problems}")
 
 

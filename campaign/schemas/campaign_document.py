@@ -113,6 +113,10 @@ def _lon_lat(model: type[SeaZone] | type[Port]) -> dict[str, dict[str, Any]]:
     }
 
 
+#: A place has both coordinates or neither (the models' check constraint, said before the database).
+_LON_LAT_PAIRED: dict[str, Any] = {"dependentRequired": {"lon": ["lat"], "lat": ["lon"]}}
+
+
 def _map_records() -> dict[str, dict[str, Any]]:
     """The map: sea zones and ports."""
     return {
@@ -129,7 +133,8 @@ def _map_records() -> dict[str, dict[str, Any]]:
                     "adjacent": {"type": "array", "maxItems": MAX_ADJACENT, "uniqueItems": True, "items": zone_ref()},
                 },
                 optional=("lon", "lat"),
-            ),
+            )
+            | _LON_LAT_PAIRED,
         ),
         "ports": list_of(
             "ports",
@@ -156,7 +161,8 @@ def _map_records() -> dict[str, dict[str, Any]]:
                     "siege_turns": column(Port, "siege_turns"),
                 },
                 optional=("lon", "lat"),
-            ),
+            )
+            | _LON_LAT_PAIRED,
         ),
     }
 
