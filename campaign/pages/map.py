@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db.models import Count, Q
 from django.http import Http404
@@ -157,11 +158,11 @@ class MapView:
             self.viewbox = self.view.viewbox
             self.crowded = _crowded(self.zones, self.labels, self.markers)
 
-    @property
+    @cached_property
     def land(self) -> tuple[tuple[str, str], ...]:
         return theatre_land(self.theatre) if self.theatre is not None else ()
 
-    @property
+    @cached_property
     def placed_labels(self) -> list[tuple[ZoneLabel, float, float, float, float]]:
         """(label, zone x, zone y, dx, dy): on the real map a label is drawn relative to its zone
         and scaled with the symbols, so it stays beside its circle at every zoom."""
@@ -172,18 +173,18 @@ class MapView:
             out.append((lb, z.x, z.y, round(lb.x - z.x, 1), round(lb.y - z.y, 1)))
         return out
 
-    @property
+    @cached_property
     def main_land(self) -> str:
         return dict(self.land).get("main", "")
 
-    @property
+    @cached_property
     def inset_land(self) -> list[tuple[Frame, str]]:
         """Each inset with its land, drawn over the main map's corner."""
         land = dict(self.land)
         insets = self.theatre.insets if self.theatre is not None else ()
         return [(frame, land.get(frame.key, "")) for frame in insets]
 
-    @property
+    @cached_property
     def zoom_query(self) -> str:
         """The view's query, to keep in the map's links (``zoom=2&cx=…&cy=…&``); empty at the whole map."""
         if self.view is None or self.view.zoom == 1:
@@ -191,7 +192,7 @@ class MapView:
         cx, cy = self.view.centre
         return f"zoom={self.view.zoom}&cx={cx:.0f}&cy={cy:.0f}&"
 
-    @property
+    @cached_property
     def destinations(self) -> list[tuple[float, float, object]]:
         """(x, y, destination) of the chosen fleet's legal moves, for the map's targets."""
         if self.move is None:

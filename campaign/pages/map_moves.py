@@ -8,6 +8,7 @@ offers and the order service accepts; this module only groups them by where they
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from campaign.orders.choices import FleetPlace, OrderChoices, PathChoice, order_desk_for_player
 from campaign.orders.errors import OrderRefused
@@ -36,11 +37,11 @@ class MapMove:
     where: str
     destinations: tuple[Destination, ...]
 
-    @property
+    @cached_property
     def zone_keys(self) -> frozenset[str]:
         return frozenset(d.zone_key for d in self.destinations if not d.port_key)
 
-    @property
+    @cached_property
     def port_keys(self) -> frozenset[str]:
         return frozenset(d.port_key for d in self.destinations if d.port_key)
 
