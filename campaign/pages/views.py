@@ -240,12 +240,15 @@ def map_move(request: HttpRequest, slug: str) -> HttpResponse:
         user=request.user, slug=slug, nation_code=nation, fleet=fleet, path=request.POST.get("path", "")
     )
     again = None if result.ok else _fleet_param(fleet)
-    if getattr(request, "htmx", False):
-        return _map_page(request, slug, nation=nation, fleet=again, notice=result)
-    (messages.success if result.ok else messages.error)(request, result.message)
     query = {k: v for k, v in (("nation", nation), ("fleet", str(again) if again else None)) if v}
     url = reverse("campaign:map", args=[slug])
-    return HttpResponseRedirect(f"{url}?{urlencode(query)}" if query else url)
+    url = f"{url}?{urlencode(query)}" if query else url
+    if getattr(request, "htmx", False):
+        response = _map_page(request, slug, nation=nation, fleet=again, notice=result)
+        response["HX-Push-Url"] = url  # the address bar follows: no fleet chosen after a move entered
+        return response
+    (messages.success if result.ok else messages.error)(request, result.message)
+    return HttpResponseRedirect(url)
 
 
 @login_required

@@ -3,8 +3,9 @@
 //
 // The map is an inline SVG; zooming changes its viewBox and sets --zoom, which the stylesheet uses
 // to keep symbols and labels one size on screen. Labels that would overlap at the current zoom are
-// hidden, most important first kept (the order the server gives: zones with our forces, then open
-// water, then coasts and narrows). Wheel zooms at the pointer; one pointer drags; two pinch.
+// hidden: first kept are those the server found room for at the whole map (it ranks zones with our
+// forces, then open water, then coasts and narrows), then the others in map order. Wheel zooms at the
+// pointer; one pointer drags; two pinch.
 (function () {
   "use strict";
 
@@ -18,6 +19,7 @@
   function setup(svg) {
     if (svg.dataset.seamapReady) return;
     svg.dataset.seamapReady = "1";
+    svg.classList.add("pannable");
     var full = parseBox(svg.dataset.full);
     var box = parseBox(svg.getAttribute("viewBox"));
     var area = svg.closest(".map-area") || document;
@@ -171,6 +173,20 @@
         event.preventDefault();
       }
     });
+
+    // On a phone, a fleet's moves are too small to pick out at the whole map: show them up close.
+    var dests = svg.querySelector(".destinations");
+    if (dests && svg.dataset.zoom === "1" && window.matchMedia("(max-width: 600px)").matches) {
+      var b = dests.getBBox();
+      var pad = 40;
+      var fit = Math.min(full.w / (b.width + 2 * pad), full.h / (b.height + 2 * pad), 4);
+      if (fit > 1) {
+        box.w = full.w / fit;
+        box.h = full.h / fit;
+        box.x = b.x + b.width / 2 - box.w / 2;
+        box.y = b.y + b.height / 2 - box.h / 2;
+      }
+    }
 
     apply();
     window.addEventListener("resize", function () { requestAnimationFrame(declutter); });

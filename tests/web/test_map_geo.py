@@ -154,6 +154,7 @@ def test_a_move_posted_from_the_map_is_entered_through_the_order_service(campaig
     response = _move(client, campaign, fleet.pk, "ligurian-sea", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="map-area")
     body = response.content.decode()
     assert response.status_code == 200 and body.lstrip().startswith('<div id="map-area"')
+    assert response["HX-Push-Url"] == reverse("campaign:map", args=[campaign.slug])
     assert "Order added: Mediterranean Fleet to Ligurian Sea." in body
     assert Order.objects.get(nation__campaign=campaign).body["path"] == ["ligurian-sea"]
     # A second move for the same fleet is refused by the order service, with its reason.
