@@ -205,6 +205,11 @@ def _export_relations(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
     )
 
 
+def _lon_lat(place: SeaZone | Port) -> dict[str, float]:
+    """A place's coordinates, only if it has them: older documents have none and still import."""
+    return {"lon": place.lon, "lat": place.lat} if place.lon is not None and place.lat is not None else {}
+
+
 def _export_sea_zone(z: SeaZone, keys: _Keys) -> dict[str, Any]:
     return {
         "key": z.key,
@@ -212,6 +217,7 @@ def _export_sea_zone(z: SeaZone, keys: _Keys) -> dict[str, Any]:
         "type": z.type,
         "x": z.x,
         "y": z.y,
+        **_lon_lat(z),
         "adjacent": sorted(keys.zone[a.pk] for a in z.adjacent.all()),
     }
 
@@ -239,6 +245,7 @@ def _export_ports(ports: list[Port], units: list[LandUnit], keys: _Keys) -> list
             "commander": p.commander or None,
             "x": p.x,
             "y": p.y,
+            **_lon_lat(p),
             "taken_turn": p.taken_turn,
             "captor": code[p.captor_id] if p.captor_id else None,
             "siege_turns": p.siege_turns,

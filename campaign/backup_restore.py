@@ -111,7 +111,16 @@ def _restore_map(
 ) -> tuple[dict[str, SeaZone], dict[str, Port]]:
     """Sea zones, their adjacency and the ports."""
     zones = {
-        z["key"]: SeaZone(campaign=campaign, key=z["key"], name=z["name"], type=z["type"], x=z["x"], y=z["y"])
+        z["key"]: SeaZone(
+            campaign=campaign,
+            key=z["key"],
+            name=z["name"],
+            type=z["type"],
+            x=z["x"],
+            y=z["y"],
+            lon=z.get("lon"),
+            lat=z.get("lat"),
+        )
         for z in doc["sea_zones"]
     }
     SeaZone.objects.bulk_create(zones.values())
@@ -132,6 +141,8 @@ def _restore_map(
             owner=nations[p["owner"]],
             x=p["x"],
             y=p["y"],
+            lon=p.get("lon"),
+            lat=p.get("lat"),
             fortification=p["fortification"],
             capacity=p["capacity"],
             ep_value=p["ep_value"],

@@ -27,6 +27,7 @@ def page_paths(viewer: Viewer) -> dict[str, str]:
     paths = {
         "dashboard": reverse("campaign:dashboard", args=[slug]),
         "map": reverse("campaign:map", args=[slug]),
+        "map_move": reverse("campaign:map_move", args=[slug]),
         "turns": reverse("campaign:turns", args=[slug]),
         "ready": reverse("campaign:ready", args=[slug]),
     }

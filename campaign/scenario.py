@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -29,22 +30,27 @@ from rules.ruleset import DEFAULTS, GRADES, NAVIES, SEASONS, SHIP_CLASSES, ZONE_
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 
-# Map colours per navy: readable on a pale sea, distinct for the 1805 powers.
+# Map colours per navy, from colour-blind-safe palettes: Okabe & Ito's eight (2008) first, then
+# Paul Tol's "muted" for the rest (https://personal.sron.nl/~pault/). The 1805 powers that meet most
+# (Britain and Denmark, Russia and Portugal, France and Spain) differ in hue *and* lightness; every
+# marker also carries the nation's letters, so no one needs to tell colours apart. A GM may still
+# set any colour per nation (admin). Migration campaign 0013 moved nations still on the previous
+# defaults (OLD_NAVY_COLORS there) to these.
 NAVY_COLORS = {
-    "GB": "#c0392b",
-    "FR": "#2c5aa0",
-    "ES": "#d4a017",
-    "RU": "#2e8b57",
-    "OT": "#8e44ad",
-    "NL": "#e67e22",
-    "DK": "#a93226",
-    "SE": "#1abc9c",
-    "PT": "#27ae60",
-    "NA": "#5d6d7e",
-    "US": "#34495e",
-    "PR": "#222222",
-    "AT": "#bfa100",
-    "EG": "#7d5ba6",
+    "GB": "#D55E00",  # vermilion
+    "FR": "#0072B2",  # blue
+    "ES": "#F0E442",  # yellow
+    "RU": "#009E73",  # bluish green
+    "OT": "#CC79A7",  # reddish purple
+    "NL": "#E69F00",  # orange
+    "DK": "#882255",  # wine (Tol)
+    "SE": "#56B4E9",  # sky blue
+    "PT": "#999933",  # olive (Tol)
+    "NA": "#000000",  # black
+    "US": "#332288",  # indigo (Tol)
+    "PR": "#DDDDDD",  # pale grey (Tol)
+    "AT": "#DDCC77",  # sand (Tol)
+    "EG": "#AA4499",  # purple (Tol)
 }
 
 
@@ -74,6 +80,18 @@ class _Checked:
     nations: dict[str, dict[str, Any]]
 
 
+def _need_lon_lat(need: Callable[[bool, str], None], label: str, place: dict[str, Any]) -> None:
+    """Coordinates are optional, but a place has both or neither, as numbers on the globe."""
+    lon, lat = place.get("lon"), place.get("lat")
+    if lon is None and lat is None:
+        return
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (lon, lat))
+    need(
+        numbers and -180 <= lon <= 180 and -90 <= lat <= 90,  # type: ignore[operator]
+        f"{label}: lon and lat must both be given, lon from -180 to 180 and lat from -90 to 90 (got {lon!r}, {lat!r})",
+    )
+
+
 def scenario_validate(data: dict[str, Any]) -> None:
     """Check the references and values of a scenario file; raise one error listing every problem."""
     errors: list[str] = []
@@ -99,6 +117,7 @@ def scenario_validate(data: dict[str, Any]) -> None:
     need(len(zones) == len(data["sea_zones"]), "sea zone keys must be unique")
     for z in data["sea_zones"]:
         need(z.get("type") in ZONE_TYPES, f"zone {z['key']}: type {z.get('type')!r} unknown")
+        _need_lon_lat(need, f"zone {z['key']}", z)
         for other in z.get("adjacent", []):
             need(other in zones and other != z["key"], f"zone {z['key']}: adjacent {other!r} unknown")
             if other in zones:
@@ -109,6 +128,7 @@ def scenario_validate(data: dict[str, Any]) -> None:
         need(p.get("sea_zone") in zones, f"port {p['key']}: sea zone {p.get('sea_zone')!r} unknown")
         need(p.get("owner") in nations, f"port {p['key']}: owner {p.get('owner')!r} unknown")
         need(p.get("commander") in (None, *GRADES), f"port {p['key']}: commander grade unknown")
+        _need_lon_lat(need, f"port {p['key']}", p)
     for n in data["nations"]:
         capital = n.get("capital")
         if capital is not None:
@@ -227,7 +247,9 @@ def scenario_document(
         "nations": nations,
         "relations": [{"a": r["a"], "b": r["b"], "state": r["state"]} for r in data.get("relations", [])],
         "sea_zones": [
-            {k: z[k] for k in ("key", "name", "type", "x", "y")} | {"adjacent": sorted(z.get("adjacent", []))}
+            {k: z[k] for k in ("key", "name", "type", "x", "y")}
+            | _lon_lat(z)
+            | {"adjacent": sorted(z.get("adjacent", []))}
             for z in data["sea_zones"]
         ],
         "ports": ports,
@@ -240,6 +262,11 @@ def scenario_document(
         "battles": [],
         "snapshots": {},
     }
+
+
+def _lon_lat(place: dict[str, Any]) -> dict[str, float]:
+    """A place's coordinates for the document, if the scenario gives them (older ones do not)."""
+    return {"lon": place["lon"], "lat": place["lat"]} if place.get("lon") is not None else {}
 
 
 def _scenario_campaign(
@@ -287,6 +314,7 @@ def _scenario_ports_and_garrisons(
                 "commander": p.get("commander") or None,
                 "x": p.get("x", 0),
                 "y": p.get("y", 0),
+                **_lon_lat(p),
                 "taken_turn": None,
                 "captor": None,
                 "siege_turns": 0,

@@ -14,6 +14,22 @@ key_validator = RegexValidator(
 )
 
 
+def lon_lat_constraints(prefix: str) -> list[models.CheckConstraint]:
+    """A place has both coordinates or neither, each within the globe."""
+    return [
+        models.CheckConstraint(
+            condition=Q(lon__isnull=True, lat__isnull=True) | Q(lon__isnull=False, lat__isnull=False),
+            name=f"{prefix}_lon_lat_both_or_neither",
+        ),
+        models.CheckConstraint(
+            condition=Q(lon__isnull=True) | Q(lon__gte=-180.0, lon__lte=180.0), name=f"{prefix}_lon_in_range"
+        ),
+        models.CheckConstraint(
+            condition=Q(lat__isnull=True) | Q(lat__gte=-90.0, lat__lte=90.0), name=f"{prefix}_lat_in_range"
+        ),
+    ]
+
+
 class ZoneType(models.TextChoices):
     """RULES.md §4 sighting: the zone type sets the d6 needed."""
 
@@ -28,8 +44,12 @@ class SeaZone(models.Model):
     key = models.CharField(max_length=49, validators=[key_validator])
     name = models.CharField(max_length=80)
     type = models.CharField(max_length=8, choices=ZoneType.choices)
-    x = models.PositiveSmallIntegerField(help_text="Map x in the 1000×700 map.")
-    y = models.PositiveSmallIntegerField(help_text="Map y in the 1000×700 map.")
+    x = models.PositiveSmallIntegerField(help_text="Map x in the abstract 1000×700 map (without lon/lat).")
+    y = models.PositiveSmallIntegerField(help_text="Map y in the abstract 1000×700 map (without lon/lat).")
+    # Where the zone's label stands over the sea, in degrees (WGS84); the map is drawn in a real
+    # projection when every zone has them. Nullable: campaigns made before coordinates have none.
+    lon = models.FloatField(null=True, blank=True, help_text="Longitude of the label, degrees east.")
+    lat = models.FloatField(null=True, blank=True, help_text="Latitude of the label, degrees north.")
     adjacent = models.ManyToManyField("self", symmetrical=True, blank=True)
 
     class Meta:
@@ -37,6 +57,7 @@ class SeaZone(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "key"], name="seazone_key_unique_in_campaign"),
             models.UniqueConstraint(fields=["campaign", "name"], name="seazone_name_unique_in_campaign"),
+            *lon_lat_constraints("seazone"),
         ]
 
     def __str__(self) -> str:
@@ -51,6 +72,8 @@ class Port(models.Model):
     owner = models.ForeignKey("campaign.Nation", on_delete=models.RESTRICT, related_name="ports")
     x = models.PositiveSmallIntegerField(default=0)
     y = models.PositiveSmallIntegerField(default=0)
+    lon = models.FloatField(null=True, blank=True, help_text="Longitude of the town, degrees east.")
+    lat = models.FloatField(null=True, blank=True, help_text="Latitude of the town, degrees north.")
     fortification = models.PositiveSmallIntegerField(help_text="Fortification factor (FF).")
     capacity = models.PositiveSmallIntegerField(help_text="Holds capacity × 10 ships.")
     ep_value = models.PositiveSmallIntegerField(help_text="EP of income per turn.")
@@ -79,6 +102,7 @@ class Port(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "key"], name="port_key_unique_in_campaign"),
             models.UniqueConstraint(fields=["campaign", "name"], name="port_name_unique_in_campaign"),
+            *lon_lat_constraints("port"),
         ]
 
     def __str__(self) -> str:

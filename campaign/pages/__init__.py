@@ -8,7 +8,8 @@ Each page has a ``*_for_player`` selector that decides who may see what and retu
 * ``ports``       every port's owner, garrison, sieges and blockades, and whether it pays and builds
 * ``dashboard``   treasury, ledger, projection, quota, fleets, ports, sieges, contacts
 * ``map``         the map now (zones, ports, own and allied fleets, known enemies, markers)
-* ``map_drawing`` the SVG's geometry: zone labels, lines between zones, the viewBox
+* ``map_drawing`` the SVG's geometry: zone labels, lines between zones, the viewBox, zoom and pan
+* ``map_moves`` orders from the map: an own fleet's legal moves (the move form's), and entering one
 * ``history``     the resolved turns, and one past turn with its battles and map as it left it
 * ``home``        the landing page's campaigns
 * ``paging``      page numbers for the ledger and the turn list

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from django.http import Http404
 
 from battles.models import Battle
+from campaign.geo.theatre import THEATRES, Theatre
 from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
 from campaign.pages.contacts import Contact, contacts_from_events
-from campaign.pages.map import AFLOAT, MapFleet, MapPort, MapView, MapZone, edges, markers
+from campaign.pages.map import AFLOAT, MapFleet, MapPort, MapView, MapZone, edges, markers, placed
 from campaign.pages.paging import page_of
 from campaign.pages.reports import ReportView, battle_sides_by_id, report_for_nation, season_labels
 from campaign.viewer import User, Viewer, nation_labels, viewer_for_player
@@ -171,15 +172,25 @@ def snapshot_map(
     """The map drawn from a stored export (CONTRACT.md keys) with the fog of war of that moment:
     own and allied fleets by the relations then, enemies only as ``contacts``; ``blockade_rows`` are
     the turn's blockades as (port key, blockader's nation code, lifted)."""
-    zones = [
-        MapZone(
-            z["key"], z["name"], z.get("type", ""), int(z.get("x", 0)), int(z.get("y", 0)), tuple(z.get("adjacent", []))
-        )
-        for z in snapshot.get("sea_zones") or []
-    ]
+    rows = snapshot.get("sea_zones") or []
+    # Snapshots taken since places have coordinates are drawn on the real map, older ones as before.
+    theatre = THEATRES["europe"] if rows and all(z.get("lon") is not None for z in rows) else None
+    zones = []
+    for z in rows:
+        x, y = placed(theatre, z.get("lon"), z.get("lat"), (int(z.get("x", 0)), int(z.get("y", 0))))
+        zones.append(MapZone(z["key"], z["name"], z.get("type", ""), x, y, tuple(z.get("adjacent", []))))
     nations = {n.code: n for n in viewer.nations}
     relations = _Relations(snapshot, viewer.nation.code)
-    ports = _snapshot_ports(snapshot, nations, relations, blockade_rows)
+    zone_at = {z.key: z for z in zones}
+    ports = [
+        replace(p, x=x, y=y)
+        for p, (x, y) in (
+            (p, _snapshot_port_spot(p, raw, theatre, zone_at))
+            for p, raw in zip(
+                _snapshot_ports(snapshot, nations, relations, blockade_rows), snapshot.get("ports") or [], strict=True
+            )
+        )
+    ]
     fleets = _snapshot_fleets(snapshot, nations, relations, {p.key: p.name for p in ports})
     return MapView(
         viewer=viewer,
@@ -191,7 +202,16 @@ def snapshot_map(
         markers=markers(zones, ports, fleets, contacts),
         report_turn=None,
         selected=None,
+        theatre=theatre,
     )
+
+
+def _snapshot_port_spot(
+    port: MapPort, raw: Mapping[str, Any], theatre: Theatre | None, zones: Mapping[str, MapZone]
+) -> tuple[float, float]:
+    zone = zones.get(port.zone_key)
+    fallback = (zone.x + 6, zone.y + 6) if theatre is not None and zone is not None else (port.x, port.y)
+    return placed(theatre, raw.get("lon"), raw.get("lat"), fallback)
 
 
 def _battles_seen(

@@ -10,15 +10,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db.models import Count, Q
 from django.http import Http404
 from django.template.defaultfilters import pluralize
 
+from campaign.geo.coastlines import theatre_land
+from campaign.geo.theatre import THEATRES, Frame, Theatre
 from campaign.models import Campaign, Nation
 from campaign.pages.contacts import Contact, contacts_for_viewer
 from campaign.pages.labels import ZONE_TYPE_LABELS
-from campaign.pages.map_drawing import FULL_VIEWBOX, ZoneLabel, edges, layout
+from campaign.pages.map_drawing import FULL_VIEWBOX, View, ZoneLabel, edges, label_box, layout, overlap, parse_view
+from campaign.pages.map_moves import MapMove, map_move_for_player
 from campaign.pages.ports import PortRow, ports_for_viewer
 from campaign.pages.reports import report_for_nation
 from campaign.viewer import User, Viewer, viewer_for_player
@@ -35,8 +39,8 @@ class MapZone:
     key: str
     name: str
     type: str
-    x: int
-    y: int
+    x: float
+    y: float
     adjacent: tuple[str, ...]
 
     @property
@@ -49,8 +53,8 @@ class MapPort:
     key: str
     name: str
     zone_key: str
-    x: int
-    y: int
+    x: float
+    y: float
     owner_code: str
     owner_name: str
     color: str
@@ -81,8 +85,8 @@ class MapFleet:
 
 @dataclass(frozen=True)
 class Marker:
-    x: int
-    y: int
+    x: float
+    y: float
     color: str
     label: str
     title: str
@@ -90,6 +94,30 @@ class Marker:
     fleet_id: int | None  # the one own fleet it stands for: the marker links to it on the dashboard
     kind: str  # "own" | "ally" | "enemy" | "port"
     small: bool = False  # beside a port rather than a zone
+    #: The zone or port the marker stands beside; on the real map the offset from it is scaled
+    #: with the symbols, so the marker stays beside its place at every zoom.
+    anchor: tuple[float, float] | None = None
+
+    @property
+    def offset(self) -> tuple[float, float]:
+        ax, ay = self.anchor or (self.x, self.y)
+        return round(self.x - ax, 1), round(self.y - ay, 1)
+
+    #: The nation's letters, shown on the marker with its colour (a colour alone is not enough).
+    nation_code: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.nation_code} {self.label}" if self.nation_code else self.label
+
+    @property
+    def width(self) -> float:
+        """Wide enough for its text (the font's digits and capitals are about 5 units wide)."""
+        return round(len(self.text) * (4.4 if self.small else 5.0) + 5, 1)
+
+    @property
+    def height(self) -> float:
+        return 9 if self.small else 11
 
 
 @dataclass
@@ -105,7 +133,7 @@ class ZonePanel:
 class MapView:
     viewer: Viewer
     zones: list[MapZone]
-    edges: list[tuple[int, int, int, int]]
+    edges: list[tuple[float, float, float, float]]
     ports: list[MapPort]
     fleets: list[MapFleet]
     contacts: list[Contact]
@@ -114,16 +142,100 @@ class MapView:
     selected: ZonePanel | None
     labels: list[ZoneLabel] = field(default_factory=list)
     viewbox: str = FULL_VIEWBOX
+    #: The drawing's theatre when every zone has coordinates (coastlines, insets, zoom); None draws
+    #: the abstract layout of older campaigns from the zones' x/y.
+    theatre: Theatre | None = None
+    view: View | None = None
+    move: MapMove | None = None
+    #: Zone keys whose labels would collide at the whole-map zoom: hidden until zoomed in.
+    crowded: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.labels:
             self.labels, self.viewbox = layout(self.zones, self.ports, self.markers)
+        if self.theatre is not None:
+            self.view = self.view or View(self.theatre.width, self.theatre.height, 1, 0, 0)
+            self.viewbox = self.view.viewbox
+            self.crowded = _crowded(self.zones, self.labels, self.markers)
+
+    @cached_property
+    def land(self) -> tuple[tuple[str, str], ...]:
+        return theatre_land(self.theatre) if self.theatre is not None else ()
+
+    @cached_property
+    def placed_labels(self) -> list[tuple[ZoneLabel, float, float, float, float]]:
+        """(label, zone x, zone y, dx, dy): on the real map a label is drawn relative to its zone
+        and scaled with the symbols, so it stays beside its circle at every zoom."""
+        zone_at = {z.key: z for z in self.zones}
+        out = []
+        for lb in self.labels:
+            z = zone_at[lb.key]
+            out.append((lb, z.x, z.y, round(lb.x - z.x, 1), round(lb.y - z.y, 1)))
+        return out
+
+    @cached_property
+    def main_land(self) -> str:
+        return dict(self.land).get("main", "")
+
+    @cached_property
+    def inset_land(self) -> list[tuple[Frame, str]]:
+        """Each inset with its land, drawn over the main map's corner."""
+        land = dict(self.land)
+        insets = self.theatre.insets if self.theatre is not None else ()
+        return [(frame, land.get(frame.key, "")) for frame in insets]
+
+    @cached_property
+    def zoom_query(self) -> str:
+        """The view's query, to keep in the map's links (``zoom=2&cx=…&cy=…&``); empty at the whole map."""
+        if self.view is None or self.view.zoom == 1:
+            return ""
+        cx, cy = self.view.centre
+        return f"zoom={self.view.zoom}&cx={cx:.0f}&cy={cy:.0f}&"
+
+    @cached_property
+    def destinations(self) -> list[tuple[float, float, object]]:
+        """(x, y, destination) of the chosen fleet's legal moves, for the map's targets."""
+        if self.move is None:
+            return []
+        zone_at = {z.key: z for z in self.zones}
+        port_at = {p.key: p for p in self.ports}
+        out: list[tuple[float, float, object]] = []
+        for d in self.move.destinations:
+            spot = port_at.get(d.port_key) if d.port_key else zone_at.get(d.zone_key)
+            if spot is not None:
+                out.append((spot.x, spot.y, d))
+        return out
 
     @property
     def legend_nations(self) -> list[Nation]:
         owners = {p.owner_code for p in self.ports} | {f.nation_code for f in self.fleets}
         owners |= {c.nation_code for c in self.contacts}
         return [n for n in self.viewer.nations if n.code in owners]
+
+
+#: Which labels a crowded map keeps first: the wide waters before the coasts and the narrows.
+_TYPE_RANK = {"ocean": 0, "open": 1, "coastal": 2, "narrows": 3}
+
+
+def _crowded(zones: Sequence[MapZone], labels: Sequence[ZoneLabel], markers: Sequence[Marker]) -> frozenset[str]:
+    """The zones whose labels, at the whole-map zoom, would cover a label kept before them, another
+    zone's circle or a force: they are hidden until the map is zoomed in (their circles keep their
+    names as tooltips and links). Zones with own forces keep theirs first, then by _TYPE_RANK."""
+    label_of = {lb.key: lb for lb in labels}
+    circles = {z.key: (z.x - 9, z.y - 9, z.x + 9, z.y + 9) for z in zones}
+    forces = [(m.x, m.y, m.x + m.width, m.y + m.height) for m in markers]
+    own = {m.zone_key for m in markers if m.kind in ("own", "port")}
+    kept: list[tuple[float, float, float, float]] = []
+    crowded = set()
+    for z in sorted(zones, key=lambda z: (z.key not in own, _TYPE_RANK.get(z.type, 4), z.name)):
+        lb = label_of[z.key]
+        box = label_box(lb.x, lb.y, lb.anchor, lb.lines)
+        others = [c for k, c in circles.items() if k != z.key]
+        if any(overlap(box, b) > 4.0 for b in kept + others + forces):
+            crowded.add(z.key)
+        else:
+            kept.append(box)
+    return frozenset(crowded)
 
 
 def _single_own(group: Sequence[MapFleet]) -> int | None:
@@ -136,7 +248,13 @@ def _own_first(by_nation: dict[str, list[MapFleet]]) -> list[list[MapFleet]]:
 
 
 def _friendly_marker(
-    group: Sequence[MapFleet], at: tuple[int, int], where: str, zone_key: str, *, in_port: bool
+    group: Sequence[MapFleet],
+    at: tuple[float, float],
+    where: str,
+    zone_key: str,
+    *,
+    in_port: bool,
+    anchor: tuple[float, float] | None = None,
 ) -> Marker:
     """One nation's fleets in one place: at sea (by the zone) or in port (a small marker by the port)."""
     ships = sum(f.ships for f in group)
@@ -151,6 +269,8 @@ def _friendly_marker(
         _single_own(group),
         "port" if in_port else "own" if group[0].own else "ally",
         small=in_port,
+        anchor=anchor,
+        nation_code=group[0].nation_code,
     )
 
 
@@ -170,7 +290,12 @@ def _friendly_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], fleets
             for i, group in enumerate(_own_first(by_nation)):
                 markers.append(
                     _friendly_marker(
-                        group, (zone.x + 12, zone.y - 14 + 13 * i), f"at sea in {zone.name}", zone_key, in_port=False
+                        group,
+                        (zone.x + 12, zone.y - 14 + 13 * i),
+                        f"at sea in {zone.name}",
+                        zone_key,
+                        in_port=False,
+                        anchor=(zone.x, zone.y),
                     )
                 )
     for port_key, by_nation in in_port.items():
@@ -179,7 +304,12 @@ def _friendly_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], fleets
             for i, group in enumerate(_own_first(by_nation)):
                 markers.append(
                     _friendly_marker(
-                        group, (port.x + 6, port.y - 4 + 11 * i), f"in {port.name}", port.zone_key, in_port=True
+                        group,
+                        (port.x + 6, port.y - 4 + 11 * i),
+                        f"in {port.name}",
+                        port.zone_key,
+                        in_port=True,
+                        anchor=(port.x, port.y),
                     )
                 )
     return markers
@@ -223,6 +353,8 @@ def _enemy_markers(zones: Sequence[MapZone], ports: Sequence[MapPort], contacts:
                     zone_key,
                     None,
                     "enemy",
+                    anchor=(zone.x, zone.y),
+                    nation_code=code,
                 )
             )
     return markers
@@ -259,8 +391,9 @@ def _panel(
     )
 
 
-def _zones(campaign: Campaign) -> list[MapZone]:
-    """The campaign's sea zones in key order with their neighbours (two queries)."""
+def _zones(campaign: Campaign) -> tuple[list[MapZone], Theatre | None]:
+    """The campaign's sea zones in key order with their neighbours (two queries), and the theatre
+    they are drawn in: at their real coordinates when every zone has them, else at their x/y."""
     graph: dict[int, list[str]] = defaultdict(list)
     zone_rows = list(SeaZone.objects.filter(campaign=campaign).order_by("key"))
     keys = {z.pk: z.key for z in zone_rows}
@@ -268,16 +401,36 @@ def _zones(campaign: Campaign) -> list[MapZone]:
         "from_seazone_id", "to_seazone_id"
     ):
         graph[a].append(keys[b])
-    return [MapZone(z.key, z.name, z.type, z.x, z.y, tuple(sorted(set(graph[z.pk])))) for z in zone_rows]
+    located = bool(zone_rows) and all(z.lon is not None and z.lat is not None for z in zone_rows)
+    theatre = THEATRES["europe"] if located else None
+    zones = []
+    for z in zone_rows:
+        x, y = placed(theatre, z.lon, z.lat, (z.x, z.y))
+        zones.append(MapZone(z.key, z.name, z.type, x, y, tuple(sorted(set(graph[z.pk])))))
+    return zones, theatre
 
 
-def _map_port(port: Port, row: PortRow) -> MapPort:
+def placed(
+    theatre: Theatre | None, lon: float | None, lat: float | None, fallback: tuple[float, float]
+) -> tuple[float, float]:
+    """A place's drawing position: projected in the theatre (to a tenth of a unit), else ``fallback``."""
+    if theatre is None or lon is None or lat is None:
+        return fallback
+    x, y = theatre.place(lon, lat)
+    return round(x, 1), round(y, 1)
+
+
+def _map_port(port: Port, row: PortRow, theatre: Theatre | None, zones: dict[str, MapZone]) -> MapPort:
+    zone = zones.get(port.sea_zone.key)
+    # On a drawn theatre a port without coordinates stands just off its zone's label position.
+    fallback = (zone.x + 6, zone.y + 6) if theatre is not None and zone is not None else (port.x, port.y)
+    x, y = placed(theatre, port.lon, port.lat, fallback)
     return MapPort(
         port.key,
         port.name,
         port.sea_zone.key,
-        port.x,
-        port.y,
+        x,
+        y,
         row.owner_code,
         row.owner_name,
         row.color,
@@ -331,17 +484,28 @@ def _friendly_fleets(viewer: Viewer, *, every_nation: bool = False) -> list[MapF
     return fleets
 
 
-def map_for_player(*, user: User, slug: str, nation_code: str | None = None, zone_key: str | None = None) -> MapView:
+def map_for_player(
+    *,
+    user: User,
+    slug: str,
+    nation_code: str | None = None,
+    zone_key: str | None = None,
+    fleet_id: int | None = None,
+    zoom: tuple[str | None, str | None, str | None] = (None, None, None),
+) -> MapView:
     """The campaign map as the nation sees it now (fog of war as in the module docstring).
 
-    ``zone_key`` selects a zone for the detail panel (Http404 if unknown). At most 13 queries plus
-    one each for a report with contacts, one with battles, and ports the nation blockades.
+    ``zone_key`` selects a zone for the detail panel (Http404 if unknown); ``fleet_id`` one of the
+    nation's fleets to move from the map (ignored unless it is one, afloat, in an open turn);
+    ``zoom`` the query's (zoom, cx, cy). At most 13 queries plus one each for a report with
+    contacts, one with battles, and ports the nation blockades, and the order desk's for a fleet.
     """
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
     turn_number = viewer.turn.number if viewer.turn else viewer.campaign.turn_number
-    zones = _zones(viewer.campaign)
+    zones, theatre = _zones(viewer.campaign)
+    zone_at = {z.key: z for z in zones}
     port_rows, rows = ports_for_viewer(viewer, turn_number=turn_number)
-    ports = [_map_port(p, row) for p, row in zip(port_rows, rows, strict=True)]
+    ports = [_map_port(p, row, theatre, zone_at) for p, row in zip(port_rows, rows, strict=True)]
     fleets = _friendly_fleets(viewer)
     report = report_for_nation(viewer.nation)
     contacts = contacts_for_viewer(viewer, report, port_rows)
@@ -355,6 +519,13 @@ def map_for_player(*, user: User, slug: str, nation_code: str | None = None, zon
         markers=markers(zones, ports, fleets, contacts),
         report_turn=report.turn_number if report else None,
         selected=_panel(zone_key, zones, ports, fleets, contacts),
+        theatre=theatre,
+        view=parse_view(theatre.width, theatre.height, *zoom) if theatre is not None else None,
+        move=(
+            map_move_for_player(user=user, slug=slug, nation_code=nation_code, fleet_id=fleet_id)
+            if fleet_id is not None
+            else None
+        ),
     )
 
 
@@ -366,9 +537,10 @@ def map_for_gm(*, user: User, slug: str) -> MapView:
     if not viewer.is_gm:
         raise Http404("No such campaign.")
     turn_number = viewer.turn.number if viewer.turn else viewer.campaign.turn_number
-    zones = _zones(viewer.campaign)
+    zones, theatre = _zones(viewer.campaign)
+    zone_at = {z.key: z for z in zones}
     port_rows, rows = ports_for_viewer(viewer, turn_number=turn_number)
-    ports = [_map_port(p, row) for p, row in zip(port_rows, rows, strict=True)]
+    ports = [_map_port(p, row, theatre, zone_at) for p, row in zip(port_rows, rows, strict=True)]
     fleets = _friendly_fleets(viewer, every_nation=True)
     return MapView(
         viewer=viewer,
@@ -380,6 +552,8 @@ def map_for_gm(*, user: User, slug: str) -> MapView:
         markers=markers(zones, ports, fleets, []),
         report_turn=None,
         selected=None,
+        theatre=theatre,
+        view=parse_view(theatre.width, theatre.height, None, None, None) if theatre is not None else None,
     )
 
 
@@ -394,4 +568,5 @@ __all__ = [
     "map_for_gm",
     "map_for_player",
     "markers",
+    "placed",
 ]

@@ -36,10 +36,10 @@ class Spot(Protocol):
     """Something drawn at a point (a port)."""
 
     @property
-    def x(self) -> int: ...
+    def x(self) -> float: ...
 
     @property
-    def y(self) -> int: ...
+    def y(self) -> float: ...
 
 
 class ZoneSpot(Spot, Protocol):
@@ -60,6 +60,12 @@ class MarkerSpot(Spot, Protocol):
 
     @property
     def small(self) -> bool: ...
+
+    @property
+    def width(self) -> float: ...
+
+    @property
+    def height(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,7 @@ def layout(
     the labels come back in the order of ``zones``."""
     obstacles: list[Box] = [(z.x - 10, z.y - 10, z.x + 10, z.y + 10) for z in zones]
     obstacles += [(p.x - 4, p.y - 4, p.x + 4, p.y + 4) for p in ports]
-    obstacles += [(m.x, m.y, m.x + (16 if m.small else 22), m.y + (9 if m.small else 11)) for m in markers]
+    obstacles += [(m.x, m.y, m.x + m.width, m.y + m.height) for m in markers]
 
     def crowd(z: ZoneSpot) -> int:
         return sum(1 for b in obstacles if abs((b[0] + b[2]) / 2 - z.x) < 45 and abs((b[1] + b[3]) / 2 - z.y) < 30)
@@ -161,7 +167,7 @@ def viewbox(box: Box) -> str:
     return f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}"
 
 
-def edges(zones: Sequence[ZoneSpot]) -> list[tuple[int, int, int, int]]:
+def edges(zones: Sequence[ZoneSpot]) -> list[tuple[float, float, float, float]]:
     """The lines between adjacent zones, each once: (x1, y1, x2, y2)."""
     at = {z.key: z for z in zones}
     lines = []
@@ -177,9 +183,11 @@ __all__ = [
     "FULL_VIEWBOX",
     "LABEL_FONT",
     "LABEL_PLACES",
+    "ZOOMS",
     "Box",
     "MarkerSpot",
     "Spot",
+    "View",
     "ZoneLabel",
     "ZoneSpot",
     "edges",
@@ -187,5 +195,94 @@ __all__ = [
     "label_lines",
     "layout",
     "overlap",
+    "parse_view",
     "viewbox",
 ]
+
+
+# --- Zoom and pan (the same with or without JavaScript: the links set ?zoom=&cx=&cy=) ------------
+
+#: The zoom levels the links step through; the script zooms smoothly between 1 and the last.
+ZOOMS = (1, 2, 4, 8)
+
+
+@dataclass(frozen=True)
+class View:
+    """The part of the drawing shown: ``zoom`` times magnified around (cx, cy), kept on the map."""
+
+    width: float
+    height: float
+    zoom: int
+    cx: float
+    cy: float
+
+    @property
+    def box(self) -> Box:
+        w, h = self.width / self.zoom, self.height / self.zoom
+        left = min(max(self.cx - w / 2, 0.0), self.width - w)
+        top = min(max(self.cy - h / 2, 0.0), self.height - h)
+        return (left, top, left + w, top + h)
+
+    @property
+    def viewbox(self) -> str:
+        left, top, right, bottom = self.box
+        return f"{left:.1f} {top:.1f} {right - left:.1f} {bottom - top:.1f}"
+
+    @property
+    def full_viewbox(self) -> str:
+        return f"0 0 {self.width:.1f} {self.height:.1f}"
+
+    def _query(self, zoom: int, cx: float, cy: float) -> str:
+        return f"zoom={zoom}&cx={cx:.0f}&cy={cy:.0f}"
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        left, top, right, bottom = self.box
+        return (left + right) / 2, (top + bottom) / 2
+
+    @property
+    def zoom_in(self) -> str | None:
+        """The query of the next zoom level in, or None at the last."""
+        bigger = [z for z in ZOOMS if z > self.zoom]
+        return self._query(bigger[0], *self.centre) if bigger else None
+
+    @property
+    def zoom_out(self) -> str | None:
+        smaller = [z for z in ZOOMS if z < self.zoom]
+        return self._query(smaller[-1], *self.centre) if smaller else None
+
+    def pan(self, dx: int, dy: int) -> str | None:
+        """The query of the view moved by half its width/height in direction (dx, dy), or None if it
+        is already at that edge."""
+        if self.zoom == 1:
+            return None
+        left, top, right, bottom = self.box
+        cx, cy = self.centre
+        moved = View(self.width, self.height, self.zoom, cx + dx * (right - left) / 2, cy + dy * (bottom - top) / 2)
+        return None if moved.box == self.box else self._query(self.zoom, *moved.centre)
+
+    @property
+    def pans(self) -> list[tuple[str, str, str]]:
+        """(label, arrow, query) for each direction the view can still move."""
+        out = []
+        directions = (("north", "↑", 0, -1), ("west", "←", -1, 0), ("east", "→", 1, 0), ("south", "↓", 0, 1))
+        for label, arrow, dx, dy in directions:
+            query = self.pan(dx, dy)
+            if query:
+                out.append((label, arrow, query))
+        return out
+
+
+def parse_view(width: float, height: float, zoom: str | None, cx: str | None, cy: str | None) -> View:
+    """The view the query asks for; anything unreadable or out of range falls back to the whole map
+    (a stale or hand-edited link should still show a map, not an error)."""
+
+    def number(raw: str | None, default: float, high: float) -> float:
+        try:
+            value = float(raw) if raw is not None and raw.isascii() else default
+        except ValueError:
+            return default
+        return min(max(value, 0.0), high) if value == value else default  # NaN is not a place
+
+    level = int(zoom) if zoom is not None and zoom.isascii() and zoom.isdigit() and int(zoom) in ZOOMS else 1
+    return View(width, height, level, number(cx, width / 2, width), number(cy, height / 2, height))

@@ -8,6 +8,7 @@ fragment they asked for; the same URLs work as plain pages and forms without Jav
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
@@ -30,6 +31,7 @@ from campaign.pages.diplomacy import diplomacy_for_viewer
 from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
+from campaign.pages.map_moves import map_move_submit
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
 
@@ -157,17 +159,60 @@ def ready(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponseRedirect(target)
 
 
-@login_required
-def map_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """The map as the nation sees it; ``?zone=KEY`` opens a zone's panel (a fragment under HTMX)."""
+def _fleet_param(raw: str | None) -> int | None:
+    return int(raw) if raw is not None and raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+
+
+def _map_page(
+    request: HttpRequest, slug: str, *, nation: str | None, fleet: int | None, notice: Any = None
+) -> HttpResponse:
+    get = request.GET
     data = map_for_player(
-        user=request.user, slug=slug, nation_code=request.GET.get("nation"), zone_key=request.GET.get("zone") or None
+        user=request.user,
+        slug=slug,
+        nation_code=nation,
+        zone_key=get.get("zone") or None,
+        fleet_id=fleet,
+        zoom=(get.get("zoom"), get.get("cx"), get.get("cy")),
     )
-    context = _page_context(request, data.viewer, "map", m=data)
-    if getattr(request, "htmx", False) and data.selected is not None:
+    context = _page_context(request, data.viewer, "map", m=data, fleet_asked=fleet, notice=notice)
+    htmx = getattr(request, "htmx", False)
+    if htmx and getattr(htmx, "target", None) == "map-area":
+        return render(request, "campaign/_map_area.html", context)
+    if htmx and data.selected is not None:
         return render(request, "campaign/_zone_panel.html", context)
     context["dip"] = diplomacy_for_viewer(data.viewer)
     return render(request, "campaign/map.html", context)
+
+
+@login_required
+def map_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The map as the nation sees it; ``?zone=KEY`` opens a zone's panel (a fragment under HTMX),
+    ``?fleet=ID`` shows an own fleet's legal moves, ``?zoom=&cx=&cy=`` zooms (the whole map area
+    under HTMX when it targets ``#map-area``)."""
+    return _map_page(request, slug, nation=request.GET.get("nation"), fleet=_fleet_param(request.GET.get("fleet")))
+
+
+@login_required
+@require_POST
+def map_move(request: HttpRequest, slug: str) -> HttpResponse:
+    """A move clicked on the map (``fleet``, ``path``): entered through the order form and service.
+    Under HTMX the map area comes back with the outcome; otherwise post/redirect/get to the map."""
+    nation = request.POST.get("as_nation") or request.GET.get("nation") or None
+    fleet = request.POST.get("fleet", "")
+    result = map_move_submit(
+        user=request.user, slug=slug, nation_code=nation, fleet=fleet, path=request.POST.get("path", "")
+    )
+    again = None if result.ok else _fleet_param(fleet)
+    query = {k: v for k, v in (("nation", nation), ("fleet", str(again) if again else None)) if v}
+    url = reverse("campaign:map", args=[slug])
+    url = f"{url}?{urlencode(query)}" if query else url
+    if getattr(request, "htmx", False):
+        response = _map_page(request, slug, nation=nation, fleet=again, notice=result)
+        response["HX-Push-Url"] = url  # the address bar follows: no fleet chosen after a move entered
+        return response
+    (messages.success if result.ok else messages.error)(request, result.message)
+    return HttpResponseRedirect(url)
 
 
 @login_required

@@ -79,11 +79,37 @@ def to_xy(lon: float, lat: float) -> tuple[int, int]:
 
 Point = tuple[float, float] | tuple[int, int, str]  # (lon, lat) or (x, y, "xy") for off-map places
 
+# The real coordinates of the places the abstract map puts at its edges ("xy" above): the campaign
+# map draws them in insets (campaign/geo/theatre.py). Ports at the town, zones over open water.
+FAR_STATIONS: dict[str, tuple[float, float]] = {
+    "american-seaboard": (-68.0, 37.0),
+    "west-indies": (-73.0, 15.0),
+    "east-indies": (68.0, -18.0),
+    "halifax": (-63.57, 44.65),
+    "port-royal": (-76.84, 17.94),
+    "english-harbour": (-61.76, 17.0),
+    "bombay": (72.83, 18.94),
+    "martinique": (-61.07, 14.6),
+    "ile-de-france": (57.5, -20.16),
+    "havana": (-82.36, 23.13),
+    "santa-cruz-de-tenerife": (-16.25, 28.47),
+    "cape-town": (18.42, -33.92),
+    "batavia": (106.83, -6.13),
+    "washington": (-77.01, 38.87),
+}
+
 
 def point(p: Point) -> tuple[int, int]:
     if len(p) == 3:
         return int(p[0]), int(p[1])
     return to_xy(float(p[0]), float(p[1]))
+
+
+def lon_lat(key: str, p: Point) -> tuple[float, float]:
+    """The real (lon, lat) of a place: its point, or for a far station its entry in FAR_STATIONS."""
+    if len(p) == 3:
+        return FAR_STATIONS[key]
+    return float(p[0]), float(p[1])
 
 
 # key, name, type, point
@@ -1082,7 +1108,10 @@ def _zones_out() -> list[dict[str, Any]]:
     zones_out = []
     for key, name, kind, p in ZONES:
         x, y = point(p)
-        zones_out.append({"key": key, "name": name, "type": kind, "x": x, "y": y, "adjacent": adjacent[key]})
+        lon, lat = lon_lat(key, p)
+        zones_out.append(
+            {"key": key, "name": name, "type": kind, "x": x, "y": y, "lon": lon, "lat": lat, "adjacent": adjacent[key]}
+        )
     return zones_out
 
 
@@ -1090,6 +1119,7 @@ def _ports_out() -> list[dict[str, Any]]:
     ports_out = []
     for key, name, zone, owner, p, ff, cap, dock, garrison, batteries, commander in PORTS:
         x, y = point(p)
+        lon, lat = lon_lat(key, p)
         ports_out.append(
             {
                 "key": key,
@@ -1098,6 +1128,8 @@ def _ports_out() -> list[dict[str, Any]]:
                 "owner": owner,
                 "x": x,
                 "y": y,
+                "lon": lon,
+                "lat": lat,
                 "fortification": ff,
                 "capacity": cap,
                 "dockyard": dock,

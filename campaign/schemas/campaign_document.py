@@ -115,6 +115,19 @@ def _world_records() -> dict[str, dict[str, Any]]:
     }
 
 
+def _lon_lat(model: type[SeaZone] | type[Port]) -> dict[str, dict[str, Any]]:
+    """Coordinates in degrees, optional (documents from before them have none); the ranges are the
+    model's check constraints."""
+    return {
+        "lon": column(model, "lon", null=False, type="number", minimum=-180, maximum=180),
+        "lat": column(model, "lat", null=False, type="number", minimum=-90, maximum=90),
+    }
+
+
+#: A place has both coordinates or neither (the models' check constraint, said before the database).
+_LON_LAT_PAIRED: dict[str, Any] = {"dependentRequired": {"lon": ["lat"], "lat": ["lon"]}}
+
+
 def _map_records() -> dict[str, dict[str, Any]]:
     """The map: sea zones and ports."""
     return {
@@ -127,9 +140,12 @@ def _map_records() -> dict[str, dict[str, Any]]:
                     "type": column(SeaZone, "type"),
                     "x": column(SeaZone, "x"),
                     "y": column(SeaZone, "y"),
+                    **_lon_lat(SeaZone),
                     "adjacent": {"type": "array", "maxItems": MAX_ADJACENT, "uniqueItems": True, "items": zone_ref()},
-                }
-            ),
+                },
+                optional=("lon", "lat"),
+            )
+            | _LON_LAT_PAIRED,
         ),
         "ports": list_of(
             "ports",
@@ -150,11 +166,14 @@ def _map_records() -> dict[str, dict[str, Any]]:
                     "commander": column(Port, "commander"),
                     "x": column(Port, "x"),
                     "y": column(Port, "y"),
+                    **_lon_lat(Port),
                     "taken_turn": column(Port, "taken_turn"),
                     "captor": nullable(nation_ref()),
                     "siege_turns": column(Port, "siege_turns"),
-                }
-            ),
+                },
+                optional=("lon", "lat"),
+            )
+            | _LON_LAT_PAIRED,
         ),
     }
 

@@ -49,6 +49,9 @@ def _schema_message(error: ValidationError) -> str:
         return f"{where}: {_shown(error.instance)} is not {article}{what}; allowed: {allowed}"
     if error.validator == "required":
         return f"{where}: {error.message.replace(' is a required property', ' is missing')}"
+    if error.validator == "dependentRequired":
+        # {"lon": ["lat"], "lat": ["lon"]}: coordinates come in pairs.
+        return f"{where}: {error.message.replace(' is a dependency of ', ' must be given with ')}"
     if error.validator == "additionalProperties":
         return f"{where}: {error.message}"
     if error.validator == "type":

@@ -75,13 +75,13 @@ def test_blockades_and_sieges_are_marked_on_the_ports(fw: FogWorld) -> None:
     assert "blockaded by GB" not in _svg(_map(fw))
 
 
-def test_own_fleets_link_to_the_dashboard_and_others_to_the_zone(fw: FogWorld) -> None:
+def test_own_fleets_link_to_their_moves_and_others_to_the_zone(fw: FogWorld) -> None:
     Fleet.objects.filter(pk=fw.w.channel_fleet.pk).update(port=None)
     page = _map(fw)
-    dashboard = reverse("campaign:dashboard", args=[fw.campaign.slug])
-    assert f'href="{dashboard}?#fleet-{fw.w.channel_fleet.pk}"' in page
-    own = page.split(f"#fleet-{fw.w.channel_fleet.pk}")[1].split("</a>")[0]
-    assert 'data-kind="own"' in own and ">10<" in own and "Channel Fleet" in own
+    url = reverse("campaign:map", args=[fw.campaign.slug])
+    assert f'href="{url}?fleet={fw.w.channel_fleet.pk}"' in page
+    own = page.split(f'href="{url}?fleet={fw.w.channel_fleet.pk}"')[1].split("</a>")[0]
+    assert 'data-kind="own"' in own and ">GB 10<" in own and "Channel Fleet" in own
     ally = page.split('data-kind="ally"')[0].rsplit("<a ", 1)[1]
     assert "zone=tagus" in ally
 
