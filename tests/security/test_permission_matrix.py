@@ -101,9 +101,9 @@ def test_every_api_read_answers_each_person_as_the_matrix_says(role: str) -> Non
     listing = client.get("/api/v1/campaigns/")
     assert listing.status_code == (401 if role == "anonymous" else 200)
     if role != "anonymous":
-        slugs = {row["slug"] for row in listing.json()}
+        slugs = {row["slug"] for row in listing.json()["results"]}
         assert (c.campaign.slug in slugs) == (role not in OUTSIDERS)
-        runs = {row["slug"]: row["gm"] for row in listing.json()}
+        runs = {row["slug"]: row["gm"] for row in listing.json()["results"]}
         assert runs.get(c.campaign.slug, False) == (role in RUNS)
     simulator = client.post(
         "/api/v1/simulator/",
