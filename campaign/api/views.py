@@ -94,7 +94,7 @@ def _closed(message: str = "Orders are closed: there is no open turn.") -> Probl
     return Problem(status.HTTP_409_CONFLICT, message, code=RefusalCode.TURN_CLOSED.value, title="Orders closed")
 
 
-def _nation(request: Request, slug: str) -> str | None:
+def api_nation(request: Request, slug: str) -> str | None:
     """The ``?nation=`` of the request, or the caller's own; a GM who plays none must name one."""
     try:
         return api_nation_code(user=request.user, slug=slug, nation_code=request.query_params.get("nation") or None)
@@ -140,7 +140,7 @@ def _still_open(desk: OrderDesk) -> bool:
 
 
 def _open_desk(request: Request, slug: str) -> OrderDesk:
-    desk = order_desk_for_player(user=request.user, slug=slug, nation_code=_nation(request, slug))
+    desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
     if not desk.open:
         raise _closed()
     return desk
@@ -229,7 +229,7 @@ class CampaignDetailView(ApiView):
         responses={200: NationViewSerializer, 304: NOT_MODIFIED, **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        dash = dashboard_for_player(user=request.user, slug=slug, nation_code=_nation(request, slug))
+        dash = dashboard_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         turn = dash.viewer.turn
         data = {
             "viewer": dash.viewer,
@@ -269,7 +269,7 @@ class FleetListView(ApiView):
         responses={200: page_of(FleetSerializer), **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        listing = fleets_for_player(user=request.user, slug=slug, nation_code=_nation(request, slug))
+        listing = fleets_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         own = listing.viewer.nation.pk
         zone = request.query_params.get("zone")
         rows = [
@@ -311,7 +311,7 @@ class LedgerView(ApiListView):
         if getattr(self, "swagger_fake_view", False):  # the schema generator
             return LedgerEntry.objects.none()
         slug = self.kwargs["slug"]
-        return ledger_for_player(user=self.request.user, slug=slug, nation_code=_nation(self.request, slug))
+        return ledger_for_player(user=self.request.user, slug=slug, nation_code=api_nation(self.request, slug))
 
     @extend_schema(
         operation_id="ledger_list",
@@ -340,7 +340,7 @@ class ReadyView(ApiView):
     )
     def post(self, request: Request, slug: str) -> Response:
         try:
-            viewer = acting_viewer_for_player(user=request.user, slug=slug, nation_code=_nation(request, slug))
+            viewer = acting_viewer_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         except NationNotChosen as refused:
             raise Problem(400, str(refused), errors=[ProblemEntry("nation", "nation_required", str(refused))]) from None
         try:
@@ -370,7 +370,7 @@ class TurnReportView(ApiView):
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         history = turn_history_for_player(
-            user=request.user, slug=slug, number=_within(number, MAX_INT), nation_code=_nation(request, slug)
+            user=request.user, slug=slug, number=_within(number, MAX_INT), nation_code=api_nation(request, slug)
         )
         fought = {b.id: b.fought for b in history.battles}
         battles = list(Battle.objects.filter(pk__in=fought).select_related("turn", "sea_zone", "port").order_by("id"))
@@ -409,7 +409,7 @@ class OrderListView(ApiView):
         responses={200: OrderListSerializer, **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=_nation(request, slug))
+        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         return Response(OrderListSerializer(_order_list(desk)).data)
 
     @extend_schema(
@@ -458,7 +458,7 @@ class OrderDetailView(ApiView):
         responses={200: OrderSerializer, **SEEN},
     )
     def get(self, request: Request, slug: str, order_id: int) -> Response:
-        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=_nation(request, slug))
+        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
         return Response(OrderSerializer(_order_row(order)).data)
 
