@@ -51,6 +51,11 @@ class ProjectionSerializer(serializers.Serializer[Any]):
     treasury_after = serializers.IntegerField(help_text="Treasury after phase 9 if nothing changes.")
 
 
+class DockyardSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField(help_text="Port key, as a lay_down order's port.")
+    name = serializers.CharField()
+
+
 class QuotaSerializer(serializers.Serializer[Any]):
     period = serializers.CharField(help_text="The quota period of the current year (RULES.md §1).")
     percent = serializers.IntegerField(help_text="The nation's quota percentage for the period.")
@@ -61,7 +66,11 @@ class QuotaSerializer(serializers.Serializer[Any]):
     big_allowed_now = serializers.IntegerField(help_text="More 1st/2nd rates the quota allows now.")
     four_decker_limit = serializers.IntegerField()
     pending_keels = serializers.IntegerField(help_text="Lay-down orders listed this turn.")
-    dockyards = serializers.ListField(child=serializers.CharField(), help_text="Own ports free to build in.")
+    dockyards = DockyardSerializer(
+        many=True,
+        source="dockyard_ports",
+        help_text="Own ports free to build in: the key a lay-down takes, and the name.",
+    )
 
 
 class NationViewSerializer(serializers.Serializer[Any]):
