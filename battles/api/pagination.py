@@ -34,3 +34,13 @@ class StrictPageNumberPagination(PageNumberPagination):
             message = f"page_size must be a whole number from 1 to {MAX_PAGE_SIZE}, got {raw!r}."
             raise Problem(400, message, errors=[ProblemEntry("page_size", "out_of_range", message)])
         return super().get_page_size(request)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        """The documented parameters with their real bounds (a fuzzer sends what the schema allows)."""
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1}
+            elif parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE}
+        return parameters
