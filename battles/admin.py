@@ -21,6 +21,9 @@ class BattleAdmin(CampaignScopedAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a battle is history: re-fight it (a GM action), never delete it
+
 
 @admin.register(Engagement)
 class EngagementAdmin(CampaignScopedAdmin):
@@ -35,4 +38,7 @@ class EngagementAdmin(CampaignScopedAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

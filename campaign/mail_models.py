@@ -26,6 +26,8 @@ class MailEvent(models.TextChoices):
     ANNOUNCEMENT = "announcement", "Announcements from the GM"
     NATION_GIVEN = "nation_given", "Campaign started / you were given a nation"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended (final standings)"
+    INVITATION = "invitation", "Invitation to play a nation"
+    NATION_TAKEN = "nation_taken", "Your nation given to another player"
 
 
 class Delivery(models.Model):

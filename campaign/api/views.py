@@ -351,7 +351,7 @@ class ReadyView(ApiView):
             message = 'The body must be {"ready": true} or {"ready": false}.'
             raise Problem(400, message, errors=[ProblemEntry("ready", "wrong_type", message)])
         try:
-            state = nation_ready_set(nation=viewer.nation, ready=data["ready"])
+            state = nation_ready_set(nation=viewer.nation, ready=data["ready"], actor=request.user)
         except TurnControlError as closed:
             raise _closed(str(closed)) from None
         number = Turn.objects.filter(pk=state.turn_id).values_list("number", flat=True).get()
@@ -423,7 +423,7 @@ class OrderListView(ApiView):
         desk = _open_desk(request, slug)
         body = _data(request)
         try:
-            order = order_add(nation=desk.nation, body=body)
+            order = order_add(nation=desk.nation, body=body, actor=request.user)
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
         return Response(OrderSerializer(_order_row(order)).data, status=status.HTTP_201_CREATED)
@@ -441,7 +441,7 @@ class OrderListView(ApiView):
         desk = _open_desk(request, slug)
         bodies = _data(request)
         try:
-            stored = orders_replace(nation=desk.nation, bodies=bodies)
+            stored = orders_replace(nation=desk.nation, bodies=bodies, actor=request.user)
         except OrderRefused as refused:
             raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
         return Response(OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position))).data)
@@ -474,7 +474,7 @@ class OrderDetailView(ApiView):
         order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
         body = _data(request)
         try:
-            stored = order_update(order=order, body=body)
+            stored = order_update(order=order, body=body, actor=request.user)
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
         return Response(OrderSerializer(_order_row(stored)).data)
@@ -489,7 +489,7 @@ class OrderDetailView(ApiView):
         desk = _open_desk(request, slug)
         order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
         try:
-            order_withdraw(order=order)
+            order_withdraw(order=order, actor=request.user)
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
