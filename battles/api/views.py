@@ -41,7 +41,7 @@ RUN_KEYS = ("seed", "dice", "runs")
 
 
 class BattleFilter(django_filters.FilterSet):
-    turn = django_filters.NumberFilter(field_name="turn__number", min_value=1, help_text="The turn's number.")
+    turn = django_filters.NumberFilter(field_name="turn__number", help_text="The turn's number.")
     kind = django_filters.ChoiceFilter(choices=Battle.Kind.choices)
     zone = django_filters.CharFilter(field_name="sea_zone__key", help_text="Sea-zone key.")
     port = django_filters.CharFilter(field_name="port__key", help_text="Port key.")

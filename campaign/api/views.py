@@ -293,7 +293,7 @@ class FleetListView(ApiView):
 
 
 class LedgerFilter(django_filters.FilterSet):
-    turn = django_filters.NumberFilter(field_name="turn", min_value=1, help_text="The turn's number.")
+    turn = django_filters.NumberFilter(field_name="turn", help_text="The turn's number.")
     kind = django_filters.ChoiceFilter(choices=LedgerEntry.Kind.choices)
 
     class Meta:
