@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 
 import django_filters
+from django import forms
 from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
@@ -40,8 +41,14 @@ MAX_BIGINT = 2**63 - 1
 RUN_KEYS = ("seed", "dice", "runs")
 
 
+class TurnFilter(django_filters.NumberFilter):
+    """A turn number: a whole number (as the schema says), never a fraction read as one."""
+
+    field_class = forms.IntegerField
+
+
 class BattleFilter(django_filters.FilterSet):
-    turn = django_filters.NumberFilter(field_name="turn__number", help_text="The turn's number.")
+    turn = TurnFilter(field_name="turn__number", help_text="The turn's number.")
     kind = django_filters.ChoiceFilter(choices=Battle.Kind.choices)
     zone = django_filters.CharFilter(field_name="sea_zone__key", help_text="Sea-zone key.")
     port = django_filters.CharFilter(field_name="port__key", help_text="Port key.")

@@ -38,6 +38,7 @@ from battles.api.base import (
     problem_response,
 )
 from battles.api.problems import Problem, ProblemEntry
+from battles.api.views import TurnFilter
 from battles.models import Battle
 from campaign.api.selectors import NationRequired, api_nation_code, fleets_for_player, ledger_for_player
 from campaign.api.serializers import (
@@ -293,7 +294,7 @@ class FleetListView(ApiView):
 
 
 class LedgerFilter(django_filters.FilterSet):
-    turn = django_filters.NumberFilter(field_name="turn", help_text="The turn's number.")
+    turn = TurnFilter(field_name="turn", help_text="The turn's number.")
     kind = django_filters.ChoiceFilter(choices=LedgerEntry.Kind.choices)
 
     class Meta:
