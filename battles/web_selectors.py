@@ -23,6 +23,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 from django.http import Http404
 
 from battles.models import Battle
@@ -90,6 +91,29 @@ def battle_for_player(*, user: User, campaign: str, battle_id: int) -> Battle:
     if viewer.nation is not None and battle.pk in _noted(viewer, [battle.turn_id]):
         return battle
     raise Http404("No such battle.")
+
+
+def visible_battles_for_player(*, user: User, campaign: str) -> QuerySet[Battle]:
+    """Every battle of the campaign the user may see, newest turn first, as a queryset to filter and
+    page (the API's list); 404 for a campaign the user takes no part in. Who sees what is
+    :func:`battles_for_player`'s rule."""
+    if not user.is_authenticated:
+        raise Http404("No such campaign.")
+    model: Any = Battle._meta.get_field("campaign").related_model
+    the_campaign = model._default_manager.filter(slug=campaign).first()
+    if the_campaign is None:
+        raise Http404("No such campaign.")
+    viewer = _viewer(user=user, campaign=the_campaign)
+    if not viewer.is_gm and viewer.nation is None:
+        raise Http404("No such campaign.")
+    battles = Battle.objects.filter(campaign=the_campaign)
+    if not viewer.is_gm:
+        noted = _noted(viewer)
+        rows = battles.values_list("pk", "sides", "seen_by")
+        battles = battles.filter(
+            pk__in=[pk for pk, sides, seen_by in rows if pk in noted or viewer.witnessed(sides, seen_by)]
+        )
+    return battles.select_related("turn", "sea_zone", "port").order_by("-turn__number", "id")
 
 
 @dataclass(frozen=True)

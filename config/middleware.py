@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from battles.api.problems import PROBLEM_CONTENT_TYPE, ProblemEntry, problem_body
 from campaign.json_text import find_forbidden_string, json_depth
 from config.parsers import MAX_JSON_DEPTH
 
@@ -53,17 +54,9 @@ class JSONBodyGuardMiddleware:
             return None
         field, code, problem = refusal
         detail = f"JSON parse error - {problem}."
-        # Every shape the API's refusals take (detail; detail + errors; field + detail; the orders'
-        # refusals with a code), so each endpoint's documented 400 holds for this one too.
-        return JsonResponse(
-            {
-                "detail": detail,
-                "errors": [detail],
-                "field": field,
-                "refusals": [{"message": detail, "code": code, "field": field}],
-            },
-            status=400,
-        )
+        # The API's one error format (battles.api.problems), so each endpoint's documented 400 holds.
+        body = problem_body(status=400, detail=detail, errors=[ProblemEntry(field, code, detail)])
+        return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
 
     @staticmethod
     def _refusal(request: HttpRequest, *, check_text: bool = True) -> tuple[str, str, str] | None:

@@ -9,53 +9,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from battles.engine import BATTLE_TYPES
+from battles.models import Battle
 from battles.simulator import MAX_RUNS, MAX_SHIPS_PER_SIDE
 from rules.ruleset import GRADES, NAVIES, SHIP_CLASSES
-
-
-class SpecErrorSerializer(serializers.Serializer[Any]):
-    field = serializers.CharField(help_text="Path of the offending field, e.g. 'sides[1].ships[0].class'.")
-    detail = serializers.CharField(help_text="What is wrong with it.")
-
 
 # --- battle records ------------------------------------------------------------------------------------
 
 
 class BattleSideSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(required=False)
+    name = serializers.CharField(required=False, help_text="The side's name, e.g. 'British'.")
     nations = serializers.ListField(child=serializers.CharField(), help_text="Nation codes on this side.")
 
 
 class BattleSummarySerializer(serializers.Serializer[Any]):
+    """A battle as every part of the API gives it (the battle list, one battle, a turn report's battles):
+    keys and codes for programs, each with its display name beside."""
+
     id = serializers.IntegerField()
     turn = serializers.IntegerField(source="turn.number", help_text="The turn it was fought in.")
-    kind = serializers.CharField(help_text="fleet_action | running_the_guns | garrison_guns | fireships …")
-    place = serializers.CharField(help_text="Zone or port key.")
-    sea_zone = serializers.CharField(source="sea_zone.key")
-    port = serializers.CharField(source="port.key", allow_null=True)
+    kind = serializers.ChoiceField(choices=Battle.Kind.choices)
+    kind_name = serializers.CharField(source="get_kind_display", help_text="e.g. 'Fleet action'.")
+    place = serializers.CharField(help_text="Port key where fought at a port, else the sea-zone key.")
+    place_name = serializers.SerializerMethodField(help_text="The place's display name, e.g. 'Brest'.")
+    sea_zone = serializers.CharField(source="sea_zone.key", help_text="Sea-zone key.")
+    sea_zone_name = serializers.CharField(source="sea_zone.name")
+    port = serializers.CharField(source="port.key", allow_null=True, help_text="Port key, if at a port.")
+    port_name = serializers.CharField(source="port.name", allow_null=True)
     sides = BattleSideSerializer(many=True, help_text="Side 0 first.")
     winner = serializers.IntegerField(allow_null=True, help_text="0, 1 or null for no winner.")
+    winner_name = serializers.SerializerMethodField(help_text="The winning side's name, or null for no winner.")
     seed = serializers.IntegerField(allow_null=True)
 
+    def get_place_name(self, battle: Battle) -> str:
+        return battle.port.name if battle.port is not None else battle.sea_zone.name
 
-class BattleDetailSerializer(BattleSummarySerializer):
-    report = serializers.DictField(
-        help_text="The engine's stored report (CONTRACT.md 'Battle report', full dice log); a fleet action "
-        'fought over several days is an engagement report ("type": "engagement") with its "days".'
-    )
-
-
-class BattlePageSerializer(serializers.Serializer[Any]):
-    count = serializers.IntegerField(help_text="Battles the caller may see.")
-    page = serializers.IntegerField()
-    pages = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = BattleSummarySerializer(many=True)
+    def get_winner_name(self, battle: Battle) -> str | None:
+        sides = battle.sides if isinstance(battle.sides, list) else []
+        if battle.winner is None or not 0 <= battle.winner < len(sides) or not isinstance(sides[battle.winner], dict):
+            return None
+        side = sides[battle.winner]
+        return str(side.get("name") or "/".join(side.get("nations") or []))
 
 
 # --- the simulator's body ------------------------------------------------------------------------------
@@ -120,15 +117,27 @@ class SimulatorRequestSerializer(serializers.Serializer[Any]):
     )
 
 
-# --- the simulator's results ---------------------------------------------------------------------------
+# --- the simulator's results and the stored reports ----------------------------------------------------
+
+FATES = ["intact", "damaged", "disabled", "sunk", "captured"]
+PURPOSES = [
+    "initiative", "fire", "admiral", "boarding", "explosion", "explosion_fire", "integrity", "towing",
+    "barrage_fort", "barrage_battery", "barrage_ship", "hot_shot",
+]  # fmt: skip
 
 
 class ShipFateSerializer(serializers.Serializer[Any]):
     side = serializers.IntegerField()
     name = serializers.CharField()
-    fate = serializers.ChoiceField(choices=["intact", "damaged", "disabled", "sunk", "captured"])
+    fate = serializers.ChoiceField(choices=FATES)
     exploded = serializers.BooleanField()
     captured_by = serializers.IntegerField(allow_null=True)
+    ref = serializers.JSONField(allow_null=True, help_text="The ship's id in a campaign (or the spec's ref).")
+    navy = serializers.CharField(help_text="The ship's own navy in the battle.")
+    crew = serializers.CharField(help_text="The ship's crew grade in the battle.")
+
+
+ShipFateSerializer._declared_fields["class"] = serializers.ChoiceField(choices=SHIP_CLASSES)
 
 
 class DieSerializer(serializers.Serializer[Any]):
@@ -136,25 +145,136 @@ class DieSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     side = serializers.IntegerField(help_text="The side rolling.")
     die = serializers.ChoiceField(choices=["d6", "d10"])
-    purpose = serializers.CharField()
+    purpose = serializers.CharField(help_text="initiative | fire | admiral | boarding | … (CONTRACT.md)")
     raw = serializers.IntegerField()
     mod = serializers.IntegerField()
     result = serializers.IntegerField()
     ship = serializers.CharField(allow_null=True)
     target = serializers.CharField(allow_null=True)
+    effect = serializers.CharField(required=False, allow_null=True, help_text="What the die did, for people.")
+    day = serializers.IntegerField(required=False, help_text="Engagements: the day it was rolled.")
+
+
+class ReportAdmiralSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    grade = serializers.ChoiceField(choices=GRADES)
+
+
+class ReportSideSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    navy = serializers.CharField()
+    admiral = ReportAdmiralSerializer(allow_null=True)
+    ships = serializers.IntegerField(help_text="Ships the side brought.")
+    lost = serializers.IntegerField(help_text="Ships it lost.")
+    L = serializers.CharField(help_text="Its loss ratio as a fraction, e.g. '1/3'.")
+
+
+class RoundLinesSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    initiative = serializers.IntegerField(allow_null=True)
+    barrage = serializers.IntegerField(allow_null=True)
+    lines = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    reserves = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+
+
+class MoraleCheckSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    side = serializers.IntegerField()
+    L = serializers.CharField()
+    penalty = serializers.IntegerField()
+    raw = serializers.IntegerField()
+    mod = serializers.IntegerField()
+    total = serializers.IntegerField()
+    result = serializers.CharField()
+
+
+class ReportEventSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    kind = serializers.CharField(help_text="taken | captured | abandoned | kept | broke_off | stays")
+    side = serializers.IntegerField()
+    ship = serializers.CharField(allow_null=True)
+    by = serializers.IntegerField(allow_null=True)
 
 
 class BattleReportSerializer(serializers.Serializer[Any]):
-    type = serializers.CharField()
+    """CONTRACT.md's battle report (one fight), with the engine's extra keys after the contract's."""
+
+    type = serializers.ChoiceField(choices=BATTLE_TYPES)
     seed = serializers.IntegerField(allow_null=True, help_text="null when the dice were given.")
     rounds = serializers.IntegerField(help_text="Rounds fought.")
     winner = serializers.IntegerField(allow_null=True)
-    outcome = serializers.ListField(child=serializers.CharField(), help_text="held | retired | broke | beaten")
+    outcome = serializers.ListField(
+        child=serializers.ChoiceField(choices=["held", "retired", "broke", "beaten", "evaded"])
+    )
     barrage = serializers.ListField(
         child=serializers.IntegerField(), required=False, help_text="Running the guns: dice due per round."
     )
     ships = ShipFateSerializer(many=True)
     dice = DieSerializer(many=True, help_text="Every die, in canonical order (RULES.md §5).")
+    sides = ReportSideSerializer(many=True)
+    first = serializers.IntegerField(allow_null=True, help_text="The side that fired first in round 1.")
+    max_rounds = serializers.IntegerField()
+    coastal_forts = serializers.IntegerField(required=False)
+    round_lines = RoundLinesSerializer(many=True)
+    checks = MoraleCheckSerializer(many=True)
+    events = ReportEventSerializer(many=True)
+
+
+class GaugeSerializer(serializers.Serializer[Any]):
+    winner = serializers.IntegerField(allow_null=True)
+    dice = serializers.ListField(child=serializers.DictField(), help_text="The gauge's dice.")
+
+
+class EngagementDaySerializer(serializers.Serializer[Any]):
+    day = serializers.IntegerField()
+    gauge = GaugeSerializer()
+    report = BattleReportSerializer()
+
+
+class PursuitSerializer(serializers.Serializer[Any]):
+    after_day = serializers.IntegerField()
+    decisions = serializers.ListField(child=serializers.CharField())
+    pursuer = serializers.IntegerField(allow_null=True)
+    sighted = serializers.BooleanField(allow_null=True)
+    intercepted = serializers.BooleanField(allow_null=True)
+    dice = serializers.ListField(child=serializers.DictField())
+
+
+class EngagementReportSerializer(serializers.Serializer[Any]):
+    """A fleet action fought over several days: each day's report, the pursuits between."""
+
+    type = serializers.ChoiceField(choices=["engagement"])
+    seed = serializers.IntegerField(allow_null=True)
+    days = EngagementDaySerializer(many=True)
+    pursuits = PursuitSerializer(many=True)
+    winner = serializers.IntegerField(allow_null=True)
+    outcome = serializers.ListField(child=serializers.CharField())
+    ships = ShipFateSerializer(many=True)
+    dice = DieSerializer(many=True)
+
+
+STORED_REPORT = PolymorphicProxySerializer(
+    component_name="StoredBattleReport",
+    serializers=[BattleReportSerializer, EngagementReportSerializer],
+    resource_type_field_name=None,
+)
+
+
+@extend_schema_field(STORED_REPORT)
+class StoredReportField(serializers.JSONField):
+    """The stored report as written: one fight, or an engagement of several days."""
+
+
+class BattleDetailSerializer(BattleSummarySerializer):
+    report = StoredReportField(help_text="The engine's stored report, full dice log (CONTRACT.md).")
+
+
+class LossesSerializer(serializers.Serializer[Any]):
+    intact = serializers.FloatField()
+    damaged = serializers.FloatField()
+    disabled = serializers.FloatField()
+    sunk = serializers.FloatField()
+    captured = serializers.FloatField()
 
 
 class OddsSerializer(serializers.Serializer[Any]):
@@ -162,10 +282,7 @@ class OddsSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField()
     win = serializers.ListField(child=serializers.FloatField(), help_text="Fraction of runs each side won.")
     draw = serializers.FloatField(help_text="Fraction of runs with no winner.")
-    mean_losses = serializers.ListField(
-        child=serializers.DictField(child=serializers.FloatField()),
-        help_text="Per side, the mean number of ships ending in each fate.",
-    )
+    mean_losses = LossesSerializer(many=True, help_text="Per side, the mean number of ships ending in each fate.")
 
 
 SIMULATOR_RESULT = PolymorphicProxySerializer(

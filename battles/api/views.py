@@ -10,77 +10,74 @@ from __future__ import annotations
 
 import secrets
 
+import django_filters
+from django import forms
+from django.db.models import QuerySet
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
-from rest_framework.exceptions import NotFound, ParseError
-from rest_framework.parsers import JSONParser
-from rest_framework.renderers import JSONRenderer
+from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import replace_query_param
-from rest_framework.views import APIView
 
+from battles.api.base import ApiListView, ApiView, problem_response
+from battles.api.problems import Problem, ProblemEntry
 from battles.api.serializers import (
     SIMULATOR_RESULT,
     BattleDetailSerializer,
-    BattlePageSerializer,
+    BattleSummarySerializer,
     SimulatorRequestSerializer,
-    SpecErrorSerializer,
 )
 from battles.engine import DiceError, ScriptedDice, SeededDice, SpecError, fight, parse_spec, simulate_odds
+from battles.models import Battle
 from battles.simulator import MAX_RUNS, MAX_SHIPS_PER_SIDE
-from battles.web_selectors import battle_for_player, battles_for_player
+from battles.web_selectors import battle_for_player, visible_battles_for_player
 
-ERROR = {
-    "type": "object",
-    "properties": {"detail": {"type": "string"}},
-    "required": ["detail"],
-}
 SEEN = {
-    403: OpenApiResponse(ERROR, description="Not logged in."),
-    404: OpenApiResponse(ERROR, description="No such campaign (or not one of the caller's), battle or page."),
+    403: problem_response("Not allowed."),
+    404: problem_response("No such campaign (or not one of the caller's), battle or page."),
 }
 MAX_BIGINT = 2**63 - 1
 #: The simulator's own keys beside CONTRACT.md's spec.
 RUN_KEYS = ("seed", "dice", "runs")
 
 
-class JsonView(APIView):
-    parser_classes = [JSONParser]
-    renderer_classes = [JSONRenderer]
+class TurnFilter(django_filters.NumberFilter):
+    """A turn number: a whole number (as the schema says), never a fraction read as one."""
+
+    field_class = forms.IntegerField
 
 
-class BattleListView(JsonView):
+class BattleFilter(django_filters.FilterSet):
+    turn = TurnFilter(field_name="turn__number", help_text="The turn's number.")
+    kind = django_filters.ChoiceFilter(choices=Battle.Kind.choices)
+    zone = django_filters.CharFilter(field_name="sea_zone__key", help_text="Sea-zone key.")
+    port = django_filters.CharFilter(field_name="port__key", help_text="Port key.")
+
+    class Meta:
+        model = Battle
+        fields = ["turn", "kind", "zone", "port"]
+
+
+class BattleListView(ApiListView):
+    serializer_class = BattleSummarySerializer
+    filterset_class = BattleFilter
+    queryset = Battle.objects.none()  # the real rows come from visible_battles_for_player
+
+    def get_queryset(self) -> QuerySet[Battle]:
+        if getattr(self, "swagger_fake_view", False):  # the schema generator
+            return Battle.objects.none()
+        return visible_battles_for_player(user=self.request.user, campaign=self.kwargs["slug"])
+
     @extend_schema(
         operation_id="battles_list",
-        summary="The campaign's battles the caller may see, newest turn first (25 a page)",
-        parameters=[
-            OpenApiParameter("page", {"type": "integer", "minimum": 1}, OpenApiParameter.QUERY, required=False)
-        ],
-        responses={200: BattlePageSerializer, **SEEN},
+        summary="The campaign's battles the caller may see, newest turn first (paginated; by turn, kind, zone, port)",
+        responses={200: BattleSummarySerializer(many=True), **SEEN},
     )
-    def get(self, request: Request, slug: str) -> Response:
-        raw = request.query_params.get("page", "1")
-        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_BIGINT:  # "²".isdigit()
-            raise NotFound("Invalid page.")
-        listing = battles_for_player(user=request.user, campaign=slug, page=int(raw))
-        if listing.page.number != int(raw):  # the paginator falls back to the last page; an API says so
-            raise NotFound("Invalid page.")
-        page = listing.page
-        url = request.build_absolute_uri()
-        data = {
-            "count": page.paginator.count,
-            "page": page.number,
-            "pages": page.paginator.num_pages,
-            "next": replace_query_param(url, "page", page.next_page_number()) if page.has_next() else None,
-            "previous": replace_query_param(url, "page", page.previous_page_number()) if page.has_previous() else None,
-            "results": page.object_list,
-        }
-        return Response(BattlePageSerializer(data).data)
+    def get(self, request: Request, *args: object, **kwargs: object) -> Response:
+        return super().get(request, *args, **kwargs)
 
 
-class BattleDetailView(JsonView):
+class BattleDetailView(ApiView):
     @extend_schema(
         operation_id="battle_retrieve",
         summary="One battle with the engine's stored report and its full dice log",
@@ -93,8 +90,8 @@ class BattleDetailView(JsonView):
         return Response(BattleDetailSerializer(battle).data)
 
 
-def _bad(field: str, detail: str) -> Response:
-    return Response({"field": field, "detail": detail}, status=status.HTTP_400_BAD_REQUEST)
+def _bad(field: str, detail: str) -> Problem:
+    return Problem(400, f"{field}: {detail}", errors=[ProblemEntry(field, "invalid_spec", detail)])
 
 
 def _whole(value: object, field: str, minimum: int, maximum: int) -> int:
@@ -105,7 +102,9 @@ def _whole(value: object, field: str, minimum: int, maximum: int) -> int:
     return value
 
 
-class SimulatorView(JsonView):
+class SimulatorView(ApiView):
+    throttle_scope = "simulator"
+
     @extend_schema(
         operation_id="simulator_run",
         summary="Fight a battle spec (CONTRACT.md): the battle report, or with runs the odds",
@@ -114,7 +113,7 @@ class SimulatorView(JsonView):
         request=SimulatorRequestSerializer,
         responses={
             200: SIMULATOR_RESULT,
-            400: OpenApiResponse(SpecErrorSerializer, description="A bad spec or option, the field named."),
+            400: problem_response("A bad spec or option, the field named (code invalid_spec)."),
             403: SEEN[403],
         },
     )
@@ -122,9 +121,9 @@ class SimulatorView(JsonView):
         try:
             body = request.data
         except ParseError as error:
-            return _bad("spec", str(error.detail))
+            raise _bad("spec", str(error.detail)) from None
         if not isinstance(body, dict):
-            return _bad("spec", f"must be a JSON object, not {type(body).__name__}")
+            raise _bad("spec", f"must be a JSON object, not {type(body).__name__}")
         try:
             seed = None if body.get("seed") is None else _whole(body["seed"], "seed", 0, MAX_BIGINT)
             runs = None if body.get("runs") is None else _whole(body["runs"], "runs", 1, MAX_RUNS)
@@ -138,7 +137,7 @@ class SimulatorView(JsonView):
                 if len(side.ships) > MAX_SHIPS_PER_SIDE:
                     raise SpecError(f"sides[{k}].ships", f"at most {MAX_SHIPS_PER_SIDE} ships a side")
         except SpecError as error:
-            return _bad(error.field, error.message)
+            raise _bad(error.field, error.message) from None
         if faces is None and seed is None:
             seed = secrets.randbelow(2**31)
         if runs is not None:
@@ -148,7 +147,7 @@ class SimulatorView(JsonView):
         try:
             report = fight(spec, dice)
         except DiceError as error:
-            return _bad("dice", str(error))
+            raise _bad("dice", str(error)) from None
         return Response(report.to_json())
 
     @staticmethod

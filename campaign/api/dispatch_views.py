@@ -10,18 +10,17 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import JSONParser
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from battles.api.base import PAGE_QUERY, ApiView, page_of, problem_response
+from battles.api.pagination import StrictPageNumberPagination
+from battles.api.problems import Problem, ProblemEntry
 from campaign.api.dispatch_serializers import DispatchSerializer, ReadSerializer, SendSerializer
-from campaign.api.serializers import ErrorSerializer
-from campaign.api.views import MAX_INT, NATION, SEEN, JsonView
+from campaign.api.views import MAX_INT, NATION, SEEN, api_nation
 from campaign.dispatches.selectors import (
     conversation_for_viewer,
     dispatch_for_viewer,
@@ -30,17 +29,20 @@ from campaign.dispatches.selectors import (
     dispatch_views_for_viewer,
 )
 from campaign.dispatches.services import DispatchRefused, conversation_start, dispatch_reply, dispatches_mark_read
-from campaign.models import Dispatch
 from campaign.viewer import Viewer, viewer_for_player
 
 CONVERSATION = OpenApiParameter(
     "conversation", int, OpenApiParameter.QUERY, required=False, description="Only this conversation's dispatches."
 )
-REFUSED = {400: OpenApiResponse(ErrorSerializer, description="Refused, naming what was wrong; nothing was sent.")}
+REFUSED = {400: problem_response("Refused, naming what was wrong (code dispatch_refused); nothing was sent.")}
 
 
 def _viewer(request: Request, slug: str) -> Viewer:
-    return viewer_for_player(user=request.user, slug=slug, nation_code=request.query_params.get("nation") or None)
+    return viewer_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
+
+
+def _refused(message: str, field: str | None = None) -> Problem:
+    return Problem(status.HTTP_400_BAD_REQUEST, message, errors=[ProblemEntry(field, "dispatch_refused", message)])
 
 
 def _id(value: int) -> int:
@@ -49,19 +51,16 @@ def _id(value: int) -> int:
     return value
 
 
-class DispatchListView(GenericAPIView[Dispatch]):
-    parser_classes = [JSONParser]
-    renderer_classes = [JSONRenderer]
-    serializer_class = DispatchSerializer
-    queryset = Dispatch.objects.none()  # the real rows come from dispatch_views_for_viewer
+class DispatchListView(ApiView):
+    query_parameters = ("nation", "conversation", "page", "page_size")
 
     @extend_schema(
         operation_id="dispatches_list",
         summary="The dispatches the caller's nation may read, newest first (paginated)",
-        parameters=[NATION, CONVERSATION],
+        parameters=[NATION, CONVERSATION, *PAGE_QUERY],
         responses={
-            200: DispatchSerializer(many=True),
-            400: OpenApiResponse(ErrorSerializer, description="conversation is not a whole number."),
+            200: page_of(DispatchSerializer),
+            400: problem_response("conversation is not a whole number, or an unknown query parameter."),
             **SEEN,
         },
     )
@@ -72,16 +71,17 @@ class DispatchListView(GenericAPIView[Dispatch]):
         if raw is not None:
             digits = raw[1:] if raw.startswith("-") else raw
             if not (digits.isascii() and digits.isdigit()):
-                return Response(
-                    {"detail": f"conversation must be a conversation's id (a whole number), not {raw!r}."},
-                    status=status.HTTP_400_BAD_REQUEST,
+                raise _refused(
+                    f"conversation must be a conversation's id (a whole number), not {raw!r}.", "conversation"
                 )
             # A whole number that no id can be (negative, or past PostgreSQL's integers) names no conversation.
             conversation_id = int(raw) if 1 <= int(raw) <= MAX_INT else 0
         now = timezone.now()
-        page = self.paginate_queryset(dispatch_views_for_viewer(viewer, now=now, conversation_id=conversation_id))
+        paginator = StrictPageNumberPagination()
+        listed = dispatch_views_for_viewer(viewer, now=now, conversation_id=conversation_id)
+        page = paginator.paginate_queryset(listed, request, view=self)
         rows = dispatch_views(viewer, list(page or []), now=now)
-        return self.get_paginated_response(DispatchSerializer(rows, many=True).data)
+        return paginator.get_paginated_response(DispatchSerializer(rows, many=True).data)
 
     @extend_schema(
         operation_id="dispatches_send",
@@ -100,7 +100,7 @@ class DispatchListView(GenericAPIView[Dispatch]):
         form = SendSerializer(data=request.data)
         if not form.is_valid():
             problems = "; ".join(f"{name}: {' '.join(str(e) for e in errors)}" for name, errors in form.errors.items())
-            return Response({"detail": f"The dispatch was not sent. {problems}"}, status=status.HTTP_400_BAD_REQUEST)
+            raise _refused(f"The dispatch was not sent. {problems}")
         data = form.validated_data
         sender = None if viewer.is_gm else viewer.nation
         now = timezone.now()
@@ -129,12 +129,14 @@ class DispatchListView(GenericAPIView[Dispatch]):
                     now=now,
                 )
         except DispatchRefused as refusal:
-            return Response({"detail": refusal.message}, status=status.HTTP_400_BAD_REQUEST)
+            raise _refused(refusal.message) from None
         shown = dispatch_view_for_viewer(viewer, sent.dispatch.pk, now=now)
         return Response(DispatchSerializer(shown).data, status=status.HTTP_201_CREATED)
 
 
-class DispatchDetailView(JsonView):
+class DispatchDetailView(ApiView):
+    query_parameters = ("nation",)
+
     @extend_schema(
         operation_id="dispatches_retrieve",
         summary="One dispatch the caller's nation may read (reading it here does not mark it read)",
@@ -149,7 +151,9 @@ class DispatchDetailView(JsonView):
         return Response(DispatchSerializer(shown).data)
 
 
-class DispatchReadView(JsonView):
+class DispatchReadView(ApiView):
+    query_parameters = ("nation",)
+
     @extend_schema(
         operation_id="dispatches_mark_read",
         summary="Mark a dispatch read for the caller's nation",

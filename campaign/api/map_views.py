@@ -5,23 +5,17 @@ decided by :func:`campaign.viewer.viewer_for_player`, as for every campaign reso
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework.parsers import JSONParser
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from battles.api.base import PAGE_QUERY, ApiView, page_of, paginated
 from campaign.api.map_selectors import ports_for_player, zones_for_player
 from campaign.api.map_serializers import PortSerializer, ZoneSerializer
-from campaign.api.views import NATION, SEEN
+from campaign.api.views import NATION, SEEN, api_nation
 
 
-class MapView(APIView):
-    parser_classes = [JSONParser]
-    renderer_classes = [JSONRenderer]
-
-    def _nation(self, request: Request) -> str | None:
-        return request.query_params.get("nation") or None
+class MapView(ApiView):
+    query_parameters = ("nation", "page", "page_size")
 
 
 class ZoneListView(MapView):
@@ -29,12 +23,12 @@ class ZoneListView(MapView):
         operation_id="zones_list",
         summary="Sea zones with their neighbours, ports and map coordinates",
         description="Every sea zone in key order. A move's path is a list of these keys, each adjacent to the last.",
-        parameters=[NATION],
-        responses={200: ZoneSerializer(many=True), **SEEN},
+        parameters=[NATION, *PAGE_QUERY],
+        responses={200: page_of(ZoneSerializer), **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        zones = zones_for_player(user=request.user, slug=slug, nation_code=self._nation(request))
-        return Response(ZoneSerializer(zones, many=True).data)
+        zones = zones_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
+        return paginated(self, request, zones, ZoneSerializer)
 
 
 class PortListView(MapView):
@@ -45,9 +39,9 @@ class PortListView(MapView):
             "Every port in key order: owner, sieges and blockades are known to every nation; "
             "garrisons and the ships inside are not given."
         ),
-        parameters=[NATION],
-        responses={200: PortSerializer(many=True), **SEEN},
+        parameters=[NATION, *PAGE_QUERY],
+        responses={200: page_of(PortSerializer), **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        ports = ports_for_player(user=request.user, slug=slug, nation_code=self._nation(request))
-        return Response(PortSerializer(ports, many=True).data)
+        ports = ports_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
+        return paginated(self, request, ports, PortSerializer)

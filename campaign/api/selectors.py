@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from battles.selectors import ship_line_key
-from campaign.models import LedgerEntry
+from campaign.models import Campaign, LedgerEntry, Nation
+from campaign.permissions import campaign_role
 from campaign.viewer import User, Viewer, viewer_for_player
 from fleets.models import Fleet, Ship
 
@@ -58,4 +59,31 @@ def ledger_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     return LedgerEntry.objects.filter(nation=viewer.nation).order_by("-id")
 
 
-__all__ = ["FleetList", "fleets_for_player", "ledger_for_player"]
+class NationRequired(Exception):
+    """A GM who plays no nation in the campaign named none: the API does not pick one for them."""
+
+    def __init__(self, codes: list[str]) -> None:
+        self.codes = codes
+        listed = ", ".join(codes) if codes else "none yet"
+        super().__init__(f"Name the nation with ?nation=CODE: a game master may look through any of {listed}.")
+
+
+def api_nation_code(*, user: User, slug: str, nation_code: str | None) -> str | None:
+    """The nation an API request is for: the one named; else the caller's own (None, for the selectors to
+    find). A GM who plays no nation here and names none gets :class:`NationRequired` listing the codes, where
+    the web pages would show the first nation — a script must never act for a nation it did not choose.
+    At most three queries, only when no nation is named; who may see the campaign at all is still the
+    selectors' business (404 / 403)."""
+    if nation_code:
+        return nation_code
+    campaign = Campaign.objects.filter(slug=slug).first()
+    if campaign is None:
+        return None
+    role = campaign_role(user, campaign)
+    if role.runs and role.nation is None:
+        codes = list(Nation.objects.filter(campaign=campaign).order_by("code").values_list("code", flat=True))
+        raise NationRequired(codes)
+    return None
+
+
+__all__ = ["FleetList", "NationRequired", "api_nation_code", "fleets_for_player", "ledger_for_player"]

@@ -10,39 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from battles.api.serializers import BattleSummarySerializer
 from campaign.api.event_serializers import TurnEventsField
 from campaign.models import Campaign, LedgerEntry, Order, Season
-from campaign.orders.errors import RefusalCode
 from rules.ruleset import GRADES, SHIP_CLASSES
-
-# --- errors --------------------------------------------------------------------------------------------
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    detail = serializers.CharField(help_text="Why the request was refused.")
-
-
-class RefusalEntrySerializer(serializers.Serializer[Any]):
-    message = serializers.CharField(help_text="The refusal, naming the order (position, kind, subject) and the reason.")
-    code = serializers.ChoiceField(
-        choices=[c.value for c in RefusalCode], help_text="Why, as a stable code (campaign/orders/errors.py)."
-    )
-    field = serializers.CharField(
-        allow_null=True, help_text='The order body key it concerns, e.g. "path"; null: the whole order or list.'
-    )
-
-
-class RefusalSerializer(serializers.Serializer[Any]):
-    detail = serializers.CharField(help_text="What was refused, e.g. '2 of 11 orders refused; nothing was stored.'")
-    errors = serializers.ListField(  # type: ignore[assignment]  # a field, popped into _declared_fields
-        child=serializers.CharField(),
-        help_text="Every refusal, each naming the order (position, kind, subject) and the reason.",
-    )
-    refusals = RefusalEntrySerializer(many=True, help_text="The same refusals with their code and field, in order.")
-
 
 # --- campaigns -----------------------------------------------------------------------------------------
 
@@ -77,6 +51,11 @@ class ProjectionSerializer(serializers.Serializer[Any]):
     treasury_after = serializers.IntegerField(help_text="Treasury after phase 9 if nothing changes.")
 
 
+class DockyardSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField(help_text="Port key, as a lay_down order's port.")
+    name = serializers.CharField()
+
+
 class QuotaSerializer(serializers.Serializer[Any]):
     period = serializers.CharField(help_text="The quota period of the current year (RULES.md §1).")
     percent = serializers.IntegerField(help_text="The nation's quota percentage for the period.")
@@ -87,7 +66,11 @@ class QuotaSerializer(serializers.Serializer[Any]):
     big_allowed_now = serializers.IntegerField(help_text="More 1st/2nd rates the quota allows now.")
     four_decker_limit = serializers.IntegerField()
     pending_keels = serializers.IntegerField(help_text="Lay-down orders listed this turn.")
-    dockyards = serializers.ListField(child=serializers.CharField(), help_text="Own ports free to build in.")
+    dockyards = DockyardSerializer(
+        many=True,
+        source="dockyard_ports",
+        help_text="Own ports free to build in: the key a lay-down takes, and the name.",
+    )
 
 
 class NationViewSerializer(serializers.Serializer[Any]):
@@ -154,12 +137,9 @@ class ReadyStateSerializer(serializers.Serializer[Any]):
 # --- turn reports --------------------------------------------------------------------------------------
 
 
-class TurnBattleSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    kind = serializers.CharField()
-    place = serializers.CharField()
-    sides = serializers.CharField(help_text="The sides, e.g. 'GB against FR/ES'.")
-    winner = serializers.CharField(help_text="The winning side's name, or 'no winner'.")
+class TurnBattleSerializer(BattleSummarySerializer):
+    """A battle of the turn, as the battle endpoints give it, and whether the nation fought in it."""
+
     fought = serializers.BooleanField(help_text="The viewer's nation fought in it (otherwise an ally, or seen).")
 
 
@@ -266,12 +246,17 @@ def order_body_schema(*, many: bool = False) -> PolymorphicProxySerializer:
     )
 
 
+@extend_schema_field(order_body_schema())
+class OrderBodyField(serializers.DictField):
+    """An order's stored body: one of the order kinds' bodies (README "Orders JSON")."""
+
+
 class OrderSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     position = serializers.IntegerField(help_text="Place in the nation's list (RULES.md §3), from 1.")
     kind = serializers.ChoiceField(choices=Order.Kind.choices)
     description = serializers.CharField(help_text="One readable line, e.g. \"Order 2 (move, fleet 'X'): a → b\".")
-    body = serializers.DictField(help_text="The order body as stored (README 'Orders JSON').")
+    body = OrderBodyField(help_text="The order body as stored (README 'Orders JSON').")
 
 
 class OrderListSerializer(serializers.Serializer[Any]):

@@ -2,34 +2,47 @@
 
 Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages``,
 ``campaign.orders.choices``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
-exactly as for the web pages; DRF turns those into 404 / 403 with ``{"detail"}``. Orders go through
-``campaign.orders.services`` (the validator the web forms and ``submit_orders`` share): a refusal is a 400
-``{"detail", "errors", "refusals"}`` naming every refused order and its reason (``refusals`` adds each
-one's ``code`` and ``field``); a closed turn is a 409.
+exactly as for the web pages. Every refusal is a problem (:mod:`battles.api.problems`): an order
+refusal names every refused order with its ``code`` and ``field``; a closed turn is a 409. A GM must
+name the nation (``?nation=``) on every campaign endpoint. Lists go through the one paginator, and
+query parameters a view does not take are refused (:mod:`battles.api.base`).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+import django_filters
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
-from rest_framework.exceptions import APIException, NotFound, ParseError
-from rest_framework.generics import ListAPIView
-from rest_framework.parsers import JSONParser
+from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from campaign.api.selectors import fleets_for_player, ledger_for_player
+from battles.api.base import (
+    IF_MODIFIED_SINCE,
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    PAGE_QUERY,
+    ApiListView,
+    ApiView,
+    conditional,
+    page_of,
+    paginated,
+    problem_response,
+)
+from battles.api.problems import Problem, ProblemEntry
+from battles.api.views import TurnFilter
+from battles.models import Battle
+from campaign.api.selectors import NationRequired, api_nation_code, fleets_for_player, ledger_for_player
 from campaign.api.serializers import (
     CampaignSummarySerializer,
-    ErrorSerializer,
     FleetSerializer,
     LedgerEntrySerializer,
     NationViewSerializer,
@@ -37,11 +50,10 @@ from campaign.api.serializers import (
     OrderSerializer,
     ReadySerializer,
     ReadyStateSerializer,
-    RefusalSerializer,
     TurnReportSerializer,
     order_body_schema,
 )
-from campaign.models import Campaign, LedgerEntry, Order, Turn
+from campaign.models import Campaign, LedgerEntry, NationTurn, Order, Turn
 from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
@@ -58,33 +70,41 @@ NATION = OpenApiParameter(
     str,
     OpenApiParameter.QUERY,
     required=False,
-    description="Nation code to look through: a GM may pick any nation; a player only their own (else 403).",
+    description="Nation code to look through or act for: a player may give only their own (else 403); a GM "
+    "who plays no nation in the campaign must give one (else 400 listing the codes).",
 )
 #: Every campaign resource: another nation's data (403), not a campaign of the caller (404); 401 by the schema hook.
 SEEN = {
-    403: OpenApiResponse(ErrorSerializer, description="Another nation's data, or otherwise not allowed."),
-    404: OpenApiResponse(ErrorSerializer, description="No such campaign (or not one of the caller's), nation or item."),
+    403: problem_response("Another nation's data, or otherwise not allowed."),
+    404: problem_response("No such campaign (or not one of the caller's), nation or item."),
 }
-REFUSED = {400: OpenApiResponse(RefusalSerializer, description="Refused; nothing was changed.")}
-CLOSED = {409: OpenApiResponse(ErrorSerializer, description="Orders are closed: no open turn, or the campaign ended.")}
+REFUSED = {
+    400: problem_response(
+        "Refused, nothing was changed: each refused order in errors with its code and body field; or a GM "
+        "named no nation (nation_required), or an unknown query parameter."
+    )
+}
+CLOSED = {409: problem_response("Orders are closed: no open turn, or the campaign ended (turn_closed).")}
+CONDITIONAL = [IF_NONE_MATCH, IF_MODIFIED_SINCE]
 #: Ids are PostgreSQL integers: a larger number is no row (not a database error).
 MAX_INT = 2**31 - 1
 MAX_BIGINT = 2**63 - 1
 
 
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "Orders are closed: there is no open turn."
-    default_code = "closed"
+def _closed(message: str = "Orders are closed: there is no open turn.") -> Problem:
+    return Problem(status.HTTP_409_CONFLICT, message, code=RefusalCode.TURN_CLOSED.value, title="Orders closed")
 
 
-class JsonView(APIView):
-    parser_classes = [JSONParser]
-    renderer_classes = [JSONRenderer]
-
-
-def _nation(request: Request) -> str | None:
-    return request.query_params.get("nation") or None
+def api_nation(request: Request, slug: str) -> str | None:
+    """The ``?nation=`` of the request, or the caller's own; a GM who plays none must name one."""
+    try:
+        return api_nation_code(user=request.user, slug=slug, nation_code=request.query_params.get("nation") or None)
+    except NationRequired as required:
+        raise Problem(
+            status.HTTP_400_BAD_REQUEST,
+            str(required),
+            errors=[ProblemEntry("nation", "nation_required", str(required))],
+        ) from None
 
 
 def _within(value: int, maximum: int) -> int:
@@ -93,21 +113,13 @@ def _within(value: int, maximum: int) -> int:
     return value
 
 
-def _refused(detail: str, refusals: list[OrderRefused]) -> Response:
-    """A 400 naming every refusal: ``errors`` their messages, ``refusals`` the same with each one's
-    machine-readable ``code`` and the body ``field`` it concerns (None: the whole order or list)."""
-    return Response(
-        {
-            "detail": detail,
-            "errors": [r.message for r in refusals],
-            "refusals": [{"message": r.message, "code": r.code, "field": r.field} for r in refusals],
-        },
-        status=status.HTTP_400_BAD_REQUEST,
-    )
+def _entry(refused: OrderRefused) -> ProblemEntry:
+    return ProblemEntry(refused.field, refused.code.value, refused.message)
 
 
-def _bad_body(bad: _BadBody) -> Response:
-    return _refused(str(bad), [OrderRefused(str(bad), code=RefusalCode.NOT_JSON)])
+def _refused(detail: str, refusals: list[OrderRefused], *, code: str | None = None) -> Problem:
+    """A 400 naming every refusal with its machine-readable code and the body field it concerns."""
+    return Problem(status.HTTP_400_BAD_REQUEST, detail, errors=[_entry(r) for r in refusals], code=code)
 
 
 def _data(request: Request) -> Any:
@@ -115,11 +127,8 @@ def _data(request: Request) -> Any:
     try:
         return request.data
     except ParseError as error:
-        raise _BadBody(str(error.detail)) from None
-
-
-class _BadBody(Exception):
-    pass
+        message = str(error.detail)
+        raise _refused(message, [OrderRefused(message, code=RefusalCode.NOT_JSON)]) from None
 
 
 def _still_open(desk: OrderDesk) -> bool:
@@ -132,9 +141,9 @@ def _still_open(desk: OrderDesk) -> bool:
 
 
 def _open_desk(request: Request, slug: str) -> OrderDesk:
-    desk = order_desk_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+    desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
     if not desk.open:
-        raise Conflict()
+        raise _closed()
     return desk
 
 
@@ -159,23 +168,35 @@ def _order_list(desk: OrderDesk, orders: list[Order] | None = None) -> dict[str,
     }
 
 
-def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Response:
+def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Problem:
     if not _still_open(desk):
-        raise Conflict(refused.message)
+        return _closed(refused.message)
     if isinstance(refused, OrdersRefused):
         refusals = refused.refusals
-        return _refused(f"{len(refusals)} of {total} orders refused; nothing was stored.", refusals)
+        return _refused(
+            f"{len(refusals)} of {total} orders refused; nothing was stored.",
+            refusals,
+            code=RefusalCode.ORDERS_REFUSED.value,
+        )
     return _refused(refused.message, [refused])
+
+
+def _latest(*stamps: datetime | None) -> datetime | None:
+    present = [s for s in stamps if s is not None]
+    return max(present) if present else None
 
 
 # --- campaigns -----------------------------------------------------------------------------------------
 
 
-class CampaignListView(JsonView):
+class CampaignListView(ApiView):
+    query_parameters = ("page", "page_size")
+
     @extend_schema(
         operation_id="campaigns_list",
-        summary="The caller's campaigns",
-        responses={200: CampaignSummarySerializer(many=True), 403: SEEN[403]},
+        summary="The caller's campaigns (paginated)",
+        parameters=PAGE_QUERY,
+        responses={200: page_of(CampaignSummarySerializer), 404: problem_response("No such page.")},
     )
     def get(self, request: Request) -> Response:
         rows = [
@@ -193,18 +214,23 @@ class CampaignListView(JsonView):
             }
             for row in home_for_player(user=request.user)
         ]
-        return Response(CampaignSummarySerializer(rows, many=True).data)
+        return paginated(self, request, rows, CampaignSummarySerializer)
 
 
-class CampaignDetailView(JsonView):
+class CampaignDetailView(ApiView):
+    query_parameters = ("nation",)
+
     @extend_schema(
         operation_id="campaign_retrieve",
-        summary="The caller's nation view: treasury, committed EP, next income and upkeep, quota, ready",
-        parameters=[NATION],
-        responses={200: NationViewSerializer, **SEEN},
+        summary="The caller's nation view: the turn, treasury, committed EP, next income and upkeep, quota, ready",
+        description="Poll it with If-None-Match (the ETag of the copy held): 304 until something changes, "
+        "such as the turn resolving. Last-Modified is when the turn last opened, paused or resolved or the "
+        "nation's orders were last submitted; the ETag also changes with anything else shown (prefer it).",
+        parameters=[NATION, *CONDITIONAL],
+        responses={200: NationViewSerializer, 304: NOT_MODIFIED, **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        dash = dashboard_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        dash = dashboard_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         turn = dash.viewer.turn
         data = {
             "viewer": dash.viewer,
@@ -215,20 +241,38 @@ class CampaignDetailView(JsonView):
             "projection": dash.projection,
             "quota": dash.quota,
         }
-        return Response(NationViewSerializer(data).data)
+        modified = None
+        if turn is not None:
+            opened, resolved, paused = (
+                Turn.objects.filter(pk=turn.id).values_list("opened_at", "resolved_at", "paused_at").get()
+            )
+            submitted = (
+                NationTurn.objects.filter(turn_id=turn.id, nation=dash.viewer.nation)
+                .values_list("submitted_at", flat=True)
+                .first()
+            )
+            modified = _latest(opened, resolved, paused, submitted)
+        return conditional(request, NationViewSerializer(data).data, last_modified=modified)
 
 
-class FleetListView(JsonView):
+class FleetListView(ApiView):
+    query_parameters = ("nation", "zone", "page", "page_size")
+
     @extend_schema(
         operation_id="fleets_list",
-        summary="Own and allied fleets with their ships afloat",
+        summary="Own and allied fleets with their ships afloat (paginated; ?zone= for one sea zone)",
         description="Enemy and neutral fleets are never listed: what the nation saw of them is in its turn reports.",
-        parameters=[NATION],
-        responses={200: FleetSerializer(many=True), **SEEN},
+        parameters=[
+            NATION,
+            OpenApiParameter("zone", str, OpenApiParameter.QUERY, required=False, description="Sea-zone key."),
+            *PAGE_QUERY,
+        ],
+        responses={200: page_of(FleetSerializer), **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        listing = fleets_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        listing = fleets_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         own = listing.viewer.nation.pk
+        zone = request.query_params.get("zone")
         rows = [
             {
                 "id": f.pk,
@@ -244,24 +288,35 @@ class FleetListView(JsonView):
                 "ships": listing.ships.get(f.pk, []),
             }
             for f in listing.fleets
+            if zone is None or f.sea_zone.key == zone
         ]
-        return Response(FleetSerializer(rows, many=True).data)
+        return paginated(self, request, rows, FleetSerializer)
 
 
-class LedgerView(ListAPIView[LedgerEntry]):
-    parser_classes = [JSONParser]
-    renderer_classes = [JSONRenderer]
+class LedgerFilter(django_filters.FilterSet):
+    turn = TurnFilter(field_name="turn", help_text="The turn's number.")
+    kind = django_filters.ChoiceFilter(choices=LedgerEntry.Kind.choices)
+
+    class Meta:
+        model = LedgerEntry
+        fields = ["turn", "kind"]
+
+
+class LedgerView(ApiListView):
+    query_parameters = ("nation",)
     serializer_class = LedgerEntrySerializer
+    filterset_class = LedgerFilter
     queryset = LedgerEntry.objects.none()  # the real rows come from ledger_for_player
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[LedgerEntry]:
         if getattr(self, "swagger_fake_view", False):  # the schema generator
             return LedgerEntry.objects.none()
-        return ledger_for_player(user=self.request.user, slug=self.kwargs["slug"], nation_code=_nation(self.request))
+        slug = self.kwargs["slug"]
+        return ledger_for_player(user=self.request.user, slug=slug, nation_code=api_nation(self.request, slug))
 
     @extend_schema(
         operation_id="ledger_list",
-        summary="The nation's EP ledger, newest line first (paginated)",
+        summary="The nation's EP ledger, newest line first (paginated; by turn and kind)",
         parameters=[NATION],
         responses={200: LedgerEntrySerializer(many=True), **SEEN},
     )
@@ -269,7 +324,9 @@ class LedgerView(ListAPIView[LedgerEntry]):
         return super().get(request, *args, **kwargs)
 
 
-class ReadyView(JsonView):
+class ReadyView(ApiView):
+    query_parameters = ("nation",)
+
     @extend_schema(
         operation_id="ready_set",
         summary="Mark the nation ready (or not) for the open turn",
@@ -277,61 +334,72 @@ class ReadyView(JsonView):
         request=ReadySerializer,
         responses={
             200: ReadyStateSerializer,
-            400: OpenApiResponse(
-                ErrorSerializer,
-                description='The body is not {"ready": true|false}, or a GM who plays no nation named none.',
-            ),
+            400: problem_response('The body is not {"ready": true|false}, or a GM named no nation.'),
             **SEEN,
             **CLOSED,
         },
     )
     def post(self, request: Request, slug: str) -> Response:
         try:
-            viewer = acting_viewer_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+            viewer = acting_viewer_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         except NationNotChosen as refused:
-            return Response({"detail": str(refused)}, status=status.HTTP_400_BAD_REQUEST)
+            raise Problem(400, str(refused), errors=[ProblemEntry("nation", "nation_required", str(refused))]) from None
         try:
-            data = _data(request)
-        except _BadBody as bad:
-            return Response({"detail": str(bad)}, status=status.HTTP_400_BAD_REQUEST)
+            data = request.data
+        except ParseError as error:
+            raise Problem(400, str(error.detail), code="not_json") from None
         if not isinstance(data, dict) or not isinstance(data.get("ready"), bool):
-            return Response({"detail": 'The body must be {"ready": true} or {"ready": false}.'}, status=400)
+            message = 'The body must be {"ready": true} or {"ready": false}.'
+            raise Problem(400, message, errors=[ProblemEntry("ready", "wrong_type", message)])
         try:
             state = nation_ready_set(nation=viewer.nation, ready=data["ready"], actor=request.user)
         except TurnControlError as closed:
-            raise Conflict(str(closed)) from None
+            raise _closed(str(closed)) from None
         number = Turn.objects.filter(pk=state.turn_id).values_list("number", flat=True).get()
         return Response(ReadyStateSerializer({"nation": viewer.nation.code, "turn": number, "ready": state.ready}).data)
 
 
-class TurnReportView(JsonView):
+class TurnReportView(ApiView):
+    query_parameters = ("nation",)
+
     @extend_schema(
         operation_id="turn_report_retrieve",
         summary="The caller's report of a resolved turn",
-        parameters=[NATION],
-        responses={200: TurnReportSerializer, **SEEN},
+        description="ETag and Last-Modified (when the turn was resolved): a conditional GET answers 304.",
+        parameters=[NATION, *CONDITIONAL],
+        responses={200: TurnReportSerializer, 304: NOT_MODIFIED, **SEEN},
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         history = turn_history_for_player(
-            user=request.user, slug=slug, number=_within(number, MAX_INT), nation_code=_nation(request)
+            user=request.user, slug=slug, number=_within(number, MAX_INT), nation_code=api_nation(request, slug)
         )
+        fought = {b.id: b.fought for b in history.battles}
+        battles = list(Battle.objects.filter(pk__in=fought).select_related("turn", "sea_zone", "port").order_by("id"))
+        for battle in battles:
+            battle.fought = fought[battle.pk]  # type: ignore[attr-defined]  # read by TurnBattleSerializer
         data = {
             "number": history.number,
             "season": history.season,
             "year": history.year,
             "viewer": history.viewer,
             "events": history.report.events if history.report is not None else [],
-            "battles": history.battles,
+            "battles": battles,
             "previous": history.previous,
             "next": history.next,
         }
-        return Response(TurnReportSerializer(data).data)
+        resolved = (
+            Turn.objects.filter(campaign=history.viewer.campaign, number=history.number)
+            .values_list("resolved_at", flat=True)
+            .first()
+        )
+        return conditional(request, TurnReportSerializer(data).data, last_modified=resolved)
 
 
 # --- orders --------------------------------------------------------------------------------------------
 
 
-class OrderListView(JsonView):
+class OrderListView(ApiView):
+    query_parameters = ("nation",)
     #: The order validator names the field holding NUL or a lone surrogate (config.middleware).
     refuses_bad_text_by_field = True
 
@@ -342,7 +410,7 @@ class OrderListView(JsonView):
         responses={200: OrderListSerializer, **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
-        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         return Response(OrderListSerializer(_order_list(desk)).data)
 
     @extend_schema(
@@ -354,12 +422,11 @@ class OrderListView(JsonView):
     )
     def post(self, request: Request, slug: str) -> Response:
         desk = _open_desk(request, slug)
+        body = _data(request)
         try:
-            order = order_add(nation=desk.nation, body=_data(request), actor=request.user)
-        except _BadBody as bad:
-            return _bad_body(bad)
+            order = order_add(nation=desk.nation, body=body, actor=request.user)
         except OrderRefused as refused:
-            return _refusal(desk, refused)
+            raise _refusal(desk, refused) from None
         return Response(OrderSerializer(_order_row(order)).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -373,17 +440,16 @@ class OrderListView(JsonView):
     )
     def put(self, request: Request, slug: str) -> Response:
         desk = _open_desk(request, slug)
+        bodies = _data(request)
         try:
-            bodies = _data(request)
             stored = orders_replace(nation=desk.nation, bodies=bodies, actor=request.user)
-        except _BadBody as bad:
-            return _bad_body(bad)
         except OrderRefused as refused:
-            return _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1)
+            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
         return Response(OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position))).data)
 
 
-class OrderDetailView(JsonView):
+class OrderDetailView(ApiView):
+    query_parameters = ("nation",)
     refuses_bad_text_by_field = True
 
     @extend_schema(
@@ -393,7 +459,7 @@ class OrderDetailView(JsonView):
         responses={200: OrderSerializer, **SEEN},
     )
     def get(self, request: Request, slug: str, order_id: int) -> Response:
-        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=_nation(request))
+        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
         order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
         return Response(OrderSerializer(_order_row(order)).data)
 
@@ -407,12 +473,11 @@ class OrderDetailView(JsonView):
     def put(self, request: Request, slug: str, order_id: int) -> Response:
         desk = _open_desk(request, slug)
         order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
+        body = _data(request)
         try:
-            stored = order_update(order=order, body=_data(request), actor=request.user)
-        except _BadBody as bad:
-            return _bad_body(bad)
+            stored = order_update(order=order, body=body, actor=request.user)
         except OrderRefused as refused:
-            return _refusal(desk, refused)
+            raise _refusal(desk, refused) from None
         return Response(OrderSerializer(_order_row(stored)).data)
 
     @extend_schema(
@@ -427,7 +492,7 @@ class OrderDetailView(JsonView):
         try:
             order_withdraw(order=order, actor=request.user)
         except OrderRefused as refused:
-            return _refusal(desk, refused)
+            raise _refusal(desk, refused) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -144,6 +144,12 @@ class QuotaStatus:
     options: list[ClassOption]
     dockyards: list[str]
     pending_keels: int
+    #: The keys of ``dockyards``, in the same order: what a lay-down order takes.
+    dockyard_keys: list[str] = field(default_factory=list)
+
+    @property
+    def dockyard_ports(self) -> list[dict[str, str]]:
+        return [{"key": k, "name": n} for k, n in zip(self.dockyard_keys, self.dockyards, strict=True)]
 
     @property
     def four_decker_allowed(self) -> bool:
@@ -281,7 +287,9 @@ def _navy(viewer: Viewer) -> _Navy:
     return navy
 
 
-def _quota(viewer: Viewer, counts: NavyCounts, pending: list[str], available: int, dockyards: list[str]) -> QuotaStatus:
+def _quota(
+    viewer: Viewer, counts: NavyCounts, pending: list[str], available: int, dockyards: list[PortRow]
+) -> QuotaStatus:
     """RULES.md §1 for the current year, counting the lay-downs already listed this turn."""
     ruleset, nation = viewer.ruleset, viewer.nation
     year = viewer.turn.year if viewer.turn else viewer.campaign.year
@@ -312,8 +320,9 @@ def _quota(viewer: Viewer, counts: NavyCounts, pending: list[str], available: in
         big_allowed_now=big_ships_allowed_now(ruleset, navy=nation.navy, year=year, counts=counts),
         four_decker_limit=ruleset["quota.four_decker_limit"],
         options=options,
-        dockyards=dockyards,
+        dockyards=[r.name for r in dockyards],
         pending_keels=len(pending),
+        dockyard_keys=[r.key for r in dockyards],
     )
 
 
@@ -383,9 +392,7 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
     turn = _turn_stub(viewer)
     committed, pending = _orders_read(viewer, turn)
     available = nation.treasury - committed
-    quota = _quota(
-        viewer, navy_counts(nation_id=nation.pk), pending, available, [r.name for r in own_ports if r.can_build]
-    )
+    quota = _quota(viewer, navy_counts(nation_id=nation.pk), pending, available, [r for r in own_ports if r.can_build])
     projection = _projection(
         nation, ports, navy.ships, blockades, turn_number=turn_number, available=available, ruleset=viewer.ruleset
     )

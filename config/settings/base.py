@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -275,13 +276,23 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "campaign.api.pagination.StrictPageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "battles.api.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
+    # Every 4xx is RFC 9457 problem details (battles/api/problems.py); writes are throttled per user.
+    "EXCEPTION_HANDLER": "battles.api.problems.problem_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["config.api_throttles.ApiWriteThrottle"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+}
+# Writes a user may make per period, by scope (config/api_throttles.py); reads are not throttled.
+API_THROTTLE_RATES = {
+    "api_write": env("API_WRITE_RATE", default="120/minute"),
+    "simulator": env("API_SIMULATOR_RATE", default="30/minute"),
 }
 SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "campaign.api.authentication.document_unauthorized",
+        "battles.api.problems.document_problems",
     ],
     "TITLE": "Admiralty API",
     "DESCRIPTION": "Napoleonic naval campaign manager.",
@@ -294,6 +305,9 @@ SPECTACULAR_SETTINGS = {
         "ShipClassEnum": "rules.ruleset.SHIP_CLASSES",
         "GradeEnum": "rules.ruleset.GRADES",
         "NavyEnum": "rules.ruleset.NAVIES",
+        "BattleKindEnum": "battles.models.Battle.Kind",
+        "BattleTypeEnum": "battles.engine.BATTLE_TYPES",
+        "CampaignStatusEnum": "campaign.models.Campaign.Status",
     },
 }
 

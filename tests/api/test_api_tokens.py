@@ -55,7 +55,7 @@ def test_a_user_makes_lists_uses_and_revokes_a_token_on_the_settings_page(fw: Fo
     assert stored.digest == hashlib.sha256(secret.encode()).hexdigest() and secret not in stored.digest
 
     api_response = _bearer(secret).get("/api/v1/campaigns/")
-    assert api_response.status_code == 200 and api_response.json()[0]["nation"] == "GB"
+    assert api_response.status_code == 200 and api_response.json()["results"][0]["nation"] == "GB"
     stored.refresh_from_db()
     assert stored.last_used_at is not None
     assert "last used" in web.get("/settings/").content.decode()
@@ -124,7 +124,7 @@ def test_the_api_token_command_prints_a_working_token(fw: FogWorld) -> None:
     call_command("api_token", "villeneuve", "--name", "ops", stdout=out)
     secret = out.getvalue().strip()
     assert secret.startswith("adm_") and ApiToken.objects.get(name="ops").user == fw.villeneuve
-    assert _bearer(secret).get("/api/v1/campaigns/").json()[0]["nation"] == "FR"
+    assert _bearer(secret).get("/api/v1/campaigns/").json()["results"][0]["nation"] == "FR"
     with pytest.raises(CommandError, match="There is no user 'nobody'"):
         call_command("api_token", "nobody", "--name", "ops")
     with pytest.raises(CommandError, match="Give the token a name"):

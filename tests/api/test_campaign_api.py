@@ -50,15 +50,15 @@ def test_basic_auth_lists_the_callers_campaigns_with_their_nation(fw: FogWorld) 
     client.credentials(HTTP_AUTHORIZATION=f"Basic {token}")
     response = client.get("/api/v1/campaigns/")
     assert response.status_code == 200
-    [row] = response.json()
+    [row] = response.json()["results"]
     assert row["slug"] == SLUG and row["nation"] == "GB" and row["gm"] is False
     assert row["turn"] == 1 and row["year"] == 1805 and row["deadline"] is not None
 
 
 def test_the_gm_is_flagged_and_an_outsider_has_no_campaigns(fw: FogWorld) -> None:
-    [row] = _as(fw.gm).get("/api/v1/campaigns/").json()
+    [row] = _as(fw.gm).get("/api/v1/campaigns/").json()["results"]
     assert row["gm"] is True and row["nation"] is None
-    assert _as(fw.outsider).get("/api/v1/campaigns/").json() == []
+    assert _as(fw.outsider).get("/api/v1/campaigns/").json()["results"] == []
 
 
 # --- the nation view -----------------------------------------------------------------------------------
@@ -90,7 +90,7 @@ def test_a_player_may_not_look_through_another_nation_but_the_gm_may(fw: FogWorl
 def test_fleets_are_own_and_allied_only_even_after_a_sighting(fw: FogWorld) -> None:
     """An enemy seen in the turn report is a contact, never one of "our" fleets; a neutral one not even that."""
     turn_close(fw.campaign, {fw.w.gb: [sighting(fw.w.biscay, [("FR", "3rd-74", "ready")] * 10)]})
-    fleets = _as(fw.nelson).get(f"{BASE}/fleets/").json()
+    fleets = _as(fw.nelson).get(f"{BASE}/fleets/").json()["results"]
     by_name = {f["name"]: f for f in fleets}
     assert set(by_name) == {"Channel Fleet", "Tagus Squadron"}
     channel = by_name["Channel Fleet"]
@@ -100,7 +100,7 @@ def test_fleets_are_own_and_allied_only_even_after_a_sighting(fw: FogWorld) -> N
 
 
 def test_france_sees_its_dutch_ally_and_not_the_british(fw: FogWorld) -> None:
-    names = {f["name"] for f in _as(fw.villeneuve).get(f"{BASE}/fleets/").json()}
+    names = {f["name"] for f in _as(fw.villeneuve).get(f"{BASE}/fleets/").json()["results"]}
     assert names == {"Brest Fleet", "Texel Squadron"}
     assert _as(fw.villeneuve).get(f"{BASE}/fleets/?nation=GB").status_code == 403
 
@@ -141,13 +141,15 @@ def test_an_order_round_trip(fw: FogWorld) -> None:
     assert refused.status_code == 400
     body = refused.json()
     assert body["detail"] == "2 of 3 orders refused; nothing was stored."
+    assert refused["Content-Type"] == "application/problem+json"
+    assert body["type"] == "urn:admiralty:problem:orders_refused" and body["status"] == 400
     assert len(body["errors"]) == 2
-    assert body["errors"][0].startswith("Order 2 (move") and body["errors"][1].startswith("Order 3 (lay_down")
-    assert [(r["code"], r["field"]) for r in body["refusals"]] == [
+    messages = [e["message"] for e in body["errors"]]
+    assert messages[0].startswith("Order 2 (move") and messages[1].startswith("Order 3 (lay_down")
+    assert [(e["code"], e["field"]) for e in body["errors"]] == [
         ("unknown_fleet", "fleet"),
         ("not_a_choice", "class"),
     ]
-    assert [r["message"] for r in body["refusals"]] == body["errors"]
     assert [o["id"] for o in client.get(f"{BASE}/orders/").json()["orders"]] == [order["id"]]
 
     assert client.delete(f"{BASE}/orders/{order['id']}/").status_code == 204
@@ -163,7 +165,7 @@ def test_replace_and_update_store_valid_bodies(fw: FogWorld) -> None:
     changed = client.put(f"{BASE}/orders/{orders[1]['id']}/", _lay_down("Mars"), format="json")
     assert changed.status_code == 200 and changed.json()["body"]["name"] == "Mars"
     clash = client.put(f"{BASE}/orders/{orders[1]['id']}/", _lay_down("Ajax"), format="json")
-    assert clash.status_code == 400 and clash.json()["errors"][0].startswith("Order 2 (lay_down")
+    assert clash.status_code == 400 and clash.json()["errors"][0]["message"].startswith("Order 2 (lay_down")
     assert client.put(f"{BASE}/orders/", [], format="json").json()["orders"] == []
 
 
@@ -171,13 +173,12 @@ def test_a_refused_order_names_itself_and_its_reason(fw: FogWorld) -> None:
     client = _as(fw.nelson)
     response = client.post(f"{BASE}/orders/", {"kind": "lay_down", "class": "1st"}, format="json")
     assert response.status_code == 400
-    assert response.json()["errors"][0].startswith("Order 1 (lay_down")
-    assert response.json()["refusals"] == [
-        {"message": response.json()["errors"][0], "code": "missing_key", "field": "name"}
-    ]
+    [error] = response.json()["errors"]
+    assert error["message"].startswith("Order 1 (lay_down")
+    assert (error["code"], error["field"]) == ("missing_key", "name")
+    assert response.json()["detail"] == error["message"]
     not_json = client.generic("POST", f"{BASE}/orders/", "{nope", content_type="application/json")
-    assert not_json.status_code == 400 and not_json.json()["errors"]
-    assert not_json.json()["refusals"][0]["code"] == "not_json"
+    assert not_json.status_code == 400 and not_json.json()["errors"][0]["code"] == "not_json"
     assert client.put(f"{BASE}/orders/", {"kind": "sally"}, format="json").status_code == 400
 
 
@@ -186,7 +187,8 @@ def test_another_nations_orders_are_not_there(fw: FogWorld) -> None:
     client = _as(fw.nelson)
     assert client.get(f"{BASE}/orders/?nation=FR").status_code == 403
     for method in ("get", "put", "delete"):
-        response = getattr(client, method)(f"{BASE}/orders/{french.pk}/", _lay_down(), format="json")
+        body = _lay_down() if method == "put" else None  # a GET's data would be query parameters
+        response = getattr(client, method)(f"{BASE}/orders/{french.pk}/", body, format="json")
         assert response.status_code == 404, method
     assert Order.objects.filter(pk=french.pk).exists()
     assert _as(fw.gm).get(f"{BASE}/orders/{french.pk}/?nation=FR").status_code == 200
@@ -237,8 +239,14 @@ def test_battles_show_only_what_the_nation_fought_or_saw(fw: FogWorld) -> None:
 
 def test_a_path_no_route_matches_is_a_json_404(fw: FogWorld) -> None:
     response = _as(fw.nelson).get(f"{BASE}/orders/not-a-number/")
-    assert response.status_code == 404 and response["Content-Type"] == "application/json"
-    assert response.json() == {"detail": "No such API resource."}
+    assert response.status_code == 404 and response["Content-Type"] == "application/problem+json"
+    assert response.json() == {
+        "type": "urn:admiralty:problem:not_found",
+        "title": "Not Found",
+        "status": 404,
+        "detail": "No such API resource.",
+        "errors": [{"field": None, "code": "not_found", "message": "No such API resource."}],
+    }
 
 
 def test_a_turn_report_is_the_callers_own(fw: FogWorld) -> None:
@@ -276,7 +284,7 @@ def test_nul_and_lone_surrogates_are_refused_by_field_on_every_order_write(fw: F
     ]:
         response = _raw(client, method, url, data)
         assert response.status_code == 400, (method, url)
-        [refusal] = response.json()["refusals"]
+        [refusal] = response.json()["errors"]
         assert refusal["code"] == "bad_text" and refusal["field"] in ("name", "port")
         assert "cannot contain NUL characters or unpaired surrogates" in refusal["message"]
     assert [(o.pk, o.body["name"]) for o in Order.objects.filter(nation=fw.w.gb)] == [(stored.pk, "Ajax")]
@@ -293,7 +301,7 @@ def test_integers_beyond_the_database_are_refused_by_field(fw: FogWorld) -> None
     ]:
         response = _raw(client, "POST", f"{BASE}/orders/", body)
         assert response.status_code == 400, body
-        [refusal] = response.json()["refusals"]
+        [refusal] = response.json()["errors"]
         assert (refusal["code"], refusal["field"]) == ("out_of_range", field), body
     assert not Order.objects.filter(nation=fw.w.gb).exists()
 

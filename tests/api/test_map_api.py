@@ -28,7 +28,7 @@ def test_zones_give_keys_names_neighbours_ports_and_coordinates(fw: FogWorld) ->
     fw.w.channel.adjacent.add(fw.w.biscay)
     response = _as(fw.nelson).get(f"{BASE}/zones/")
     assert response.status_code == 200
-    zones = {z["key"]: z for z in response.json()}
+    zones = {z["key"]: z for z in response.json()["results"]}
     assert set(zones) == set(SeaZone.objects.filter(campaign=fw.campaign).values_list("key", flat=True))
     channel = zones["channel"]
     assert channel["name"] == "The Channel" and channel["type"] == "coastal" and channel["type_name"] == "Coastal"
@@ -42,7 +42,7 @@ def test_zones_give_keys_names_neighbours_ports_and_coordinates(fw: FogWorld) ->
 def test_ports_give_zone_owner_forts_and_dockyard_by_key(fw: FogWorld) -> None:
     response = _as(fw.nelson).get(f"{BASE}/ports/")
     assert response.status_code == 200
-    ports = {p["key"]: p for p in response.json()}
+    ports = {p["key"]: p for p in response.json()["results"]}
     assert set(ports) == {"brest", "lisbon", "portsmouth", "texel"}
     portsmouth = ports["portsmouth"]
     assert portsmouth["name"] == "Portsmouth" and portsmouth["zone"] == "channel"
@@ -56,11 +56,11 @@ def test_ports_give_zone_owner_forts_and_dockyard_by_key(fw: FogWorld) -> None:
 def test_an_enemy_port_shows_its_owner_as_the_nation_sees_it(fw: FogWorld) -> None:
     """Britain sees France's Brest as French; once Britain has taken it, France sees it British and
     unable to build (taken this turn), exactly as the ports page shows it."""
-    brest = _as(fw.nelson).get(f"{BASE}/ports/").json()
+    brest = _as(fw.nelson).get(f"{BASE}/ports/").json()["results"]
     [row] = [p for p in brest if p["key"] == "brest"]
     assert row["owner"] == "FR" and row["owner_name"] == fw.w.fr.name and row["zone"] == "biscay"
     Port.objects.filter(pk=fw.w.brest.pk).update(owner=fw.w.gb, taken_turn=fw.w.turn.number)
-    [row] = [p for p in _as(fw.villeneuve).get(f"{BASE}/ports/").json() if p["key"] == "brest"]
+    [row] = [p for p in _as(fw.villeneuve).get(f"{BASE}/ports/").json()["results"] if p["key"] == "brest"]
     assert row["owner"] == "GB" and row["taken_turn"] == fw.w.turn.number and row["can_build"] is False
 
 

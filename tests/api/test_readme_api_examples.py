@@ -43,9 +43,38 @@ def test_the_readme_token_examples_work_against_the_demo() -> None:
         response = client.get(url.removeprefix(SITE))
         assert response.status_code == 200, (url, response.content[:300])
         assert response.json(), url
-    ports = {p["key"]: p for p in client.get("/api/v1/campaigns/demo/ports/").json()}
+    ports = {p["key"]: p for p in client.get("/api/v1/campaigns/demo/ports/").json()["results"]}
     assert ports["plymouth"]["owner"] == "GB" and ports["plymouth"]["dockyard"] is True
 
     [body] = re.findall(r"-d '(\{\"kind\": \"lay_down\".*?\})'", section)
     response = client.post("/api/v1/campaigns/demo/orders/", json.loads(body), format="json")
     assert response.status_code == 201, response.content
+
+
+def _orders_file() -> list[dict[str, object]]:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### A complete file and the call") :]
+    [body] = re.findall(r"^```json\n(.*?)^```$", section, flags=re.M | re.S)[:1]
+    orders = json.loads(body)
+    assert isinstance(orders, list) and len(orders) == 11
+    return orders
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_the_readme_complete_orders_file_is_accepted_whole_for_britain_in_a_fresh_demo() -> None:
+    """The README's "A complete file and the call", as written, against a demo numbered as `make run`
+    numbers a fresh one: every order accepted by the API's replace-all (and so by submit_orders,
+    which calls the same service), in order, and the first lines as the README shows them."""
+    demo_setup()
+    orders = _orders_file()
+    out = StringIO()
+    call_command("api_token", "player-gb", "--name", "readme", stdout=out)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {out.getvalue().strip().splitlines()[-1]}")
+    response = client.put("/api/v1/campaigns/demo/orders/", orders, format="json")
+    assert response.status_code == 200, response.content
+    stored = response.json()["orders"]
+    assert [o["kind"] for o in stored] == [o["kind"] for o in orders]
+    text = README.read_text(encoding="utf-8")
+    for line in [o["description"] for o in stored[:3]]:
+        assert f"\n{line}\n" in text, line

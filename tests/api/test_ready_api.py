@@ -24,7 +24,9 @@ def test_a_gm_who_names_no_nation_is_asked_to_choose_one(fw: FogWorld) -> None:
     client.force_authenticate(fw.gm)
     response = client.post(READY, {"ready": True}, format="json")
     assert response.status_code == 400
-    assert "Choose a nation" in response.json()["detail"]
+    [error] = response.json()["errors"]
+    assert (error["field"], error["code"]) == ("nation", "nation_required")
+    assert "DK, FR, GB" in error["message"] or "FR" in error["message"]
     assert not NationTurn.objects.filter(turn=fw.w.turn, ready=True).exists()
     response = client.post(READY + "?nation=FR", {"ready": True}, format="json")
     assert response.status_code == 200 and response.json()["nation"] == "FR"

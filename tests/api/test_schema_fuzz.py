@@ -4,7 +4,6 @@ no server error, authentication enforced). Settings are in schemathesis.toml at 
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,24 +14,30 @@ from django.db import close_old_connections
 from django.test import override_settings
 from hypothesis import HealthCheck, settings
 
+from campaign.api_tokens import api_token_create
 from config.wsgi import application
-from tests.web.fog_worlds import PASSWORD, FogWorld, fog_world
+from tests.web.fog_worlds import FogWorld, fog_world
 
 # Read at import time, before any user exists: opened for the read, as API_DOCS_PUBLIC would.
 with override_settings(API_DOCS_PUBLIC=True):
     schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
 
-@schema.auth()
-class NelsonBasicAuth:
-    """Every generated request is made as Britain's player, with HTTP basic auth (so schemathesis
-    knows the credentials are real and probes that the API refuses requests without them)."""
+#: The token of the current test's world (each test rolls back the one it made).
+TOKEN = {"secret": "not-made-yet"}
+
+
+@schema.auth(refresh_interval=None)  # no cache: each test rolls back the token it made
+class NelsonTokenAuth:
+    """Every generated request is made as Britain's player with a personal token, as a script would
+    (so schemathesis knows the credentials are real and probes that the API refuses requests without
+    them). The token is made for each test's world: the database is rolled back between examples."""
 
     def get(self, case: schemathesis.Case, ctx: Any) -> str:
-        return base64.b64encode(f"nelson:{PASSWORD}".encode()).decode()
+        return TOKEN["secret"]
 
     def set(self, case: schemathesis.Case, data: str, ctx: Any) -> None:
-        case.headers["Authorization"] = f"Basic {data}"
+        case.headers["Authorization"] = f"Bearer {data}"
 
 
 @pytest.fixture
@@ -42,7 +47,9 @@ def world(db: None) -> Iterator[FogWorld]:
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        yield fog_world()
+        world = fog_world()
+        TOKEN["secret"] = api_token_create(user_id=world.nelson.pk, name="schemathesis").secret
+        yield world
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)

@@ -61,7 +61,7 @@ def test_dice_replay_a_seeded_report_exactly(client: APIClient) -> None:
 
 def test_scripted_dice_that_run_out_are_refused(client: APIClient) -> None:
     response = client.post(URL, {**SPEC, "dice": [3]}, format="json")
-    assert response.status_code == 400 and response.json()["field"] == "dice"
+    assert response.status_code == 400 and response.json()["errors"][0]["field"] == "dice"
 
 
 def test_runs_give_the_odds(client: APIClient) -> None:
@@ -69,8 +69,8 @@ def test_runs_give_the_odds(client: APIClient) -> None:
     assert odds["runs"] == 200 and len(odds["win"]) == 2
     assert abs(sum(odds["win"]) + odds["draw"] - 1) < 1e-9
     assert set(odds["mean_losses"][0]) == {"intact", "damaged", "disabled", "sunk", "captured"}
-    assert client.post(URL, {**SPEC, "runs": 10_001}, format="json").json()["field"] == "runs"
-    assert client.post(URL, {**SPEC, "runs": 5, "dice": [1]}, format="json").json()["field"] == "runs"
+    assert client.post(URL, {**SPEC, "runs": 10_001}, format="json").json()["errors"][0]["field"] == "runs"
+    assert client.post(URL, {**SPEC, "runs": 5, "dice": [1]}, format="json").json()["errors"][0]["field"] == "runs"
 
 
 def test_a_bad_spec_names_the_field(client: APIClient) -> None:
@@ -78,10 +78,10 @@ def test_a_bad_spec_names_the_field(client: APIClient) -> None:
     spec["sides"][1]["ships"][0]["class"] = "galleon"
     response = client.post(URL, spec, format="json")
     assert response.status_code == 400
-    assert response.json()["field"] == "sides[1].ships[0].class" and "galleon" in response.json()["detail"]
+    assert response.json()["errors"][0]["field"] == "sides[1].ships[0].class" and "galleon" in response.json()["detail"]
     one_side = client.post(URL, {**SPEC, "sides": SPEC["sides"][:1]}, format="json").json()
-    assert one_side["field"] == "sides"
-    assert client.post(URL, [1, 2], format="json").json()["field"] == "spec"
+    assert one_side["errors"][0]["field"] == "sides"
+    assert client.post(URL, [1, 2], format="json").json()["errors"][0]["field"] == "spec"
 
 
 def test_the_simulator_needs_a_login() -> None:

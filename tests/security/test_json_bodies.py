@@ -102,7 +102,7 @@ def test_the_problem_names_where_the_string_is(fw: FogWorld) -> None:
         == "JSON parse error - the string at $.sides[0].name contains a NUL character (U+0000)."
     )
     order = _as(fw.nelson).post(f"{BASE}/orders/", LAY_DOWN % '"A\\u0000"', content_type="application/json")
-    [refusal] = order.json()["refusals"]
+    [refusal] = order.json()["errors"]
     assert (refusal["code"], refusal["field"]) == ("bad_text", "name")
 
 
@@ -137,15 +137,16 @@ def test_the_default_parser_refuses_the_same_bodies(kind: str) -> None:
         StrictJSONParser().parse(io.BytesIO(raw), "application/json", {"encoding": "utf-8"})
 
 
-def test_the_refusal_has_every_shape_the_endpoints_document(fw: FogWorld) -> None:
-    """detail (ready), detail + errors (orders), field + detail (simulator): all present."""
+def test_the_refusal_is_the_apis_one_problem_format(fw: FogWorld) -> None:
+    """RFC 9457 problem details, the field and code in ``errors``, like every other 4xx of the API."""
     response = _as(fw.nelson).post(
         "/api/v1/simulator/", '{"sides": [{"ships": [{"name": "\\u0000"}]}]}', content_type="application/json"
     )
     assert response.status_code == 400
     body = response.json()
-    assert body["field"] == "sides[0].ships[0].name"
-    assert body["errors"] == [body["detail"]]
+    assert response["Content-Type"] == "application/problem+json"
+    assert body["type"] == "urn:admiralty:problem:bad_text" and body["status"] == 400
+    assert body["errors"] == [{"field": "sides[0].ships[0].name", "code": "bad_text", "message": body["detail"]}]
     assert (
         body["detail"] == "JSON parse error - the string at $.sides[0].ships[0].name contains a NUL character (U+0000)."
     )
