@@ -26,6 +26,7 @@ class MailEvent(models.TextChoices):
     ANNOUNCEMENT = "announcement", "Announcements from the GM"
     NATION_GIVEN = "nation_given", "Campaign started / you were given a nation"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended (final standings)"
+    CAMPAIGN_REVERTED = "campaign_reverted", "Campaign turned back by the GM (revert, re-fought battle)"
 
 
 class Delivery(models.Model):

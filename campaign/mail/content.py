@@ -38,6 +38,7 @@ SUBJECTS = {
     MailEvent.ANNOUNCEMENT: "turn {number}: announcement: {title}",
     MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
     MailEvent.CAMPAIGN_ENDED: "turn {number}: the campaign has ended, final standings",
+    MailEvent.CAMPAIGN_REVERTED: "turn {number}: the game master turned the campaign back",
 }
 
 
@@ -129,6 +130,8 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context.update(_gm_digest(delivery, turn))
     elif event == MailEvent.CAMPAIGN_ENDED:
         context.update(_final_standings(delivery))
+    elif event == MailEvent.CAMPAIGN_REVERTED:
+        context.update(_reverted(delivery, zone))
     return context
 
 
@@ -201,3 +204,18 @@ def _final_standings(delivery: Delivery) -> dict[str, Any]:
     nation_name = delivery.nation.name if delivery.nation else None
     own = next((row for row in standings if row["name"] == nation_name), None)
     return {"standings": standings, "own_standing": own, "nation_count": len(standings)}
+
+
+def _reverted(delivery: Delivery, zone: tzinfo) -> dict[str, Any]:
+    """What a revert's mail says: the turn played again, why, and the battle re-fought if any."""
+    data = delivery.data
+    battle = str(data.get("battle") or "")
+    deadline = parse_datetime(data.get("deadline") or "")
+    return {
+        "change_title": f"The battle {battle} is re-fought" if battle else "The campaign is turned back",
+        "reason": str(data.get("reason") or ""),
+        "battle": battle,
+        "archived_turns": int(data.get("archived_turns") or 0),
+        "deadline": local(deadline, zone) if deadline else None,
+        "paused": bool(data.get("paused")),
+    }
