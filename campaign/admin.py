@@ -31,6 +31,8 @@ from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin  # registers the 
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
 from campaign.notifications import nation_given_record
 from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms
+from campaign.repair.admin import CampaignRevertAdmin as CampaignRevertAdmin  # registers the archive's page
+from campaign.repair.admin import RepairAdminMixin
 from campaign.services import TreasuryError, campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
@@ -81,16 +83,16 @@ class NationInline(CampaignScopedInline):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(CampaignScopedAdmin):
+class CampaignAdmin(RepairAdminMixin, CampaignScopedAdmin):
     campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm")
     list_filter = ("status",)
     filter_horizontal = ("co_gms",)
     search_fields = ("name", "slug")
-    readonly_fields = ("rules_link", "turn_controls", "created_at")
+    readonly_fields = ("rules_link", "turn_controls", "repair_links", "created_at")
     exclude = ("settings",)
     inlines = [NationInline]
-    actions = ["pause_campaigns", "resume_campaigns", "resolve_now"]
+    actions = ["pause_campaigns", "resume_campaigns", "resolve_now", "revert_action"]
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """The list opens with the last turn sweep and how many turns are due, resolving and failed."""

@@ -146,7 +146,7 @@ def state_restore(*, campaign: Campaign, snapshot: dict[str, Any]) -> tuple[IdMa
                 campaign=campaign,
                 turn=b["turn"],
                 port_id=port_ids[b["port"]],
-                fleet_id=fleets.of(b["fleet"]),
+                fleet_id=fleets.of(b["fleet"]) or 0,
                 lifted=b["lifted"],
             )
             for b in snapshot.get("blockades", [])

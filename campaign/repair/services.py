@@ -204,20 +204,14 @@ def _revert(
         to_turn=turn_number,
         from_turn=current,
         reason=reason,
-        actor=actor if actor is not None and actor.is_authenticated else None,
+        actor_id=actor.pk if actor is not None and actor.is_authenticated else None,
         actor_name=actor_label(actor)[:150],
         created_at=now,
         battle=battle[:200],
         battle_seed=battle_seed,
         archive={"document": document, "deliveries": _deliveries(later)},
     )
-    archived = {
-        "turns": later.count(),
-        "battles": Battle.objects.filter(turn__in=later).count(),
-        "reports": TurnReport.objects.filter(turn__in=later).count(),
-        "orders": Order.objects.filter(turn__in=later.exclude(pk=target.pk)).count(),
-        "ledger lines": max(0, LedgerEntry.objects.filter(campaign=campaign).count() - len(snapshot["ledger"])),
-    }
+    archived = revert_preview(campaign=campaign, turn_number=turn_number)
     try:
         fleets, ships = state_restore(campaign=campaign, snapshot=snapshot)
     except RestoreError as exc:
@@ -232,7 +226,7 @@ def _revert(
     Delivery.objects.filter(turn=target).delete()
     _orders_reopened(target, fleets, ships)
     NationTurn.objects.filter(turn=target).update(ready=False)
-    opening = next((t for t in snapshot.get("turns", []) if t.get("number") == turn_number), {})
+    opening: dict[str, Any] = next((t for t in snapshot.get("turns", []) if t.get("number") == turn_number), {})
     paused = campaign.status == Campaign.Status.PAUSED
     target.status = Turn.Status.OPEN
     target.resolved_at = None
@@ -252,7 +246,7 @@ def _revert(
         data={
             "reason": reason,
             "battle": battle,
-            "archived_turns": archived["turns"],
+            "archived_turns": archived["later turns"],
             "deadline": target.deadline.isoformat(),
             "paused": paused,
         },
@@ -260,6 +254,23 @@ def _revert(
     revert.archive["archived"] = archived
     CampaignRevert.objects.filter(pk=revert.pk).update(archive=revert.archive)
     return RevertResult(revert=revert, turn=target, archived=archived)
+
+
+def revert_preview(*, campaign: Campaign, turn_number: int) -> dict[str, int]:
+    """What a revert to the start of ``turn_number`` takes off the record, counted for the GM: the later
+    turns, and from turn N on the battles, reports and ledger lines; the later turns' orders."""
+    later = Turn.objects.filter(campaign=campaign, number__gte=turn_number)
+    snapshot_lines = (
+        Turn.objects.filter(campaign=campaign, number=turn_number).values_list("snapshot__ledger", flat=True).first()
+    )
+    kept = len(snapshot_lines) if isinstance(snapshot_lines, list) else 0
+    return {
+        "later turns": later.filter(number__gt=turn_number).count(),
+        "battles": Battle.objects.filter(turn__in=later).count(),
+        "reports": TurnReport.objects.filter(turn__in=later).count(),
+        "ledger lines": max(0, LedgerEntry.objects.filter(campaign=campaign).count() - kept),
+        "orders of later turns": Order.objects.filter(turn__in=later.filter(number__gt=turn_number)).count(),
+    }
 
 
 def _deliveries(turns: Any) -> list[dict[str, Any]]:
