@@ -367,7 +367,8 @@ def turn_rerun(
 
 def battle_label(battle: Battle) -> str:
     """A battle as people name it: "fleet action in the Bay of Biscay, turn 3 (battle 17)"."""
-    where = battle.port.name if battle.port is not None else battle.sea_zone.name
+    zone = battle.sea_zone.name
+    where = f"{battle.port.name} ({zone})" if battle.port is not None else zone
     return f"{battle.get_kind_display().lower()} at {where}, turn {battle.turn.number} (battle {battle.pk})"
 
 

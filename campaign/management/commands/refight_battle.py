@@ -12,9 +12,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from battles.models import Battle
 from campaign.management.refusals import Refused, storable_text, whole_number
 from campaign.management.waiting import wait_resolved, worker_listening
-from campaign.models import Campaign
+from campaign.models import Campaign, Nation
 from campaign.repair.services import MAX_SEED, RepairError, battle_label, battle_refight, battle_refought
 
 
@@ -63,5 +64,14 @@ class Command(BaseCommand):
         if battle is None:
             self.stdout.write("Resolved again: this time the fleets did not come to battle there.")
             return
-        winner = battle.sides[battle.winner]["name"] if battle.winner is not None else "neither side"
-        self.stdout.write(f"Resolved again: {battle_label(battle)}, won by {winner}.")
+        self.stdout.write(f"Resolved again: {battle_label(battle)}, won by {_winner(battle)}.")
+
+
+def _winner(battle: Battle) -> str:
+    """The winning side in words: its nations' names ("France and Spain"), or "neither side"."""
+    if battle.winner is None:
+        return "neither side"
+    codes = battle.sides[battle.winner].get("nations") or []
+    names = dict(Nation.objects.filter(campaign_id=battle.campaign_id, code__in=codes).values_list("code", "name"))
+    words = [names.get(code, code) for code in codes]
+    return " and ".join(words) if words else f"side {battle.winner + 1}"
