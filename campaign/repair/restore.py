@@ -177,14 +177,16 @@ def _restore_nations(snapshot: dict[str, Any], nations: dict[str, Nation]) -> No
 
 
 def _restore_relations(campaign: Campaign, snapshot: dict[str, Any], code: dict[str, int]) -> None:
+    """Each pair as the snapshot has it; a pair with no row then (a war declared since) loses its row."""
     current = {frozenset((r.a_id, r.b_id)): r for r in Relation.objects.filter(campaign=campaign)}
     for r in snapshot["relations"]:
         a, b = sorted((code[r["a"]], code[r["b"]]))
-        row = current.get(frozenset((a, b)))
+        row = current.pop(frozenset((a, b)), None)
         if row is None:
             Relation.objects.create(campaign=campaign, a_id=a, b_id=b, state=r["state"])
         elif row.state != r["state"]:
             Relation.objects.filter(pk=row.pk).update(state=r["state"])
+    Relation.objects.filter(pk__in=[row.pk for row in current.values()]).delete()
 
 
 def _restore_ports(snapshot: dict[str, Any], ports: dict[str, Port], code: dict[str, int]) -> None:

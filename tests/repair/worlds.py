@@ -58,11 +58,11 @@ def with_players(world: World) -> Players:
     return Players(gm, gb, fr)
 
 
-def id_sequences() -> dict[str, tuple[int, bool]]:
-    """Where the id sequences of EXPORTED_ID_TABLES stand now."""
+def id_sequences(tables: tuple[str, ...] = EXPORTED_ID_TABLES) -> dict[str, tuple[int, bool]]:
+    """Where the id sequences of ``tables`` stand now."""
     out = {}
     with connection.cursor() as cursor:
-        for table in EXPORTED_ID_TABLES:
+        for table in tables:
             cursor.execute(f"SELECT last_value, is_called FROM {_sequence(cursor, table)}")
             last, called = cursor.fetchone()
             out[table] = (last, called)
