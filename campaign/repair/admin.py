@@ -26,6 +26,7 @@ from campaign.permissions import CampaignScopedAdmin
 from campaign.repair.services import (
     MAX_SEED,
     RepairError,
+    archived_words,
     battle_label,
     battle_refight,
     campaign_revert,
@@ -136,7 +137,7 @@ class RepairAdminMixin(admin.ModelAdmin):
     def revert_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._repaired_campaign(request, pk)
         form = RevertForm(request.POST or None, campaign=campaign)
-        confirm: dict[str, int] | None = None
+        confirm: list[str] | None = None
         if request.method == "POST" and form.is_valid():
             number = form.cleaned_data["turn"]
             if request.POST.get("confirm") == "yes":
@@ -154,7 +155,7 @@ class RepairAdminMixin(admin.ModelAdmin):
                         f"Turn {number} is open with its orders as they were at its deadline.",
                     )
             else:
-                confirm = revert_preview(campaign=campaign, turn_number=number)
+                confirm = archived_words(revert_preview(campaign=campaign, turn_number=number)) or ["nothing"]
         return self._page(
             request,
             campaign,
@@ -210,7 +211,7 @@ class RepairAdminMixin(admin.ModelAdmin):
         campaign = self._repaired_campaign(request, pk)
         initial = {"battle": request.GET.get("battle")} if request.GET.get("battle", "").isdigit() else None
         form = RefightForm(request.POST or None, campaign=campaign, initial=initial)
-        confirm: dict[str, int] | None = None
+        confirm: list[str] | None = None
         if request.method == "POST" and form.is_valid():
             if request.POST.get("confirm") == "yes":
                 try:
@@ -231,7 +232,8 @@ class RepairAdminMixin(admin.ModelAdmin):
                         f"{result.turn.number} is resolving again and the players have been told.",
                     )
             else:
-                confirm = revert_preview(campaign=campaign, turn_number=campaign.turn_number - 1)
+                preview = revert_preview(campaign=campaign, turn_number=campaign.turn_number - 1)
+                confirm = archived_words(preview) or ["nothing"]
         latest = campaign.turn_number - 1
         return self._page(
             request,
@@ -300,8 +302,7 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
 
     @admin.display(description="Set aside")
     def archived_counts(self, obj: CampaignRevert) -> str:
-        counts = obj.archive.get("archived", {})
-        return ", ".join(f"{n} {what}" for what, n in counts.items()) or "—"
+        return ", ".join(archived_words(obj.archive.get("archived", {}))) or "nothing"
 
     @admin.display(description="Battles")
     def archived_battles(self, obj: CampaignRevert) -> str:

@@ -273,6 +273,20 @@ def revert_preview(*, campaign: Campaign, turn_number: int) -> dict[str, int]:
     }
 
 
+_SINGULAR = {
+    "later turns": "later turn",
+    "battles": "battle",
+    "reports": "report",
+    "ledger lines": "ledger line",
+    "orders of later turns": "order of later turns",
+}
+
+
+def archived_words(counts: dict[str, int]) -> list[str]:
+    """A revert's counts as people read them: "1 later turn", "2 battles" (none left out)."""
+    return [f"{n} {_SINGULAR.get(what, what) if n == 1 else what}" for what, n in counts.items() if n]
+
+
 def _deliveries(turns: Any) -> list[dict[str, Any]]:
     """The mail of the turns a revert archives, as the GM would read it in the admin's Deliveries."""
     return [

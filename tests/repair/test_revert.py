@@ -211,5 +211,5 @@ def test_the_command_reverts_and_refuses_with_exit_2(capsys: pytest.CaptureFixtu
     call_command("revert_campaign", slug, "--turn", "1", "--reason", "Orders lost")
     out = capsys.readouterr().out
     assert "Channel 1805 is back at the start of turn 1 (Spring 1805)" in out
-    assert "archived: 1 later turns, 2 battles, 2 reports" in out
+    assert "archived: 1 later turn, 2 battles, 2 reports, 4 ledger lines (revert" in out
     assert not Battle.objects.exists() and CampaignRevert.objects.get().actor_name.startswith("command line")

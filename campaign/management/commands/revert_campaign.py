@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand
 
 from campaign.management.refusals import Refused, storable_text, whole_number
 from campaign.models import Campaign
-from campaign.repair.services import RepairError, campaign_revert
+from campaign.repair.services import RepairError, archived_words, campaign_revert
 
 
 class Command(BaseCommand):
@@ -37,7 +37,7 @@ class Command(BaseCommand):
             )
         except RepairError as exc:
             raise Refused(str(exc)) from exc
-        archived = ", ".join(f"{n} {what}" for what, n in result.archived.items())
+        archived = ", ".join(archived_words(result.archived)) or "nothing"
         turn = result.turn
         self.stdout.write(
             f"{campaign.name} is back at the start of turn {turn.number} ({turn.get_season_display()} {turn.year}); "
