@@ -21,7 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from campaign.models import Campaign, CampaignRevert, Turn
+from campaign.models import Campaign, CampaignRevert, Delivery, MailEvent, Order, Turn
 from campaign.permissions import CampaignScopedAdmin
 from campaign.repair.services import (
     MAX_SEED,
@@ -309,16 +309,17 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
         rows = obj.archived("battles")
         if not rows:
             return "None."
+        names = _Names(obj)
         return _table(
-            ("Battle", "Turn", "Kind", "Place", "Seed", "Winner", "Ships' fates"),
+            ("Battle", "Turn", "Kind", "Where", "Winner", "Seed", "Ships' fates"),
             [
                 (
                     b.get("id"),
                     b.get("turn"),
-                    str(b.get("type", "")).replace("_", " "),
-                    b.get("place"),
+                    str(b.get("type", "")).replace("_", " ").capitalize(),
+                    names.place(b),
+                    names.winner(b),
                     b.get("seed"),
-                    _winner(b),
                     "; ".join(f"{s.get('name')}: {s.get('fate')}" for s in b.get("report", {}).get("ships", [])),
                 )
                 for b in rows
@@ -330,12 +331,13 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
         rows = obj.archived("reports")
         if not rows:
             return "None."
+        names = _Names(obj)
         return _table(
             ("Turn", "Nation", "What the nation was told"),
             [
                 (
                     r.get("turn"),
-                    r.get("nation"),
+                    names.nation(r.get("nation")),
                     " · ".join(_event_text(e) for e in r.get("body", {}).get("events", [])),
                 )
                 for r in rows
@@ -348,10 +350,17 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
         rows = lines[len(lines) - obj.archive.get("archived", {}).get("ledger lines", 0) :]
         if not rows:
             return "None."
+        names = _Names(obj)
         return _table(
             ("Nation", "Turn", "Amount (EP)", "Reason", "Balance (EP)"),
             [
-                (e.get("nation"), e.get("turn"), f"{e.get('amount', 0):+d}", e.get("reason"), e.get("balance"))
+                (
+                    names.nation(e.get("nation")),
+                    e.get("turn"),
+                    f"{e.get('amount', 0):+d}",
+                    e.get("reason"),
+                    e.get("balance"),
+                )
                 for e in rows
             ],
         )
@@ -361,11 +370,13 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
         rows = obj.archived("orders")
         if not rows:
             return "None."
+        names = _Names(obj)
         return _table(
             ("Turn", "Nation", "#", "Kind", "Outcome", "Note"),
             [
-                (o.get("turn"), o.get("nation"), o.get("position"), str(o.get("kind", "")).replace("_", " "),
-                 o.get("outcome"), o.get("outcome_note"))
+                (o.get("turn"), names.nation(o.get("nation")), o.get("position"),
+                 ORDER_KINDS.get(str(o.get("kind")), o.get("kind")),
+                 ORDER_OUTCOMES.get(str(o.get("outcome")), o.get("outcome")), o.get("outcome_note"))
                 for o in rows
             ],
         )  # fmt: skip
@@ -375,18 +386,45 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
         rows = obj.archive.get("deliveries", [])
         if not rows:
             return "None."
+        names = _Names(obj)
         return _table(
             ("Turn", "To", "Nation", "What", "State"),
-            [(d.get("turn"), d.get("recipient"), d.get("nation"), str(d.get("event", "")).replace("_", " "),
-              d.get("state")) for d in rows],
+            [(d.get("turn"), d.get("recipient"), names.nation(d.get("nation")),
+              MAIL_EVENTS.get(str(d.get("event")), str(d.get("event", ""))),
+              DELIVERY_STATES.get(str(d.get("state")), d.get("state"))) for d in rows],
         )  # fmt: skip
 
 
-def _winner(battle: dict[str, Any]) -> str:
-    winner, sides = battle.get("winner"), battle.get("sides") or []
-    if winner in (0, 1) and len(sides) > winner and isinstance(sides[winner], dict):
-        return str(sides[winner].get("name") or f"side {winner}")
-    return "neither side"
+MAIL_EVENTS = {str(value): str(label) for value, label in MailEvent.choices}
+DELIVERY_STATES = {str(value): str(label) for value, label in Delivery.State.choices}
+ORDER_KINDS = {str(value): str(label) for value, label in Order.Kind.choices}
+ORDER_OUTCOMES = {str(value): str(label) for value, label in Order.Outcome.choices}
+
+
+class _Names:
+    """Names for the keys an archived export uses (nation codes, zone and port keys)."""
+
+    def __init__(self, revert: CampaignRevert) -> None:
+        document = revert.archive.get("document", {})
+        self._nations = {n.get("code"): n.get("name") for n in document.get("nations", []) if isinstance(n, dict)}
+        self._zones = {z.get("key"): z.get("name") for z in document.get("sea_zones", []) if isinstance(z, dict)}
+        self._ports = {p.get("key"): p.get("name") for p in document.get("ports", []) if isinstance(p, dict)}
+
+    def nation(self, code: Any) -> str:
+        return "" if code is None else str(self._nations.get(code, code))
+
+    def place(self, battle: dict[str, Any]) -> str:
+        zone = str(self._zones.get(battle.get("sea_zone"), battle.get("sea_zone") or ""))
+        port = battle.get("port")
+        return f"{self._ports.get(port, port)} ({zone})" if port else zone
+
+    def winner(self, battle: dict[str, Any]) -> str:
+        winner, sides = battle.get("winner"), battle.get("sides") or []
+        if winner in (0, 1) and len(sides) > winner and isinstance(sides[winner], dict):
+            return (
+                " and ".join(self.nation(code) for code in sides[winner].get("nations") or []) or f"side {winner + 1}"
+            )
+        return "neither side"
 
 
 def _event_text(event: Any) -> str:
@@ -398,7 +436,7 @@ def _event_text(event: Any) -> str:
 
 def _table(head: tuple[str, ...], rows: list[tuple[Any, ...]]) -> str:
     return format_html(
-        "<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>",
+        '<div style="overflow-x:auto;max-width:100%"><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table></div>',
         format_html_join("", "<th>{}</th>", ((h,) for h in head)),
         format_html_join(
             "",

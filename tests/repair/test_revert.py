@@ -142,7 +142,7 @@ def test_archived_rows_are_gone_for_players_and_readable_by_the_gm(client: Clien
     page = gm.get(reverse("admin:campaign_campaignrevert_change", args=[revert.pk]))
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Disputed sallies" in html and ">biscay<" in html and ">channel<" in html
+    assert "Disputed sallies" in html and ">Brest (Bay of Biscay)<" in html and ">Calais (The Channel)<" in html
     assert "Vaisseau" in html  # a ship's fate in the archived battle
     assert "Income" in html or "income" in html  # the archived ledger lines
     # ... and a player reaches none of it.
