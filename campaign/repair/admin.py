@@ -311,7 +311,7 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
             return "None."
         names = _Names(obj)
         return _table(
-            ("Battle", "Turn", "Kind", "Where", "Winner", "Seed", "Ships' fates"),
+            ("Battle", "Turn", "Kind", "Where", "Winner", "Seed", "Ships not intact"),
             [
                 (
                     b.get("id"),
@@ -320,7 +320,12 @@ class CampaignRevertAdmin(CampaignScopedAdmin):
                     names.place(b),
                     names.winner(b),
                     b.get("seed"),
-                    "; ".join(f"{s.get('name')}: {s.get('fate')}" for s in b.get("report", {}).get("ships", [])),
+                    "; ".join(
+                        f"{s.get('name')}: {s.get('fate')}"
+                        for s in b.get("report", {}).get("ships", [])
+                        if s.get("fate") != "intact"
+                    )
+                    or "all intact",
                 )
                 for b in rows
             ],

@@ -63,6 +63,7 @@ def test_the_gm_reverts_a_turn_and_refights_a_battle_from_the_admin(
     expect(body).to_contain_text("Turn 1 of Channel 1805 is resolving again with the campaign's seed")
     wait_for(lambda: resolved(world.turn.pk))
     disputed = Battle.objects.get(place="biscay")
+    hit = next(s for s in disputed.report["ships"] if s["fate"] != "intact")
 
     # Re-fight the disputed battle from its own page, with a chosen seed.
     page.goto(f"{live_server.url}/admin/battles/battle/{disputed.pk}/change/")
@@ -83,7 +84,7 @@ def test_the_gm_reverts_a_turn_and_refights_a_battle_from_the_admin(
     page.goto(f"{live_server.url}/admin/campaign/campaignrevert/{refight.pk}/change/")
     expect(body).to_contain_text("The Brest sally's dice were disputed")
     expect(body).to_contain_text("fleet action at Brest (Bay of Biscay), turn 1")
-    expect(body).to_contain_text("Vaisseau")
+    expect(body).to_contain_text(f"{hit['name']}: {hit['fate']}")
     expect(body).to_contain_text("Brest (Bay of Biscay)")
     page.screenshot(path=str(screenshots / "admin_revert_archive.png"), full_page=True)
     page.locator(".field-archived_battles").screenshot(path=str(screenshots / "admin_revert_archive_battles.png"))
