@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def resolved_world():  # type: ignore[no-untyped-def]
+def resolved_world():
     world = sallies_with_snapshot()
     players = with_players(world)
     turn_resolve_inline(world.turn)
@@ -28,7 +28,7 @@ def resolved_world():  # type: ignore[no-untyped-def]
     return world, players, gm
 
 
-def test_the_gm_reverts_through_a_confirmation_page(resolved_world) -> None:  # type: ignore[no-untyped-def]
+def test_the_gm_reverts_through_a_confirmation_page(resolved_world) -> None:
     world, players, gm = resolved_world
     url = reverse("admin:campaign_campaign_revert", args=[world.campaign.pk])
     page = gm.get(url)
@@ -58,7 +58,7 @@ def test_the_gm_reverts_through_a_confirmation_page(resolved_world) -> None:  # 
         assert text in change
 
 
-def test_the_battle_page_leads_to_its_refight_with_the_battle_chosen(resolved_world) -> None:  # type: ignore[no-untyped-def]
+def test_the_battle_page_leads_to_its_refight_with_the_battle_chosen(resolved_world) -> None:
     world, _, gm = resolved_world
     battle = Battle.objects.get(place="biscay")
     page = gm.get(reverse("admin:battles_battle_change", args=[battle.pk])).content.decode()
@@ -70,7 +70,7 @@ def test_the_battle_page_leads_to_its_refight_with_the_battle_chosen(resolved_wo
     assert "Please confirm" in confirm.content.decode() and "Yes, re-fight it" in confirm.content.decode()
 
 
-def test_a_gm_reaches_only_the_campaigns_they_run(resolved_world) -> None:  # type: ignore[no-untyped-def]
+def test_a_gm_reaches_only_the_campaigns_they_run(resolved_world) -> None:
     world, _, _ = resolved_world
     stranger = get_user_model().objects.create_user("other-gm", "o@example.org", "pw-123456789", is_staff=True)
     CampaignFactory.create(slug="theirs", name="Theirs", gm=stranger)
