@@ -23,6 +23,9 @@ class BattleAdmin(CampaignScopedAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a battle is history: re-fight it (a GM action), never delete it
+
     @admin.display(description="Disputed?")
     def refight_link(self, obj: Battle) -> str:
         """The campaign's re-fight page (campaign.repair), by its URL name: battles does not import campaign."""
@@ -43,4 +46,7 @@ class EngagementAdmin(CampaignScopedAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

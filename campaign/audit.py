@@ -20,11 +20,23 @@ from django.db.models import QuerySet
 
 from campaign.audit_models import AuditEntry
 from campaign.models import Campaign
-from campaign.permissions import campaigns_run_by
 
 ACTION_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 SUMMARY_MAX = AuditEntry._meta.get_field("summary").max_length or 300
 REASON_MAX = 2000
+
+
+class CommandLine:
+    """The marker a management command passes as the one acting where a service would otherwise take a
+    signed-in user (e.g. ``submit_orders``): recorded as the command line's login."""
+
+    is_authenticated = False
+
+    def __repr__(self) -> str:
+        return "COMMAND_LINE"
+
+
+COMMAND_LINE = CommandLine()
 
 
 class AuditError(ValueError):
@@ -109,9 +121,17 @@ def audit_entries_for_campaign(*, campaign_id: int) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(campaign_id=campaign_id).order_by("-created_at", "-pk")
 
 
-def audit_entries_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[AuditEntry]:
-    """Entries of the campaigns ``user`` runs (every campaign's for a superuser), newest first."""
-    return AuditEntry.objects.filter(campaign_id__in=campaigns_run_by(user).values("pk")).order_by("-created_at", "-pk")
+def acting_for_nation_is_audited(
+    actor: AbstractBaseUser | AnonymousUser | CommandLine | None, player_id: int | None
+) -> bool:
+    """Whether an order change (or readiness) in a nation's name is a GM's act to record: it is when the
+    command line does it, or a signed-in user who is not the nation's player (a GM acting for it).
+    ``None`` is the nation's own player as the caller knows it (tests, the turn): not recorded."""
+    if actor is None:
+        return False
+    if isinstance(actor, CommandLine):
+        return True
+    return bool(actor.is_authenticated) and actor.pk != player_id
 
 
 def audit_entry_as_json(entry: AuditEntry) -> dict[str, Any]:
@@ -129,10 +149,12 @@ def audit_entry_as_json(entry: AuditEntry) -> dict[str, Any]:
 
 
 __all__ = [
+    "COMMAND_LINE",
     "AuditError",
+    "CommandLine",
+    "acting_for_nation_is_audited",
     "actor_label",
     "audit_entries_for_campaign",
-    "audit_entries_for_user",
     "audit_entry_as_json",
     "audit_record",
 ]

@@ -48,6 +48,9 @@ class AuditAction(models.TextChoices):
     CAMPAIGN_EDITED = "campaign_edited", "Campaign details edited"
     NATION_EDITED = "nation_edited", "Nation details edited"
     NMR_DECIDED = "nmr_decided", "Missing orders decided"
+    RECORD_ADDED = "record_added", "Record added in the admin"
+    RECORD_CHANGED = "record_changed", "Record changed in the admin"
+    RECORD_DELETED = "record_deleted", "Record deleted in the admin"
     CAMPAIGN_REVERTED = "campaign_reverted", "Campaign reverted"
     TURN_RERUN = "turn_rerun", "Turn re-run"
     BATTLE_REFOUGHT = "battle_refought", "Battle re-fought"
@@ -86,7 +89,7 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name = "audit entry"
-        verbose_name_plural = "audit log"
+        verbose_name_plural = "audit log entries"
         indexes = [models.Index(fields=["campaign", "created_at"], name="audit_by_campaign_time")]
         constraints = [
             models.CheckConstraint(condition=~models.Q(action=""), name="audit_action_not_empty"),

@@ -21,6 +21,7 @@ from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from battles.models import Battle
+from campaign.audit import audit_entries_for_campaign, audit_entry_as_json
 from campaign.backup_restore import campaign_rows_restore
 from campaign.models import (
     Campaign,
@@ -119,6 +120,10 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
         # The state as each turn opened, for ``export_campaign --turn N`` after a restore.
         "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None} if with_snapshots else {},
         "battles": _export_battles(campaign, keys),
+        # The GM's audit log (issue 11), oldest first; only in a full export, never in a turn's
+        # snapshot (a revert restores the state, not the history of what the GMs did), and only when
+        # there is one, so that files of campaigns without GM actions read as before.
+        **({"audit": audit} if (audit := _export_audit(campaign)) and with_snapshots else {}),
     }
 
 
@@ -420,6 +425,10 @@ def _export_battles(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
         }
         for b in Battle.objects.filter(campaign=campaign).order_by("id")
     ]
+
+
+def _export_audit(campaign: Campaign) -> list[dict[str, Any]]:
+    return [audit_entry_as_json(e) for e in audit_entries_for_campaign(campaign_id=campaign.pk).reverse()]
 
 
 def campaign_import(

@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 
 from battles.models import Battle
 from campaign.models import (
+    AuditEntry,
     Campaign,
     DiplomaticOffer,
     LedgerEntry,
@@ -37,7 +38,29 @@ def campaign_rows_restore(doc: dict[str, Any], *, slug: str, gm: User | None, pl
     fleet_ids, ship_ids = _restore_forces(doc, campaign, nations, zones, ports)
     turns = _restore_ledger_and_turns(doc, campaign, nations, zones, ports)
     _import_history(doc, campaign, nations, ports, turns, fleet_ids, ship_ids)
+    _restore_audit(doc, campaign)
     return campaign
+
+
+def _restore_audit(doc: dict[str, Any], campaign: Campaign) -> None:
+    """The audit log as it was, under the campaign's new slug: the names and times of the file are a
+    record of who did what, and no account is linked to an entry (people never come from the file)."""
+    AuditEntry.objects.bulk_create(
+        AuditEntry(
+            campaign=campaign,
+            campaign_slug=campaign.slug,
+            actor=None,
+            actor_name=e["actor"],
+            created_at=e["at"],  # checked as a date and time with its offset (schemas.checks)
+            turn=e["turn"],
+            action=e["action"],
+            summary=e["summary"],
+            before=e["before"],
+            after=e["after"],
+            reason=e["reason"],
+        )
+        for e in doc.get("audit", [])
+    )
 
 
 def _restore_campaign(

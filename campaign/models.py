@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from campaign.api_token_models import ApiToken as ApiToken
 from campaign.audit_models import AuditAction as AuditAction
 from campaign.audit_models import AuditEntry as AuditEntry
+from campaign.invitation_models import Invitation as Invitation
 from campaign.mail_models import Announcement as Announcement
 from campaign.mail_models import CalendarToken as CalendarToken
 from campaign.mail_models import Delivery as Delivery
@@ -43,6 +44,22 @@ class Season(models.TextChoices):
 
 
 assert tuple(Season.values) == SEASONS
+
+
+class NmrPolicy(models.TextChoices):
+    """What a nation with a player but no orders at the deadline does (NMR: no move received)."""
+
+    HOLD = "hold", "Standing orders hold"
+    RETURN_TO_PORT = "return_to_port", "Fleets return to port"
+    ASK_GM = "ask_gm", "The GM is asked (the turn waits)"
+
+
+class Victory(models.TextChoices):
+    """How a campaign's final standings are ranked (campaign.standings)."""
+
+    HOLDINGS = "holdings", "Ports held, then ships of the line, then treasury"
+    PORTS = "ports", "First to hold N ports (then ports held)"
+    POINTS = "points", "Most victory points: each port's EP value plus 1 per ship of the line afloat"
 
 
 class Campaign(models.Model):
@@ -93,12 +110,35 @@ class Campaign(models.Model):
         default=True,
         help_text="House option: players see which nations are ready. Off: only the GM sees it.",
     )
+    nmr_policy = models.CharField(
+        "when orders are missing",
+        max_length=16,
+        choices=NmrPolicy.choices,
+        default=NmrPolicy.HOLD,
+        help_text="House option: what a nation with a player but no orders at the deadline does (no move received).",
+    )
+    victory = models.CharField(
+        "victory condition",
+        max_length=12,
+        choices=Victory.choices,
+        default=Victory.HOLDINGS,
+        help_text="House rule: how the final standings are ranked when the campaign ends.",
+    )
+    victory_ports = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="With “hold N ports”: the number of ports that wins; the campaign ends when a nation holds them.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=Q(seed__gte=0), name="campaign_seed_non_negative"),
+            models.CheckConstraint(
+                condition=~Q(victory="ports") | Q(victory_ports__gte=1), name="campaign_ports_victory_has_a_number"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -20,8 +20,19 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from campaign.models import Announcement, Campaign, Delivery, MailEvent, MailPreference, Nation, NationTurn, Order, Turn
-from campaign.standings import campaign_standings
+from campaign.models import (
+    Announcement,
+    Campaign,
+    Delivery,
+    MailEvent,
+    MailPreference,
+    Nation,
+    NationTurn,
+    Order,
+    Turn,
+    Victory,
+)
+from campaign.standings import campaign_standings, victory_description
 
 #: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
 MAIL_SEND_TASK = "campaign.mail_deliveries_send"
@@ -200,6 +211,33 @@ def nation_given_record(*, nation: Nation, now: datetime) -> int:
     )
 
 
+def invitation_record(
+    *, invitation_id: int, campaign_id: int, nation: Nation, user_id: int, url: str, now: datetime
+) -> int:
+    """To an invited address's account: the campaign, the nation, and the signed link that gives it."""
+    return deliveries_record(
+        campaign_id=campaign_id,
+        event=MailEvent.INVITATION,
+        recipients=[(user_id, nation)],
+        turn_id=None,
+        now=now,
+        key=f"invitation-{invitation_id}",
+        data={"url": url},
+    )
+
+
+def nation_taken_record(*, nation: Nation, old_player_id: int, now: datetime) -> int:
+    """To a player whose nation the GM gave to someone else: they no longer command it (from now)."""
+    return deliveries_record(
+        campaign_id=nation.campaign_id,
+        event=MailEvent.NATION_TAKEN,
+        recipients=[(old_player_id, nation)],
+        turn_id=None,
+        now=now,
+        key=f"{now.isoformat()}",
+    )
+
+
 def players_given_record(*, campaign_id: int, now: datetime) -> int:
     """To every player of a campaign (as an import maps them): the nation they were given, once each."""
     return sum(
@@ -225,7 +263,11 @@ def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime) -> i
         recipients=recipients,
         turn_id=turn.pk,
         now=now,
-        data={"standings": [standing.as_data() for standing in campaign_standings(campaign.pk)]},
+        data={
+            "standings": [standing.as_data() for standing in campaign_standings(campaign.pk)],
+            "victory": victory_description(campaign),
+            "points": campaign.victory == Victory.POINTS,
+        },
     )
 
 

@@ -22,8 +22,11 @@ from typing import Any
 from django.contrib import admin
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.forms import ModelChoiceField, ModelMultipleChoiceField
 from django.http import HttpRequest
 
+from campaign.audit import audit_record
+from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation
 
 User = AbstractBaseUser | AnonymousUser
@@ -183,6 +186,71 @@ class CampaignScopedAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_delete_permission(request, obj) and self._in_scope(request, obj)
 
+    # --- the audit log: every row a GM adds, changes or deletes here is recorded (issue 11) ---------
+
+    def _campaign_of(self, obj: Any) -> Campaign | None:
+        if not self.campaign_field:
+            return obj if isinstance(obj, Campaign) else None
+        campaign = obj
+        for part in self.campaign_field.split("__"):
+            campaign = getattr(campaign, part, None)
+        return campaign if isinstance(campaign, Campaign) else None
+
+    def _audit(self, request: HttpRequest, obj: Any, action: str, verb: str, **change: Any) -> None:
+        campaign = self._campaign_of(obj)
+        if campaign is None:
+            return
+        fields = sorted(set(change.get("after") or {}) | set(change.get("before") or {}))
+        label = f"{self.model._meta.verbose_name.capitalize()} {obj} {verb}"
+        audit_record(
+            campaign=campaign,
+            actor=request.user,
+            action=action,
+            summary=f"{label} in the admin" + (f": {', '.join(fields)}." if fields else "."),
+            **change,
+        )
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        changed = list(form.changed_data)
+        before = {name: _initial(form, name) for name in changed} if change else None
+        super().save_model(request, obj, form, change)
+        if change and not changed:
+            return
+        after = {name: _plain(form.cleaned_data.get(name)) for name in changed}
+        if change:
+            self._audit(request, obj, AuditAction.RECORD_CHANGED, "changed", before=before, after=after)
+        else:
+            self._audit(request, obj, AuditAction.RECORD_ADDED, "added", after=after)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """Rows changed inline (a fleet's ships …) are recorded one by one, as on their own pages."""
+        edits = [
+            (f.instance, {n: _initial(f, n) for n in f.changed_data}, f.changed_data, f.cleaned_data)
+            for f in formset.forms
+            if f.has_changed() and f.instance.pk is not None and not f.cleaned_data.get("DELETE")
+        ]
+        super().save_formset(request, form, formset, change)
+        campaign = self._campaign_of(form.instance)
+        for obj, before, names, data in edits:
+            if campaign is not None:
+                audit_record(
+                    campaign=campaign,
+                    actor=request.user,
+                    action=AuditAction.RECORD_CHANGED,
+                    summary=f"{obj._meta.verbose_name.capitalize()} {obj} changed in the admin: {', '.join(names)}.",
+                    before=before,
+                    after={n: _plain(data.get(n)) for n in names},
+                )
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        self._audit(request, obj, AuditAction.RECORD_DELETED, "deleted", before={"record": str(obj)})
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in queryset:
+            self._audit(request, obj, AuditAction.RECORD_DELETED, "deleted", before={"record": str(obj)})
+        super().delete_queryset(request, queryset)
+
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         """A GM picks only among their own campaigns' rows (a campaign, a nation, a fleet …)."""
         field = super().formfield_for_foreignkey(db_field, request, **kwargs)
@@ -222,6 +290,30 @@ class CampaignScopedInline(admin.TabularInline):
         if field is not None and not is_superuser(request.user):
             field.queryset = scoped_to_campaigns_run(field.queryset, request.user)
         return field
+
+
+def _initial(form: Any, name: str) -> Any:
+    """A field's value before the edit, as :func:`_plain` shows it (a form keeps related rows as ids)."""
+    value = form.initial.get(name)
+    field = form.fields.get(name)
+    if isinstance(field, ModelChoiceField) and field.queryset is not None and value is not None:
+        ids = [getattr(v, "pk", v) for v in value] if isinstance(field, ModelMultipleChoiceField) else [value]
+        ids = [getattr(v, "pk", v) for v in ids]
+        rows = {row.pk: row for row in field.queryset.model._default_manager.filter(pk__in=ids)}
+        shown = [str(rows.get(i, i)) for i in ids]
+        return shown if isinstance(field, ModelMultipleChoiceField) else shown[0]
+    return _plain(value)
+
+
+def _plain(value: Any) -> Any:
+    """A form value as the audit log keeps it: rows by their names, lists of rows as lists of names."""
+    if isinstance(value, QuerySet | list | tuple | set):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
 
 
 def scoped_to_campaigns_run(rows: QuerySet[Any] | None, user: User) -> QuerySet[Any] | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
 
-from campaign.models import Campaign, Relation
-from campaign.permissions import campaigns_taken_part_in
+from campaign.models import AuditEntry, Campaign, Relation
+from campaign.permissions import campaigns_run_by, campaigns_taken_part_in
 
 
 def campaigns_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
@@ -16,6 +16,11 @@ def campaigns_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Ca
     """
     visible = campaigns_taken_part_in(user).values("pk")
     return Campaign.objects.filter(pk__in=visible).annotate(nation_count=Count("nations")).order_by("name")
+
+
+def audit_entries_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[AuditEntry]:
+    """Audit entries of the campaigns ``user`` runs (every campaign's for a superuser), newest first."""
+    return AuditEntry.objects.filter(campaign_id__in=campaigns_run_by(user).values("pk")).order_by("-created_at", "-pk")
 
 
 class Diplomacy:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from campaign import invitation_views
 from campaign.mail import views as mail_views
 from campaign.orders import views as order_views
 from campaign.pages import views
@@ -12,6 +13,7 @@ urlpatterns = [
     path("settings/calendar/", mail_views.calendar_manage, name="calendar_manage"),
     path("calendar/<str:token>.ics", mail_views.calendar_feed, name="calendar_feed"),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="mail_unsubscribe"),
+    path("invitations/<str:token>/", invitation_views.invitation, name="invitation"),
     path("campaigns/<slug:slug>/mail/", mail_views.preferences, name="mail_preferences"),
     path("campaigns/<slug:slug>/", views.dashboard, name="dashboard"),
     path("campaigns/<slug:slug>/ready/", views.ready, name="ready"),

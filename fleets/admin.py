@@ -82,7 +82,7 @@ class ShipAdmin(CampaignScopedAdmin):
         "in_ordinary",
     )
     search_fields = ("name",)
-    list_select_related = ("nation", "original_nation", "fleet")
+    list_select_related = ("nation", "original_nation", "fleet__nation")  # a fleet names its nation
     raw_id_fields = ("fleet", "building_port", "cargo")
 
 

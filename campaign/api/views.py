@@ -297,7 +297,7 @@ class ReadyView(JsonView):
         if not isinstance(data, dict) or not isinstance(data.get("ready"), bool):
             return Response({"detail": 'The body must be {"ready": true} or {"ready": false}.'}, status=400)
         try:
-            state = nation_ready_set(nation=viewer.nation, ready=data["ready"])
+            state = nation_ready_set(nation=viewer.nation, ready=data["ready"], actor=request.user)
         except TurnControlError as closed:
             raise Conflict(str(closed)) from None
         number = Turn.objects.filter(pk=state.turn_id).values_list("number", flat=True).get()
@@ -355,7 +355,7 @@ class OrderListView(JsonView):
     def post(self, request: Request, slug: str) -> Response:
         desk = _open_desk(request, slug)
         try:
-            order = order_add(nation=desk.nation, body=_data(request))
+            order = order_add(nation=desk.nation, body=_data(request), actor=request.user)
         except _BadBody as bad:
             return _bad_body(bad)
         except OrderRefused as refused:
@@ -375,7 +375,7 @@ class OrderListView(JsonView):
         desk = _open_desk(request, slug)
         try:
             bodies = _data(request)
-            stored = orders_replace(nation=desk.nation, bodies=bodies)
+            stored = orders_replace(nation=desk.nation, bodies=bodies, actor=request.user)
         except _BadBody as bad:
             return _bad_body(bad)
         except OrderRefused as refused:
@@ -408,7 +408,7 @@ class OrderDetailView(JsonView):
         desk = _open_desk(request, slug)
         order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
         try:
-            stored = order_update(order=order, body=_data(request))
+            stored = order_update(order=order, body=_data(request), actor=request.user)
         except _BadBody as bad:
             return _bad_body(bad)
         except OrderRefused as refused:
@@ -425,7 +425,7 @@ class OrderDetailView(JsonView):
         desk = _open_desk(request, slug)
         order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
         try:
-            order_withdraw(order=order)
+            order_withdraw(order=order, actor=request.user)
         except OrderRefused as refused:
             return _refusal(desk, refused)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -39,6 +39,8 @@ SUBJECTS = {
     MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
     MailEvent.CAMPAIGN_ENDED: "turn {number}: the campaign has ended, final standings",
     MailEvent.CAMPAIGN_REVERTED: "turn {number}: the game master turned the campaign back",
+    MailEvent.INVITATION: "you are invited to command {nation}",
+    MailEvent.NATION_TAKEN: "you no longer command {nation}",
 }
 
 
@@ -126,6 +128,8 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["login_url"] = absolute(reverse("login"))
         context["needs_password"] = not delivery.recipient.has_usable_password()
         context["password_url"] = absolute(reverse("password_reset"))
+    elif event == MailEvent.INVITATION:
+        context["accept_url"] = absolute(delivery.data.get("url", ""))
     elif event == MailEvent.GM_DIGEST and turn is not None:
         context.update(_gm_digest(delivery, turn))
     elif event == MailEvent.CAMPAIGN_ENDED:
@@ -203,7 +207,14 @@ def _final_standings(delivery: Delivery) -> dict[str, Any]:
     standings = list(delivery.data.get("standings", []))
     nation_name = delivery.nation.name if delivery.nation else None
     own = next((row for row in standings if row["name"] == nation_name), None)
-    return {"standings": standings, "own_standing": own, "nation_count": len(standings)}
+    return {
+        "standings": standings,
+        "own_standing": own,
+        "nation_count": len(standings),
+        # Older deliveries (before victory conditions) were ranked by the holdings order.
+        "victory": delivery.data.get("victory") or "Ports held, then ships of the line, then treasury",
+        "by_points": bool(delivery.data.get("points")),
+    }
 
 
 def _reverted(delivery: Delivery, zone: tzinfo) -> dict[str, Any]:

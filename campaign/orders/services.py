@@ -11,18 +11,56 @@ refused too. Resolution does not call these checks again; it re-checks what can 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from campaign.audit import CommandLine, acting_for_nation_is_audited, audit_record
+from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, Order, Turn
 from campaign.orders.context import OrderContext
+from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.schema import json_type
 from campaign.orders.selectors import orders_for_turn
 from campaign.orders.validator import CleanOrder, order_check, orders_validate
 
 _CLOSED = RefusalCode.TURN_CLOSED
+
+#: Who changes a nation's orders: the signed-in user (its player, or a GM acting in its name), the
+#: command line (``submit_orders``), or ``None`` when the caller is the nation's own player by
+#: construction (tests, the demo). A GM's or the command line's change is recorded in the audit log.
+Actor = AbstractBaseUser | AnonymousUser | CommandLine | None
+
+
+def _order_json(order: Order) -> dict[str, Any]:
+    return {"position": order.position, "kind": order.kind, "body": order.body}
+
+
+def _audit_for_nation(
+    *,
+    nation: Nation,
+    actor: Actor,
+    action: str,
+    summary: str,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+) -> None:
+    """Record an order change made in ``nation``'s name by someone other than its player (issue 11),
+    in the change's transaction; the player's own changes are theirs and are not audited."""
+    if not acting_for_nation_is_audited(actor, nation.player_id):
+        return
+    campaign = Campaign.objects.get(pk=nation.campaign_id)
+    audit_record(
+        campaign=campaign,
+        actor=None if isinstance(actor, CommandLine) else actor,
+        action=action,
+        summary=f"For {nation.name}: {summary}",
+        before=before,
+        after=after,
+    )
 
 
 def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
@@ -55,7 +93,7 @@ def _store_refused(exc: IntegrityError) -> OrderRefused:
 
 
 @transaction.atomic
-def order_add(*, nation: Nation, body: object) -> Order:
+def order_add(*, nation: Nation, body: object, actor: Actor = None) -> Order:
     """Append an order at the end of the nation's list for the open turn."""
     turn = _turn_locked(campaign_id=nation.campaign_id)
     existing = list(orders_for_turn(nation=nation, turn=turn))
@@ -78,6 +116,14 @@ def order_add(*, nation: Nation, body: object) -> Order:
     except IntegrityError as exc:
         raise _store_refused(exc) from exc
     _mark_submitted(nation=nation, turn=turn)
+    _audit_for_nation(
+        nation=nation,
+        actor=actor,
+        action=AuditAction.ORDER_ENTERED,
+        summary=f"entered {order_describe(order)}",
+        before=None,
+        after=_order_json(order),
+    )
     return order
 
 
@@ -106,7 +152,7 @@ def _list_change_check(
 
 
 @transaction.atomic
-def order_update(*, order: Order, body: object) -> Order:
+def order_update(*, order: Order, body: object, actor: Actor = None) -> Order:
     """Replace an order's body (its kind may change); it keeps its place in the list."""
     turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
     nation = Nation.objects.get(pk=order.nation_id)
@@ -116,6 +162,7 @@ def order_update(*, order: Order, body: object) -> Order:
     after = [(o.pk, body if o.pk == order.pk else o.body) for o in before]
     clean = _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=order.pk)[order.pk]
     stored = next(o for o in before if o.pk == order.pk)
+    old = _order_json(stored)
     stored.kind, stored.body, stored.fleet = clean.kind, clean.body, clean.fleet
     try:
         with transaction.atomic():
@@ -124,11 +171,19 @@ def order_update(*, order: Order, body: object) -> Order:
         raise _store_refused(exc) from exc
     _mark_submitted(nation=nation, turn=turn)
     order.kind, order.body, order.fleet, order.position = stored.kind, stored.body, stored.fleet, stored.position
+    _audit_for_nation(
+        nation=nation,
+        actor=actor,
+        action=AuditAction.ORDER_CHANGED,
+        summary=f"changed {order_describe(stored)}",
+        before=old,
+        after=_order_json(stored),
+    )
     return stored
 
 
 @transaction.atomic
-def order_withdraw(*, order: Order) -> None:
+def order_withdraw(*, order: Order, actor: Actor = None) -> None:
     """Withdraw an order; the orders after it move up one place (positions stay 1, 2, 3…)."""
     turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
     nation = Nation.objects.get(pk=order.nation_id)
@@ -139,6 +194,15 @@ def order_withdraw(*, order: Order) -> None:
         )
     after = [(o.pk, o.body) for o in before if o.pk != order.pk]
     _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=None)
+    gone = next(o for o in before if o.pk == order.pk)
+    _audit_for_nation(
+        nation=nation,
+        actor=actor,
+        action=AuditAction.ORDER_REMOVED,
+        summary=f"withdrew {order_describe(gone)}",
+        before=_order_json(gone),
+        after=None,
+    )
     Order.objects.filter(pk=order.pk).delete()
     # One row at a time, upwards: each position is free when an order moves into it.
     for position, stored in enumerate((o for o in before if o.pk != order.pk), 1):
@@ -149,7 +213,7 @@ def order_withdraw(*, order: Order) -> None:
 
 
 @transaction.atomic
-def orders_replace(*, nation: Nation, bodies: Sequence[object]) -> list[Order]:
+def orders_replace(*, nation: Nation, bodies: Sequence[object], actor: Actor = None) -> list[Order]:
     """Replace the nation's whole list for the open turn, all or nothing.
 
     Raises :class:`OrdersRefused` listing every refused order with its reason, or a plain
@@ -166,6 +230,7 @@ def orders_replace(*, nation: Nation, bodies: Sequence[object]) -> list[Order]:
     refused = [r for r in refusals if r is not None]
     if refused:
         raise OrdersRefused(refused)
+    old = [_order_json(o) for o in Order.objects.filter(turn=turn, nation=nation).order_by("position")]
     Order.objects.filter(turn=turn, nation=nation).delete()
     orders = [
         Order(
@@ -186,4 +251,12 @@ def orders_replace(*, nation: Nation, bodies: Sequence[object]) -> list[Order]:
     except IntegrityError as exc:
         raise OrdersRefused([_store_refused(exc)]) from exc
     _mark_submitted(nation=nation, turn=turn)
+    _audit_for_nation(
+        nation=nation,
+        actor=actor,
+        action=AuditAction.ORDERS_REPLACED,
+        summary=f"replaced {len(old)} order{'s' if len(old) != 1 else ''} with {len(stored)}",
+        before={"orders": old},
+        after={"orders": [_order_json(o) for o in stored]},
+    )
     return stored

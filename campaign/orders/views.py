@@ -155,7 +155,7 @@ def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
         form = order_form_for(kind, choices=choices, data=request.POST)
         if form.is_valid():
             try:
-                order = order_add(nation=desk.nation, body=form.body())
+                order = order_add(nation=desk.nation, body=form.body(), actor=request.user)
             except OrderRefused as refused:
                 form.refuse(refused)
             else:
@@ -177,7 +177,7 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
         form = form_class(request.POST, choices=choices)
         if form.is_valid():
             try:
-                stored = order_update(order=order, body=form.body())
+                stored = order_update(order=order, body=form.body(), actor=request.user)
             except OrderRefused as refused:
                 form.refuse(refused)
             else:
@@ -196,7 +196,7 @@ def order_withdraw_view(request: HttpRequest, slug: str, order_id: int) -> HttpR
     order = order_for_player(desk=desk, order_id=order_id)
     label = order_describe(order)
     try:
-        order_withdraw(order=order)
+        order_withdraw(order=order, actor=request.user)
     except OrderRefused as refused:
         messages.error(request, refused.message)
         if getattr(request, "htmx", False):

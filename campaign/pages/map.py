@@ -289,10 +289,11 @@ def _map_port(port: Port, row: PortRow) -> MapPort:
     )
 
 
-def _friendly_fleets(viewer: Viewer) -> list[MapFleet]:
-    """Own and allied fleets with ships afloat, by nation code and name (two queries)."""
+def _friendly_fleets(viewer: Viewer, *, every_nation: bool = False) -> list[MapFleet]:
+    """Own and allied fleets with ships afloat, by nation code and name (two queries); with
+    ``every_nation`` (the GM's map without fog of war), every nation's."""
     by_id = viewer.nations_by_id
-    friendly_ids = [n.pk for n in viewer.nations if viewer.friendly(n.pk)]
+    friendly_ids = [n.pk for n in viewer.nations if every_nation or viewer.friendly(n.pk)]
     counts: dict[int, tuple[int, int]] = {}
     for fleet_id, ships, sol in (
         Ship.objects.filter(fleet__nation_id__in=friendly_ids, condition__in=AFLOAT)
@@ -318,7 +319,7 @@ def _friendly_fleets(viewer: Viewer) -> list[MapFleet]:
                 nation.code,
                 nation.name,
                 nation.color,
-                f.nation_id == viewer.nation.pk,
+                f.nation_id == viewer.nation.pk and not every_nation,
                 f.sea_zone.key,
                 f.port.key if f.port else "",
                 f.port.name if f.port else "",
@@ -357,6 +358,31 @@ def map_for_player(*, user: User, slug: str, nation_code: str | None = None, zon
     )
 
 
+def map_for_gm(*, user: User, slug: str) -> MapView:
+    """The whole map without fog of war, for a GM of the campaign (the desk): every port as it stands
+    and every nation's fleets, one marker per nation and place; no contacts (nothing is guessed).
+    Raises Http404 for a user who does not run the campaign, as every campaign page does."""
+    viewer = viewer_for_player(user=user, slug=slug)
+    if not viewer.is_gm:
+        raise Http404("No such campaign.")
+    turn_number = viewer.turn.number if viewer.turn else viewer.campaign.turn_number
+    zones = _zones(viewer.campaign)
+    port_rows, rows = ports_for_viewer(viewer, turn_number=turn_number)
+    ports = [_map_port(p, row) for p, row in zip(port_rows, rows, strict=True)]
+    fleets = _friendly_fleets(viewer, every_nation=True)
+    return MapView(
+        viewer=viewer,
+        zones=zones,
+        edges=edges(zones),
+        ports=ports,
+        fleets=fleets,
+        contacts=[],
+        markers=markers(zones, ports, fleets, []),
+        report_turn=None,
+        selected=None,
+    )
+
+
 __all__ = [
     "AFLOAT",
     "MapFleet",
@@ -365,6 +391,7 @@ __all__ = [
     "MapZone",
     "Marker",
     "ZonePanel",
+    "map_for_gm",
     "map_for_player",
     "markers",
 ]

@@ -173,7 +173,7 @@ def ready(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponseBadRequest(str(refused))
     error = ""
     try:
-        state = nation_ready_set(nation=viewer.nation, ready=choice == "1")
+        state = nation_ready_set(nation=viewer.nation, ready=choice == "1", actor=request.user)
         viewer.nation.ready = state.ready  # type: ignore[attr-defined]
     except TurnControlError as refused:
         error = str(refused)

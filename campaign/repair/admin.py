@@ -13,9 +13,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -118,9 +117,10 @@ class RepairAdminMixin(admin.ModelAdmin):
         return HttpResponseRedirect(reverse("admin:campaign_campaign_revert", args=[campaign.pk]))
 
     def _repaired_campaign(self, request: HttpRequest, pk: int) -> Campaign:
+        """The campaign, if the user runs it; a campaign of other GMs does not exist for them (404)."""
         campaign = get_object_or_404(Campaign, pk=pk)
         if not self.has_change_permission(request, campaign):
-            raise PermissionDenied
+            raise Http404("No such campaign.")
         return campaign
 
     def _page(self, request: HttpRequest, campaign: Campaign, **context: Any) -> HttpResponse:

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from battles.models import Battle
+from campaign.audit import ACTION_PATTERN, REASON_MAX
 from campaign.models import (
+    AuditEntry,
     Campaign,
     DiplomaticOffer,
     LedgerEntry,
@@ -380,6 +382,27 @@ def _report_records() -> dict[str, dict[str, Any]]:
     }
 
 
+def _audit_records() -> dict[str, dict[str, Any]]:
+    """The GM's audit log (issue 11); restored as a record of names and times, linked to no account."""
+    return {
+        "audit": list_of(
+            "audit",
+            record(
+                {
+                    "at": column(AuditEntry, "created_at"),
+                    "actor": column(AuditEntry, "actor_name", minLength=1),
+                    "turn": column(AuditEntry, "turn"),
+                    "action": column(AuditEntry, "action", pattern=ACTION_PATTERN.pattern),
+                    "summary": column(AuditEntry, "summary", minLength=1),  # audit_summary_not_empty
+                    "before": {"type": ["object", "null"]},
+                    "after": {"type": ["object", "null"]},
+                    "reason": {"type": "string", "maxLength": REASON_MAX},
+                }
+            ),
+        ),
+    }
+
+
 def campaign_document_schema() -> dict[str, Any]:
     """The schema as a JSON-ready dict (draft 2020-12); ``SCHEMA_FILE`` holds the same."""
     properties: dict[str, Any] = {
@@ -391,6 +414,7 @@ def campaign_document_schema() -> dict[str, Any]:
         **_history_records(),
         **_order_records(),
         **_report_records(),
+        **_audit_records(),
         # The state as each turn opened: each one a campaign document without snapshots of its own.
         "snapshots": {
             "type": "object",
@@ -398,7 +422,7 @@ def campaign_document_schema() -> dict[str, Any]:
             "additionalProperties": {"$ref": "#"},
         },
     }
-    optional = ("orders", "offers", "nation_turns", "phases", "reports", "blockades", "snapshots")
+    optional = ("orders", "offers", "nation_turns", "phases", "reports", "blockades", "snapshots", "audit")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,

@@ -273,6 +273,17 @@ def _campaign_problems(doc: dict[str, Any]) -> Iterator[str]:
         yield f"turns: only one turn may be open or resolving; turns {unresolved} are"
 
 
+def _audit_problems(doc: dict[str, Any]) -> Iterator[str]:
+    """Each audit entry's time must be a date and time with its offset (the log keeps when, exactly)."""
+    for index, entry in enumerate(doc.get("audit", [])):
+        try:
+            at = parse_datetime(entry["at"])
+        except ValueError:
+            at = None
+        if at is None or at.tzinfo is None:
+            yield f"audit[{index}].at: {_shown(entry['at'])} is not a date and time with its UTC offset"
+
+
 def document_problems(document: Any) -> list[str]:
     """Every problem of a campaign document, each naming its path; an empty list means it may be imported.
 
@@ -285,6 +296,7 @@ def document_problems(document: Any) -> list[str]:
             *_force_problems(document),
             *_ledger_problems(document),
             *_campaign_problems(document),
+            *_audit_problems(document),
         ]
     if len(problems) > MAX_LISTED:
         problems = [*problems[:MAX_LISTED], f"… and {len(problems) - MAX_LISTED} more problems"]

@@ -37,6 +37,7 @@ MAX_RECORDS = {
     "reports": 128000,
     "blockades": 200000,
     "battles": 100000,
+    "audit": 1000000,
 }
 MAX_ADJACENT = 64
 USERNAME_MAX_LENGTH = 150

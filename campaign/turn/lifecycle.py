@@ -16,11 +16,14 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from campaign.models import Campaign, Nation, NationTurn, Turn
+from campaign.audit import acting_for_nation_is_audited, audit_record
+from campaign.audit_models import AuditAction
+from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
 from campaign.notifications import clock_changed_record
 from rules.calendar import deadline_after_pause, deadline_extended
 
@@ -49,9 +52,19 @@ def turns_due(*, now: datetime) -> list[int]:
         turn_states__turn=OuterRef("pk")
     )
     everyone_ready = Exists(with_players) & ~Exists(not_ready) & ~Exists(players_without_state)
+    # The "GM is asked" NMR house option: while a nation with a player has entered no orders, the turn
+    # waits for the GM (who enters them, extends the deadline or resolves it now), deadline or not.
+    submitted = NationTurn.objects.filter(
+        turn=OuterRef(OuterRef("pk")), nation=OuterRef("pk"), submitted_at__isnull=False
+    )
+    without_orders = Nation.objects.filter(campaign=OuterRef("campaign"), player__isnull=False).exclude(
+        Exists(submitted)
+    )
+    gm_asked = Q(campaign__nmr_policy=NmrPolicy.ASK_GM) & Exists(without_orders)
     return list(
         Turn.objects.filter(status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE)
         .filter(Q(deadline__lte=now) | everyone_ready)
+        .exclude(gm_asked)
         .order_by("deadline", "pk")
         .values_list("pk", flat=True)
     )
@@ -206,13 +219,25 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
 
 
 @transaction.atomic
-def nation_ready_set(*, nation: Nation, ready: bool) -> NationTurn:
-    """Mark a nation ready (or not) for the open turn."""
+def nation_ready_set(
+    *, nation: Nation, ready: bool, actor: AbstractBaseUser | AnonymousUser | None = None
+) -> NationTurn:
+    """Mark a nation ready (or not) for the open turn; a GM doing it in the nation's name is audited."""
     campaign = Campaign.objects.get(pk=nation.campaign_id)
     turn = open_turn(campaign)
     if turn is None:
         raise TurnControlError("There is no open turn: orders are being resolved.")
     state, _ = NationTurn.objects.get_or_create(turn=turn, nation=nation)
+    was = state.ready
     state.ready = ready
     state.save(update_fields=["ready"])
+    if was != ready and acting_for_nation_is_audited(actor, nation.player_id):
+        audit_record(
+            campaign=campaign,
+            actor=actor,
+            action=AuditAction.READY_SET,
+            summary=f"For {nation.name}: marked {'ready' if ready else 'not ready'} in turn {turn.number}.",
+            before={"ready": was},
+            after={"ready": ready},
+        )
     return state

@@ -16,7 +16,9 @@ steps with sighting and interception after each"):
    ashore to wait; at sea the appointment is skipped).
 4. Embarkation (§7): the nation's units in garrison or ashore at the port board the empty
    transports of an own fleet in that port or at sea in its zone, one unit a transport.
-5. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.turn.sea`).
+5. With the "fleets return to port" NMR house option, the fleets at sea of nations without orders
+   enter an own port of their zone (:mod:`campaign.turn.sea.nmr`).
+6. Movement, contacts, port capacity and the engagements for phase 4 (:mod:`campaign.turn.sea`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from campaign.models import Order
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from campaign.turn.sea.in_port import fleets_save, port_capacity_enforce, port_engagements_plan
+from campaign.turn.sea.nmr import nmr_fleets_to_port
 from campaign.turn.sea.organisation import (
     Refused,
     admiral_appoint,
@@ -69,6 +72,8 @@ def movement_phase(ctx: PhaseContext) -> None:
                 continue
             order_done(order, note)
             ctx.report([order.nation.code], OrderCarriedOut(text=note[:1].upper() + note[1:] + ".", order_id=order.pk))
+    # The campaign's NMR house option: nations without orders may bring their fleets home first.
+    nmr_fleets_to_port(ctx)
     world = sea_world_load(ctx)
     for outcome in fleets_move(world, orders_pending(ctx, (Order.Kind.MOVE,))):
         if outcome.skipped:

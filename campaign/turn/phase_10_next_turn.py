@@ -12,6 +12,7 @@ from campaign.notifications import (
     turn_opened_record,
     turn_resolved_record,
 )
+from campaign.standings import ports_victory_reached
 from campaign.turn.context import PhaseContext
 from rules.calendar import TurnDate, deadline_after
 from rules.turn_events import CampaignEnded
@@ -24,9 +25,13 @@ def next_turn_phase(ctx: PhaseContext) -> None:
         status=Turn.Status.RESOLVED, resolved_at=ctx.now, lease_token=None, lease_until=None
     )
     reports_store(ctx)
-    if campaign.last_turn is not None and turn.number >= campaign.last_turn:
+    last = campaign.last_turn is not None and turn.number >= campaign.last_turn
+    # The "hold N ports" victory condition (a house rule) ends the campaign once a nation holds them.
+    winner = ports_victory_reached(campaign)
+    if last or winner is not None:
         Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.ENDED)
-        ctx.report(None, CampaignEnded(text=f"The campaign ended with turn {turn.number}.", turn=turn.number))
+        why = f": {winner} holds {campaign.victory_ports} ports" if winner is not None else ""
+        ctx.report(None, CampaignEnded(text=f"The campaign ended with turn {turn.number}{why}.", turn=turn.number))
         campaign_ended_record(campaign=campaign, turn=turn, now=ctx.now)
     else:
         date = TurnDate(turn.year, turn.season).next()

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
 
-from campaign.models import Campaign, Delivery, MailEvent, NationTurn, Turn
+from campaign.models import AuditEntry, Campaign, Delivery, MailEvent, NationTurn, Turn
 from campaign.notifications import deadline_reminders_record
 from campaign.tasks import mail_deliveries_send, mail_reminders
 from tests.support.mail import inbox_of, parts, players_with_mail
@@ -107,6 +107,12 @@ def test_a_player_given_a_nation_in_the_admin_is_told_with_a_link_to_set_a_passw
     assert inbox_of(smtp_inbox.messages, "collingwood@example.org") == [
         "[Channel 1805] Turn 1: you command Great Britain"
     ]
-    text = parts(smtp_inbox.messages[0])["text/plain"]
+    [given] = [m for m in smtp_inbox.messages if m["X-Envelope-To"] == "collingwood@example.org"]
+    text = parts(given)["text/plain"]
     assert "You have no password yet" in text and "/accounts/password_reset/" in text
     assert Delivery.objects.get(event=MailEvent.NATION_GIVEN).recipient == newcomer
+    # The player replaced is told too (issue 11), and the change is in the audit log.
+    assert inbox_of(smtp_inbox.messages, "nelson@example.org") == ["[Channel 1805] You no longer command Great Britain"]
+    assert AuditEntry.objects.get(campaign_id=world.campaign.pk, action="player_replaced").after == {
+        "player": "collingwood"
+    }

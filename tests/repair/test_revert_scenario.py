@@ -49,5 +49,7 @@ def test_three_turns_reverted_to_turn_2_and_played_again_come_out_the_same() -> 
     submit_random_orders(campaign)
     resolve_open_turn(campaign)
     again = campaign_export(campaign=campaign)
+    # The audit log differs by design: it records the revert and the re-run.
+    first.pop("audit", None), again.pop("audit", None)
     a, b = without_clock_times(first), without_clock_times(again)
     assert a == b, differences(a, b)

@@ -263,7 +263,7 @@ def _repair_expected(role: str) -> int:
     if role in ("anonymous", "other_player", "other_nation", "own_player"):
         return 302  # not staff: the admin's login page
     if role in ("staff", "other_gm"):
-        return 403
+        return 404  # a campaign they do not run does not exist for them
     return 200
 
 

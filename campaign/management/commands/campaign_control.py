@@ -5,9 +5,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_extend
 from campaign.management.refusals import Refused, storable_text
 from campaign.models import Campaign
-from campaign.turn.lifecycle import TurnControlError, campaign_pause, campaign_resume, turn_extend
+from campaign.turn.lifecycle import TurnControlError
 
 DURATION = re.compile(r"^(?:(?P<days>\d+)d)?(?:(?P<hours>\d+)h)?(?:(?P<minutes>\d+)m)?$")
 
@@ -34,16 +35,16 @@ class Command(BaseCommand):
             raise Refused(f"No campaign with slug {options['slug']!r}.")
         try:
             if options["action"] == "pause":
-                campaign_pause(campaign=campaign)
+                gm_campaign_pause(campaign=campaign, actor=None)
                 self.stdout.write(f"{campaign.name} is paused; no turn resolves until it is resumed.")
             elif options["action"] == "resume":
-                turn = campaign_resume(campaign=campaign)
+                turn = gm_campaign_resume(campaign=campaign, actor=None)
                 when = turn.deadline.isoformat() if turn and turn.deadline else "none"
                 self.stdout.write(f"{campaign.name} is running again; the deadline is now {when}.")
             else:
                 if not options["by"]:
                     raise Refused("extend needs --by, e.g. --by 2d or --by 12h.")
-                turn = turn_extend(campaign=campaign, by=parse_duration(options["by"]))
+                turn = gm_turn_extend(campaign=campaign, actor=None, by=parse_duration(options["by"]))
                 self.stdout.write(f"Turn {turn.number} of {campaign.name} now ends at {turn.deadline}.")
         except TurnControlError as exc:
             raise Refused(str(exc)) from exc

@@ -3,13 +3,12 @@ from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
+from campaign.gm_actions import gm_turn_dry_run, gm_turn_resolve_now
 from campaign.management.refusals import Refused, storable_text
 from campaign.models import Campaign, Turn, TurnPhase
 from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import open_turn, turn_claim
-from campaign.turn.runner import turn_dry_run
+from campaign.turn.lifecycle import TurnControlError, open_turn
 from rules.turn_events import event_from_json
 
 #: A day: the longest a command line sensibly waits for one turn.
@@ -46,16 +45,17 @@ class Command(BaseCommand):
         if turn is None:
             raise Refused(f"{campaign.name} has no open turn (a resolution may be under way).")
         if options["dry_run"]:
-            self._print_summary(turn, turn_dry_run(turn_id=turn.pk, now=timezone.now()), dry_run=True)
+            self._print_summary(turn, gm_turn_dry_run(campaign=campaign, actor=None), dry_run=True)
             return
         timeout = options["timeout"]
         if not self._worker_listening(min(5.0, timeout)):
             raise CommandError(
                 "No Celery worker answered: start one (celery -A config worker) and try again; nothing was changed."
             )
-        if not turn_claim(turn_id=turn.pk, now=timezone.now()):
-            raise Refused(f"Turn {turn.number} was claimed by someone else a moment ago; it is resolving.")
-        turn_resolve.delay(turn.pk)
+        try:
+            turn = gm_turn_resolve_now(campaign=campaign, actor=None)  # sent to the workers as it commits
+        except TurnControlError:
+            raise Refused(f"Turn {turn.number} was claimed by someone else a moment ago; it is resolving.") from None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             turn.refresh_from_db()

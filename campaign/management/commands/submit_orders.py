@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from campaign.audit import COMMAND_LINE
 from campaign.json_text import text_fault
 from campaign.models import Campaign, Nation
 from campaign.orders.describe import order_describe
@@ -50,7 +51,7 @@ class Command(BaseCommand):
                 returncode=REFUSED,
             )
         try:
-            orders = orders_replace(nation=nation, bodies=bodies)
+            orders = orders_replace(nation=nation, bodies=bodies, actor=COMMAND_LINE)
         except OrdersRefused as refused:
             summary = f"{len(refused.refusals)} of {len(bodies)} orders refused; nothing was stored:"
             lines = [f"{r.message} [{r.code}]" for r in refused.refusals]

@@ -1,0 +1,296 @@
+"""The GM's actions on a running campaign, each one service used by the admin and by its command, audited.
+
+Each function does what the lower-level service it calls does (the turn lifecycle, the ledger, the
+ruleset, construction — those stay free of the audit because the turn itself uses them too) and
+appends an entry to the campaign's audit log in the same transaction: who (``actor``; ``None`` is the
+command line), what, before → after, and the reason when one is given. A refused action raises the
+lower service's error, and neither the change nor an entry is written.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.audit import audit_record
+from campaign.audit_models import AuditAction
+from campaign.backup import campaign_export
+from campaign.models import Campaign, LedgerEntry, Nation, Turn
+from campaign.notifications import campaign_ended_record
+from campaign.scenario import ScenarioError, scenario_load
+from campaign.services import campaign_settings_update, ship_lay_down, treasury_adjust
+from campaign.standings import campaign_standings
+from campaign.tasks import turn_resolve
+from campaign.turn.lifecycle import (
+    TurnControlError,
+    campaign_pause,
+    campaign_resume,
+    open_turn,
+    turn_claim,
+    turn_extend,
+    turn_retry,
+)
+from campaign.turn.runner import turn_dry_run
+from fleets.models import Ship
+from ports.models import Port
+
+Actor = AbstractBaseUser | AnonymousUser | None
+
+
+def _deadline(turn: Turn | None) -> str | None:
+    return turn.deadline.isoformat() if turn is not None and turn.deadline is not None else None
+
+
+@transaction.atomic
+def gm_campaign_pause(*, campaign: Campaign, actor: Actor, now: datetime | None = None) -> Turn | None:
+    """Pause the campaign's clock (campaign.turn.lifecycle.campaign_pause), audited."""
+    turn = campaign_pause(campaign=campaign, now=now)
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_PAUSED,
+        summary=f"{campaign.name} paused; no turn resolves until it is resumed.",
+        before={"status": Campaign.Status.ACTIVE.value},
+        after={"status": Campaign.Status.PAUSED.value},
+    )
+    return turn
+
+
+@transaction.atomic
+def gm_campaign_resume(*, campaign: Campaign, actor: Actor, now: datetime | None = None) -> Turn | None:
+    """Restart the clock; the open turn's deadline moves on by the pause (campaign_resume), audited."""
+    before = _deadline(open_turn(campaign))
+    turn = campaign_resume(campaign=campaign, now=now)
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_RESUMED,
+        summary=f"{campaign.name} resumed.",
+        before={"status": Campaign.Status.PAUSED.value, "deadline": before},
+        after={"status": Campaign.Status.ACTIVE.value, "deadline": _deadline(turn)},
+    )
+    return turn
+
+
+@transaction.atomic
+def gm_turn_extend(*, campaign: Campaign, actor: Actor, by: timedelta) -> Turn:
+    """Move the open turn's deadline on by ``by`` (turn_extend), audited."""
+    before = _deadline(open_turn(campaign))
+    turn = turn_extend(campaign=campaign, by=by)
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.TURN_EXTENDED,
+        summary=f"Deadline of turn {turn.number} extended by {_duration(by)}.",
+        before={"deadline": before},
+        after={"deadline": _deadline(turn)},
+    )
+    return turn
+
+
+def _duration(by: timedelta) -> str:
+    days, seconds = by.days, by.seconds
+    parts = [(days, "day"), (seconds // 3600, "hour"), (seconds % 3600 // 60, "minute")]
+    return " ".join(f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n) or "0 minutes"
+
+
+@transaction.atomic
+def gm_turn_resolve_now(*, campaign: Campaign, actor: Actor) -> Turn:
+    """Claim the open turn and hand it to the workers now, as its deadline would (after commit), audited."""
+    turn = open_turn(campaign)
+    if turn is None or not turn_claim(turn_id=turn.pk, now=timezone.now()):
+        raise TurnControlError(f"{campaign.name} has no open turn to resolve (a resolution may be under way).")
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.TURN_RESOLVE_NOW,
+        summary=f"Turn {turn.number} sent to be resolved now, before its deadline.",
+        before={"turn": turn.number, "status": Turn.Status.OPEN.value, "deadline": _deadline(turn)},
+        after={"turn": turn.number, "status": Turn.Status.RESOLVING.value},
+    )
+    transaction.on_commit(partial(turn_resolve.delay, turn.pk))
+    return turn
+
+
+@transaction.atomic
+def gm_turn_retry(*, turn: Turn, actor: Actor) -> Turn:
+    """Let the sweep resume a turn whose resolution failed (turn_retry), audited."""
+    error = turn.error
+    retried = turn_retry(turn=turn)
+    campaign = Campaign.objects.get(pk=turn.campaign_id)
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.TURN_RETRIED,
+        summary=f"Resolution of turn {turn.number} retried.",
+        before={"error": error},
+        after={"error": ""},
+    )
+    return retried
+
+
+def gm_turn_dry_run(*, campaign: Campaign, actor: Actor) -> dict[str, Any]:
+    """What the open turn would do if it resolved now (nothing of the game is written); the look is audited."""
+    turn = open_turn(campaign)
+    if turn is None:
+        raise TurnControlError(f"{campaign.name} has no open turn.")
+    result = turn_dry_run(turn_id=turn.pk, now=timezone.now())
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.TURN_DRY_RUN,
+        summary=f"Dry run of turn {turn.number} (nothing changed).",
+    )
+    return result
+
+
+@transaction.atomic
+def gm_rules_update(*, campaign: Campaign, actor: Actor, values: dict[str, object], reason: str = "") -> Campaign:
+    """Change some rule settings (campaign_settings_update), audited with each setting's old and new value."""
+    old = dict(campaign.settings)
+    updated = campaign_settings_update(campaign=campaign, values=values)
+    changed = sorted(k for k in values if old.get(k) != updated.settings.get(k))
+    if changed:
+        audit_record(
+            campaign=campaign,
+            actor=actor,
+            action=AuditAction.RULES_CHANGED,
+            summary=f"{len(changed)} rule setting{'s' if len(changed) != 1 else ''} changed: {', '.join(changed)}.",
+            before={k: old.get(k) for k in changed},
+            after={k: updated.settings.get(k) for k in changed},
+            reason=reason,
+        )
+    return updated
+
+
+@transaction.atomic
+def gm_treasury_adjust(*, nation: Nation, actor: Actor, amount: int, reason: str) -> LedgerEntry:
+    """A GM's correction of a treasury through the ledger (treasury_adjust), audited."""
+    before = Nation.objects.only("treasury").get(pk=nation.pk).treasury
+    line = treasury_adjust(nation=nation, amount=amount, reason=reason)
+    audit_record(
+        campaign=Campaign.objects.get(pk=nation.campaign_id),
+        actor=actor,
+        action=AuditAction.TREASURY_ADJUSTED,
+        summary=f"Treasury of {nation.name} adjusted by {amount:+d} EP.",
+        before={"treasury": before},
+        after={"treasury": line.balance},
+        reason=reason,
+    )
+    return line
+
+
+@transaction.atomic
+def gm_ship_lay_down(*, nation: Nation, actor: Actor, ship_class: str, name: str, port: Port) -> Ship:
+    """Lay a ship down now for a nation, paid through the ledger (ship_lay_down), audited."""
+    before = Nation.objects.only("treasury").get(pk=nation.pk).treasury
+    ship = ship_lay_down(nation=nation, ship_class=ship_class, name=name, port=port)
+    audit_record(
+        campaign=Campaign.objects.get(pk=nation.campaign_id),
+        actor=actor,
+        action=AuditAction.SHIP_LAID_DOWN,
+        summary=f"{ship.name} ({ship.get_ship_class_display()}) laid down for {nation.name} at {port.name}.",
+        before={"treasury": before},
+        after={"treasury": nation.treasury, "ship": ship.name, "class": ship.ship_class, "port": port.name},
+    )
+    return ship
+
+
+# --- start and end ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_start(
+    *,
+    scenario: str,
+    name: str,
+    slug: str,
+    seed: int | None,
+    first_deadline: datetime,
+    turn_length_days: int,
+    gm: AbstractBaseUser,
+    actor: Actor,
+    now: datetime | None = None,
+) -> Campaign:
+    """A new campaign from a scenario (the ``load_scenario`` service), run by ``gm``: its first turn ends
+    at ``first_deadline`` and each later one ``turn_length_days`` after the previous resolution (the
+    deadline rhythm, a ruleset setting). Raises ``ScenarioError``/``RulesetError`` and writes nothing."""
+    now = now or timezone.now()
+    if first_deadline <= now:
+        raise ScenarioError(
+            f"The first deadline ({first_deadline:%Y-%m-%d %H:%M} UTC) has passed; choose a time in the future."
+        )
+    campaign = scenario_load(name=scenario, slug=slug, display_name=name, seed=seed, gm=gm, now=now)  # type: ignore[arg-type]
+    campaign = campaign_settings_update(campaign=campaign, values={"calendar.turn_length_days": turn_length_days})
+    turn = Turn.objects.get(campaign=campaign, number=1)
+    turn.deadline = first_deadline
+    turn.save(update_fields=["deadline"])
+    # The opening snapshot again: it must hold the deadline and rhythm just set (revert goes back to it).
+    turn.snapshot = campaign_export(campaign=campaign, with_snapshots=False)
+    turn.save(update_fields=["snapshot"])
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_STARTED,
+        summary=f"{campaign.name} started from the scenario {scenario}, run by {gm.get_username()}.",
+        after={
+            "scenario": scenario,
+            "slug": campaign.slug,
+            "seed": campaign.seed,
+            "first_deadline": first_deadline.isoformat(),
+            "turn_length_days": turn_length_days,
+        },
+    )
+    return campaign
+
+
+@transaction.atomic
+def campaign_end(*, campaign: Campaign, actor: Actor, reason: str = "", now: datetime | None = None) -> Campaign:
+    """End the campaign now: no more turns resolve and orders close; everyone is mailed the final
+    standings by the campaign's victory condition. Refused while a turn is resolving or once ended."""
+    now = now or timezone.now()
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status == Campaign.Status.ENDED:
+        raise TurnControlError(f"{locked.name} has ended already.")
+    if Turn.objects.filter(campaign=locked, status=Turn.Status.RESOLVING).exists():
+        raise TurnControlError(f"A turn of {locked.name} is resolving; end the campaign once it is done.")
+    before = locked.status
+    locked.status = Campaign.Status.ENDED
+    locked.save(update_fields=["status"])
+    campaign.status = locked.status
+    turn = Turn.objects.filter(campaign=locked).order_by("-number").first()
+    standings = campaign_standings(locked.pk)
+    if turn is not None:
+        campaign_ended_record(campaign=locked, turn=turn, now=now)
+    leader = ", ".join(s.name for s in standings if s.place == 1) or "nobody"
+    audit_record(
+        campaign=locked,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_ENDED,
+        summary=f"{locked.name} ended by the GM in turn {locked.turn_number}; first: {leader}.",
+        before={"status": before},
+        after={"status": locked.status, "standings": [s.as_data() for s in standings]},
+        reason=reason,
+    )
+    return locked
+
+
+__all__ = [
+    "Actor",
+    "campaign_end",
+    "campaign_start",
+    "gm_campaign_pause",
+    "gm_campaign_resume",
+    "gm_rules_update",
+    "gm_ship_lay_down",
+    "gm_treasury_adjust",
+    "gm_turn_dry_run",
+    "gm_turn_extend",
+    "gm_turn_resolve_now",
+    "gm_turn_retry",
+]

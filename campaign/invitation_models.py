@@ -1,0 +1,49 @@
+"""An invitation to play a nation, sent by mail with a signed link (issue 11; campaign.players).
+
+The invited address gets an account at once (an existing account with that address, or a new one
+without a password), so the invitation travels through the mail's deliveries like every other mail;
+the nation is given only when the link is followed (and, for a new account, a password chosen).
+
+Kept beside ``campaign.models`` (which imports this module), as the mail's records are.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Invitation(models.Model):
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="invitations")
+    nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(help_text="The address invited.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        help_text="The account of that address (new ones have no password until the link is followed).",
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="Another invitation or player replaced it.")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["nation"],
+                condition=Q(accepted_at__isnull=True, withdrawn_at__isnull=True),
+                name="invitation_one_open_per_nation",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation of {self.email} to {self.nation_id}"
+
+    @property
+    def open(self) -> bool:
+        return self.accepted_at is None and self.withdrawn_at is None
