@@ -4,6 +4,8 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from battles.models import Battle, Engagement
 from campaign.permissions import CampaignScopedAdmin
@@ -16,13 +18,19 @@ class BattleAdmin(CampaignScopedAdmin):
     list_display = ("id", "campaign", "turn", "kind", "sea_zone", "port", "winner")
     list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind")
     list_select_related = ("campaign", "turn", "sea_zone", "port")
-    readonly_fields = [f.name for f in Battle._meta.fields]
+    readonly_fields = ["refight_link", *(f.name for f in Battle._meta.fields)]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a battle is history: re-fight it (a GM action), never delete it
+
+    @admin.display(description="Disputed?")
+    def refight_link(self, obj: Battle) -> str:
+        """The campaign's re-fight page (campaign.repair), by its URL name: battles does not import campaign."""
+        url = reverse("admin:campaign_campaign_refight", args=[obj.campaign_id]) + f"?battle={obj.pk}"
+        return format_html('<a href="{}">Re-fight this battle with a new seed</a>', url)
 
 
 @admin.register(Engagement)

@@ -47,6 +47,8 @@ from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
 from campaign.pages.map import map_for_gm
 from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms, is_superuser
 from campaign.players import PlayerError, player_invite, player_replace
+from campaign.repair.admin import CampaignRevertAdmin as CampaignRevertAdmin  # registers the archive's page
+from campaign.repair.admin import RepairAdminMixin
 from campaign.scenario import ScenarioError, available_scenarios
 from campaign.services import TreasuryError
 from campaign.standings import campaign_standings, victory_description
@@ -101,7 +103,7 @@ class NationInline(CampaignScopedInline):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(CampaignScopedAdmin):
+class CampaignAdmin(RepairAdminMixin, CampaignScopedAdmin):
     campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm", "desk_link")
     list_filter = ("status",)
@@ -110,15 +112,18 @@ class CampaignAdmin(CampaignScopedAdmin):
     search_fields = ("name", "slug")
     # The lifecycle is the services' (start, the turn, pause/resume, end): never typed in here (issue 11).
     LIFECYCLE = ("slug", "scenario", "status", "turn_number", "season", "year", "start_year", "seed", "created_at")
-    readonly_fields = ("gm_links", "rules_link", "turn_controls", *LIFECYCLE)
+    readonly_fields = ("gm_links", "rules_link", "turn_controls", "repair_links", *LIFECYCLE)
     fieldsets = (
         (None, {"fields": ("name", "gm_links", "gm", "co_gms")}),
         ("House options", {"fields": ("show_readiness", "nmr_policy", "reminder_hours", "rules_link")}),
         ("How it ends", {"fields": ("last_turn", "victory", "victory_ports")}),
-        ("Where it stands (changed only by the turn and the GM's actions)", {"fields": (*LIFECYCLE, "turn_controls")}),
+        (
+            "Where it stands (changed only by the turn and the GM's actions)",
+            {"fields": (*LIFECYCLE, "turn_controls", "repair_links")},
+        ),
     )
     inlines = [NationInline]
-    actions = ["pause_campaigns", "resume_campaigns", "resolve_now"]
+    actions = ["pause_campaigns", "resume_campaigns", "resolve_now", "revert_action"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         """With the open turn's number and deadline, so the list reads them in its one query."""

@@ -27,6 +27,7 @@ class MailEvent(models.TextChoices):
     NATION_GIVEN = "nation_given", "Campaign started / you were given a nation"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended (final standings)"
     DISPATCH = "dispatch", "Dispatches from other nations"
+    CAMPAIGN_REVERTED = "campaign_reverted", "Campaign turned back by the GM (revert, re-fought battle)"
     INVITATION = "invitation", "Invitation to play a nation"
     NATION_TAKEN = "nation_taken", "Your nation given to another player"
 

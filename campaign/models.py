@@ -13,8 +13,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import F, Q
 
-# Mail's, API tokens' and the audit log's records live beside this module; imported here so that
-# Django registers them with the app.
+# Mail's, API tokens', the audit log's and the reverts' records live beside this module; imported
+# here so Django registers them with the app.
 from campaign.api_token_models import ApiToken as ApiToken
 from campaign.audit_models import AuditAction as AuditAction
 from campaign.audit_models import AuditEntry as AuditEntry
@@ -34,6 +34,7 @@ from campaign.mail_models import Delivery as Delivery
 from campaign.mail_models import MailEvent as MailEvent
 from campaign.mail_models import MailPreference as MailPreference
 from campaign.mail_models import UserProfile as UserProfile
+from campaign.repair_models import CampaignRevert as CampaignRevert
 from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, SEASONS, Ruleset
 
 slug_validator = RegexValidator(
@@ -344,6 +345,11 @@ class Turn(models.Model):
     error = models.TextField(blank=True, help_text="Last resolution error, shown to the GM.")
     snapshot = models.JSONField(
         null=True, blank=True, help_text="The campaign's full export as this turn opened (export --turn)."
+    )
+    # A GM's re-fight of a disputed battle (campaign.repair): the seed given for one battle's dice,
+    # by rules.dice.reseed_key; every other die of the turn keeps its derived seed.
+    reseeds = models.JSONField(
+        default=dict, blank=True, help_text="Seeds a GM gave to re-fight battles of this turn, by battle."
     )
 
     class Meta:

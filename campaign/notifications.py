@@ -1,7 +1,7 @@
 """What must be mailed: delivery records written in the same transaction as the events they tell of.
 
 Each event (a turn resolved, a turn opened, a missed deadline, the GM's digest, a clock change, a
-deadline reminder, a GM's announcement, a nation given to a player, the campaign's end)
+deadline reminder, a GM's announcement, a nation given to a player, the campaign's end, a revert)
 writes one :class:`~campaign.models.Delivery` per recipient under a unique constraint, so writing it
 twice (a resumed resolution, a repeated GM action) records nothing new; once the transaction
 commits, the mail task (``campaign.mail_deliveries_send``, on the ``MAIL_QUEUE`` queue) is asked to
@@ -291,3 +291,19 @@ def dispatch_arrived_record(*, copies: Iterable[DispatchCopy], now: datetime) ->
             data={"dispatch": dispatch_id},
         )
     return count
+
+
+def campaign_reverted_record(
+    *, campaign: Campaign, turn: Turn, revert_id: int, now: datetime, data: Mapping[str, Any]
+) -> int:
+    """To every player: the GM turned the campaign back to the opening of ``turn`` (a revert, or a
+    battle re-fought), with the reason and what happens next (``data``). Each revert is its own mail."""
+    return deliveries_record(
+        campaign_id=campaign.pk,
+        event=MailEvent.CAMPAIGN_REVERTED,
+        recipients=_players(campaign.pk),
+        turn_id=turn.pk,
+        now=now,
+        key=f"revert-{revert_id}",
+        data=data,
+    )

@@ -75,3 +75,13 @@ def derive_seed(*parts: object) -> int:
     """
     text = "\x1f".join(str(p) for p in parts)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def reseed_key(phase: int, place: str, sequence: int | None = None) -> str:
+    """The key of a GM's new seed for one fight of a turn (a re-fought battle, issue 11).
+
+    A fleet action is one engagement of phase 4 (``"4:place:sequence"``); the fights at a port in
+    phase 5 (garrison guns, fireships, running the guns) share the port's one stream of dice
+    (``"5:port"``), so re-seeding one of them re-rolls that port's phase 5.
+    """
+    return f"{phase}:{place}" if sequence is None else f"{phase}:{place}:{sequence}"

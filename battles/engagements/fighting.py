@@ -43,7 +43,7 @@ from battles.engine.fleet_action import fight_day_with
 from battles.models import Battle, Engagement
 from battles.results import battle_record
 from battles.selectors import alliances_now
-from rules.dice import SeededDice, derive_seed
+from rules.dice import SeededDice, derive_seed, reseed_key
 from rules.ruleset import LIGHT_CLASSES, Ruleset
 from rules.strategic_log import StrategicDie
 from rules.turn_events import EngagementNoted, PlaceNoted
@@ -169,7 +169,10 @@ def _engagement_fight(e: Engagement, sides: list[FightingSide], state: ZoneState
     kind = e.kind
     ctx = e.context or {}
     result = e.result
-    seed = derive_seed(campaign.seed, e.turn.number, BATTLE_PHASE, e.place, e.sequence)
+    # A battle the GM re-fights has the seed they gave (campaign.repair); every other its derived one.
+    reseeded = (e.turn.reseeds or {}).get(reseed_key(BATTLE_PHASE, e.place, e.sequence))
+    derived = derive_seed(campaign.seed, e.turn.number, BATTLE_PHASE, e.place, e.sequence)
+    seed = int(reseeded) if reseeded is not None else derived
     dice = SeededDice(seed)
     contact: dict[str, Any] | None = None
     at_anchor = False

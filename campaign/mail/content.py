@@ -40,6 +40,7 @@ SUBJECTS = {
     MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
     MailEvent.CAMPAIGN_ENDED: "turn {number}: the campaign has ended, final standings",
     MailEvent.DISPATCH: "turn {number}: a dispatch from {sender}: {title}",
+    MailEvent.CAMPAIGN_REVERTED: "turn {number}: the game master turned the campaign back",
     MailEvent.INVITATION: "you are invited to command {nation}",
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
 }
@@ -150,6 +151,8 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["conversation_url"] = absolute(
             reverse("campaign:conversation", args=[slug, dispatch.conversation_id]) + f"#d{dispatch.pk}"
         )
+    elif event == MailEvent.CAMPAIGN_REVERTED:
+        context.update(_reverted(delivery, zone))
     return context
 
 
@@ -228,4 +231,19 @@ def _final_standings(delivery: Delivery) -> dict[str, Any]:
         # Older deliveries (before victory conditions) were ranked by the holdings order.
         "victory": delivery.data.get("victory") or "Ports held, then ships of the line, then treasury",
         "by_points": bool(delivery.data.get("points")),
+    }
+
+
+def _reverted(delivery: Delivery, zone: tzinfo) -> dict[str, Any]:
+    """What a revert's mail says: the turn played again, why, and the battle re-fought if any."""
+    data = delivery.data
+    battle = str(data.get("battle") or "")
+    deadline = parse_datetime(data.get("deadline") or "")
+    return {
+        "change_title": f"The battle {battle} is re-fought" if battle else "The campaign is turned back",
+        "reason": str(data.get("reason") or ""),
+        "battle": battle,
+        "archived_turns": int(data.get("archived_turns") or 0),
+        "deadline": local(deadline, zone) if deadline else None,
+        "paused": bool(data.get("paused")),
     }

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from campaign.models import Campaign, Turn
-from rules.dice import SeededDice, derive_seed
+from rules.dice import SeededDice, derive_seed, reseed_key
 from rules.ruleset import Ruleset
 from rules.strategic_log import StrategicLog
 from rules.turn_events import TurnEvent
@@ -33,7 +33,11 @@ class PhaseContext:
     events: list[dict[str, Any]] = field(default_factory=list)
 
     def dice(self, place: str) -> SeededDice:
-        """Dice for one place of this phase: seeded from (campaign seed, turn, phase, place) (§3)."""
+        """Dice for one place of this phase: seeded from (campaign seed, turn, phase, place) (§3), or
+        from the seed a GM gave to re-fight the place's battles (campaign.repair)."""
+        reseeded = (self.turn.reseeds or {}).get(reseed_key(self.phase, place))
+        if reseeded is not None:
+            return SeededDice(int(reseeded))
         return SeededDice(derive_seed(self.campaign.seed, self.turn.number, self.phase, place))
 
     def report(self, nations: list[str] | None, event: TurnEvent) -> None:

@@ -115,3 +115,17 @@ def test_export_campaign(world: Any, slug: str, turn: str) -> None:
 @example(text="\ud800", option="--seed", value="1")
 def test_simulate_battle(world: Any, tmp_path: Path, text: str, option: str, value: str) -> None:
     _refused_changes_nothing("simulate_battle", _file(tmp_path, text), option, value)
+
+
+@BOUNDED
+@given(slug=st.just("channel-1805") | ARG, turn=HUGE_NUMBERS | ARG, reason=ARG)
+def test_revert_campaign(world: Any, slug: str, turn: str, reason: str) -> None:
+    _refused_changes_nothing("revert_campaign", slug, "--turn", turn, "--reason", reason)
+
+
+@BOUNDED
+@given(slug=ARG, battle=HUGE_NUMBERS | ARG, seed=HUGE_NUMBERS | ARG, timeout=HUGE_NUMBERS)
+def test_refight_battle_and_rerun_turn(world: Any, slug: str, battle: str, seed: str, timeout: str) -> None:
+    """Bad text is refused before a worker is looked for (the real campaign's runs are the worker tests')."""
+    _refused_changes_nothing("refight_battle", slug, battle, "--reason", "x", "--seed", seed, "--timeout", timeout)
+    _refused_changes_nothing("rerun_turn", slug, "--seed", seed, "--reason", "x", "--timeout", timeout)

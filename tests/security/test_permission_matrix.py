@@ -253,3 +253,29 @@ def test_only_the_owner_or_a_superuser_names_the_gms() -> None:
         page = _client(c, role).get(url).content.decode()
         assert ('name="co_gms"' in page) == may, role
         assert ('name="gm"' in page) == may, role
+
+
+REPAIR_PAGES = ("revert", "rerun", "refight")
+
+
+def _repair_expected(role: str) -> int:
+    """The GM's repair pages (issue 11) of this campaign: only those who run it reach them."""
+    if role in ("anonymous", "other_player", "other_nation", "own_player"):
+        return 302  # not staff: the admin's login page
+    if role in ("staff", "other_gm"):
+        return 404  # a campaign they do not run does not exist for them
+    return 200
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_repair_pages_open_only_to_the_campaigns_gms_and_a_refused_post_changes_nothing(role: str) -> None:
+    c = cast()
+    client = _client(c, role)
+    before = fingerprint()
+    for page in REPAIR_PAGES:
+        url = reverse(f"admin:campaign_campaign_{page}", args=[c.campaign.pk])
+        assert client.get(url).status_code == _repair_expected(role), page
+        if _repair_expected(role) != 200:
+            posted = client.post(url, {"turn": "1", "battle": str(c.battle.pk), "reason": "mine", "confirm": "yes"})
+            assert posted.status_code == _repair_expected(role), page
+    assert fingerprint() == before
