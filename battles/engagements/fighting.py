@@ -86,6 +86,9 @@ def engagements_fight_zone(
             Engagement.objects.select_for_update(of=("self",))
             .filter(turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.PENDING)
             .select_related("turn__campaign", "sea_zone", "port")
+            # A fight needs the turn's number and season, not its stored snapshot and dice log
+            # (large JSON, decoded for nothing in every zone).
+            .defer("turn__snapshot", "turn__dice_log")
             .order_by("sequence")
         )
         if not pending:
@@ -93,9 +96,11 @@ def engagements_fight_zone(
         if alliances is None:
             alliances = alliances_now(campaign=pending[0].turn.campaign)
         state = ZoneState(alliances=alliances)
-        earlier = Engagement.objects.filter(turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.FOUGHT)
-        for e in earlier:
-            state.worsted |= {int(f) for f, d in e.result.get("fleets", {}).items() if d["outcome"] in LEAVING}
+        earlier = Engagement.objects.filter(
+            turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.FOUGHT
+        ).values_list("result", flat=True)
+        for result in earlier:
+            state.worsted |= {int(f) for f, d in result.get("fleets", {}).items() if d["outcome"] in LEAVING}
         now = timezone.now()
         for engagement in pending:
             _engagement_settle(engagement, state)

@@ -43,6 +43,9 @@ class FightingSide:
     ships: dict[int, list[Ship]]
     line: list[Ship] = field(default_factory=list)
     others: list[Ship] = field(default_factory=list)
+    #: Each fleet's last ``line_position`` as loaded (0 for none), counting ships laid up in a port
+    #: that take no part: a prize joins after all of them (§4).
+    line_ends: dict[int, int] = field(default_factory=dict)
 
     @property
     def lead(self) -> Fleet:
@@ -88,12 +91,18 @@ def side_load(
         if here:
             present.append(fleet)
     ships: dict[int, list[Ship]] = defaultdict(list)
-    rows = Ship.objects.filter(fleet__in=present, condition__in=Ship.AFLOAT).select_related("nation")
+    # Every ship of these fleets is afloat (database constraints: sunk, spent and building ships
+    # are in no fleet), so these rows also give the end of each fleet's line.
+    rows = list(Ship.objects.filter(fleet__in=present, condition__in=Ship.AFLOAT).select_related("nation"))
+    line_ends: dict[int, int] = dict.fromkeys((f.pk for f in present), 0)
+    for ship in rows:
+        assert ship.fleet_id is not None  # afloat ships are in a fleet (database constraint)
+        line_ends[ship.fleet_id] = max(line_ends[ship.fleet_id], ship.line_position or 0)
     if in_port:
-        rows = rows.filter(in_ordinary=False)  # laid-up ships take no part (module docstring)
+        rows = [s for s in rows if not s.in_ordinary]  # laid-up ships take no part (module docstring)
     key = ship_line_key(ruleset)
     for ship in sorted(rows, key=key):
-        assert ship.fleet_id is not None  # afloat ships are in a fleet (database constraint)
+        assert ship.fleet_id is not None
         ships[ship.fleet_id].append(ship)
     present = [f for f in present if ships[f.pk]]
     ranks = [
@@ -105,7 +114,7 @@ def side_load(
         for f in present
     ]
     by_id = {f.pk: f for f in present}
-    side = FightingSide(k, data, in_port, [by_id[i] for i in side_order(ranks)], dict(ships))
+    side = FightingSide(k, data, in_port, [by_id[i] for i in side_order(ranks)], dict(ships), line_ends=line_ends)
     candidates_in_line = [s for f in side.fleets for s in side.ships[f.pk] if s.condition in FIGHTING_CONDITIONS]
     eligible = line_eligible([s.ship_class for s in candidates_in_line])
     side.line = [s for s, ok in zip(candidates_in_line, eligible, strict=True) if ok]
