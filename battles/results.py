@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, Max, Value, When
+from django.db.models import Case, Field, Max, Value, When
 from django.db.models.functions import Cast
 
 from battles.models import Battle
@@ -159,6 +159,7 @@ def _ships_update(ships: Sequence[Ship], fields: Iterable[str]) -> None:
     values: dict[str, Any] = {}
     for name in dict.fromkeys(fields):
         field = Ship._meta.get_field(name)
+        assert isinstance(field, Field)  # a concrete column of the ship, never a reverse relation
         ids_by_value: dict[Any, list[int]] = defaultdict(list)
         for ship in ships:
             ids_by_value[getattr(ship, field.attname)].append(ship.pk)

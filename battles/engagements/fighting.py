@@ -21,7 +21,7 @@ from battles.engagements.loading import (
     battle_spec,
     contact_side,
     engagement_side,
-    side_load,
+    sides_load,
 )
 from battles.engagements.ordering import BATTLE_PHASE, LEAVING
 from battles.engine import (
@@ -138,7 +138,7 @@ def _engagement_settle(e: Engagement, state: ZoneState) -> None:
         in_port_sides = {int(ctx["in_port_side"])}
     elif kind == Engagement.Kind.IN_PORT:
         in_port_sides = {0, 1}
-    sides = [side_load(e, k, e.sides[k], k in in_port_sides, state, ruleset) for k in (0, 1)]
+    sides = sides_load(e, in_port_sides, state, ruleset)
     result: dict[str, Any] = {"events": [], "strategic_dice": [], "fleets": {}, "outcome": None, "winner": None}
     e.result = result
     where = e.port.name if e.port is not None else e.sea_zone.name
