@@ -208,6 +208,14 @@ def _boarding_winners(report: BattleReport) -> dict[int, int]:
     return winners
 
 
+def ship_gone(ship: Ship, turn: int, condition: str) -> None:
+    """Sunk or expended: out of its fleet, kept in history with the turn it was lost; written now
+    (for a caller settling one ship; the results above write theirs together)."""
+    lost_units: list[int] = []
+    ship_sink(ship, turn=turn, condition=condition, lost_units=lost_units)
+    ships_save([ship], lost_units, fields=SINK_FIELDS)
+
+
 def _ship_gone(changes: _Changes, ship: Ship, turn: int, condition: str) -> None:
     """Sunk or expended: out of its fleet, kept in history with the turn it was lost."""
     ship_sink(ship, turn=turn, condition=condition, lost_units=changes.lost_units)
