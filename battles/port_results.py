@@ -9,25 +9,30 @@
 * a lost or captured transport loses the land unit aboard;
 * an admiral whose flagship (the first ship of his fleet's line) is sunk or captured is lost.
 
-Each ship is written as it is settled, through :mod:`battles.results` (the writer shared with the
-fleet actions): a prize's place at the end of its new fleet's line is read from the database.
+The ships are changed in memory as they are settled and written together at the end, one UPDATE
+for all of them, through :mod:`battles.results` (the writer shared with the fleet actions). A
+prize's place at the end of its new fleet's line is the end of that line as the database holds it
+for the ships outside this action (read once per fleet) or as this action left its own ships in
+memory, whichever is further: what reading the database after writing each ship gave.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from battles.engine import BattleReport
 from battles.port_context import PortActionContext
 from battles.results import (
+    CAPTURE_FIELDS,
+    CONDITION_FIELDS,
+    SINK_FIELDS,
     fleet_admirals_lose,
-    fleet_line_end,
+    fleet_line_ends,
     prize_fleet_in_port,
     ship_capture,
-    ship_condition_save,
-    ship_save,
     ship_sink,
+    ships_save,
 )
 from battles.selectors import fleet_ships_in_line
 from fleets.models import Fleet, Ship
@@ -42,6 +47,33 @@ _FATE_CONDITION = {
     "disabled": Ship.Condition.DISABLED,
 }
 _DAMAGE_EFFECTS = frozenset({"damaged", "disabled"})
+
+
+class _Changes:
+    """The ships a port action changed, the fields it changed and the land units lost aboard them,
+    written in one go by :meth:`save`; and the end of each prize fleet's line as it stands."""
+
+    def __init__(self, ships: Mapping[int, Ship]) -> None:
+        self.ships = ships
+        self.changed: dict[int, Ship] = {}
+        self.fields: set[str] = set()
+        self.lost_units: list[int] = []
+        self._outside_ends: dict[int, int] = {}
+
+    def note(self, ship: Ship, fields: Iterable[str]) -> None:
+        self.changed[ship.pk] = ship
+        self.fields.update(fields)
+
+    def next_line_position(self, fleet: Fleet) -> int:
+        """After the last ship of ``fleet``: those outside this action as stored (one query per
+        fleet), this action's own as they now stand in memory."""
+        if fleet.pk not in self._outside_ends:
+            self._outside_ends.update(fleet_line_ends([fleet.pk], excluding=self.ships.keys()))
+        inside = max((s.line_position for s in self.ships.values() if s.fleet_id == fleet.pk), default=0)
+        return max(self._outside_ends[fleet.pk], inside) + 1
+
+    def save(self) -> None:
+        ships_save(list(self.changed.values()), self.lost_units, fields=sorted(self.fields))
 
 
 def port_results_apply(
@@ -71,6 +103,8 @@ def port_results_apply(
     attacking = {f.pk for f in attacker_fleets}
     losses: dict[str, Counter[str]] = {}
     lost_flagships: set[int] = set()
+    changes = _Changes(ships)
+    port_prize_fleet: Fleet | None = None  # found or made at the first ship the port takes
     for index, result in enumerate(report.ships):
         assert isinstance(result.ref, int)
         ship = ships[result.ref]
@@ -81,20 +115,19 @@ def port_results_apply(
             if flagships.get(fleet_id) == ship.pk:
                 lost_flagships.add(fleet_id)
         if result.fate == "sunk":
-            ship_gone(ship, ctx.turn, Ship.Condition.SUNK)
+            _ship_gone(changes, ship, ctx.turn, Ship.Condition.SUNK)
         elif result.fate == "captured":
             winner_index = boarded_by.get(index)
             if winner_index is None:
-                captor, destination = (
-                    port_captor,
-                    prize_fleet_in_port(
+                if port_prize_fleet is None:
+                    port_prize_fleet = prize_fleet_in_port(
                         campaign_id=ctx.campaign_id,
                         nation_id=port_captor,
                         port=port,
                         crew=ctx.nations[port_captor].crew,
                         turn=ctx.turn,
-                    ),
-                )
+                    )
+                captor, destination = port_captor, port_prize_fleet
             else:
                 winner_ref = refs[winner_index]
                 assert isinstance(winner_ref, int)
@@ -104,12 +137,14 @@ def port_results_apply(
                 destination = own_fleet
                 if own_fleet.pk in attacking:
                     destination = next((f for f in attacker_fleets if f.nation_id == captor), own_fleet)
-            _ship_capture(ctx, ship, captor, destination, taken_cond.get(index, ship.condition))
+            _ship_capture(ctx, changes, ship, captor, destination, taken_cond.get(index, ship.condition))
         else:
             condition = _FATE_CONDITION[result.fate]
             if condition != ship.condition:
                 losses.setdefault(code, Counter())[condition] += 1
-                ship_condition_save(ship, condition)
+                ship.condition = condition
+                changes.note(ship, CONDITION_FIELDS)
+    changes.save()
     fleet_admirals_lose(lost_flagships)
     return losses
 
@@ -121,9 +156,10 @@ def fireship_results_apply(
     left it in (a sunk flagship's admiral is lost). Returns the fireships spent and the losses by
     nation code."""
     losses: dict[str, Counter[str]] = {}
+    changes = _Changes(by_id)
     spent = [by_id[i] for i in result.expended]
     for ship in spent:
-        ship_gone(ship, ctx.turn, Ship.Condition.EXPENDED)
+        _ship_gone(changes, ship, ctx.turn, Ship.Condition.EXPENDED)
         losses.setdefault(ctx.nations[ship.nation_id].code, Counter())["expended"] += 1
     flagships = _flagships({s.fleet_id for s in targets if s.fleet_id is not None}, ctx.ruleset)
     lost_flagships: set[int] = set()
@@ -136,9 +172,11 @@ def fireship_results_apply(
         if after == "sunk":
             if flagships.get(ship.fleet_id or 0) == ship.pk:
                 lost_flagships.add(ship.fleet_id or 0)
-            ship_gone(ship, ctx.turn, Ship.Condition.SUNK)
+            _ship_gone(changes, ship, ctx.turn, Ship.Condition.SUNK)
         else:
-            ship_condition_save(ship, after)
+            ship.condition = after
+            changes.note(ship, CONDITION_FIELDS)
+    changes.save()
     fleet_admirals_lose(lost_flagships)
     return spent, losses
 
@@ -171,28 +209,35 @@ def _boarding_winners(report: BattleReport) -> dict[int, int]:
 
 
 def ship_gone(ship: Ship, turn: int, condition: str) -> None:
-    """Sunk or expended: out of its fleet, kept in history with the turn it was lost; written now."""
+    """Sunk or expended: out of its fleet, kept in history with the turn it was lost; written now
+    (for a caller settling one ship; the results above write theirs together)."""
     lost_units: list[int] = []
     ship_sink(ship, turn=turn, condition=condition, lost_units=lost_units)
-    ship_save(ship, ["condition", "fleet", "lost_turn", "cargo"], lost_units)
+    ships_save([ship], lost_units, fields=SINK_FIELDS)
 
 
-def _ship_capture(ctx: PortActionContext, ship: Ship, captor: int, fleet: Fleet, condition: str) -> None:
+def _ship_gone(changes: _Changes, ship: Ship, turn: int, condition: str) -> None:
+    """Sunk or expended: out of its fleet, kept in history with the turn it was lost."""
+    ship_sink(ship, turn=turn, condition=condition, lost_units=changes.lost_units)
+    changes.note(ship, SINK_FIELDS)
+
+
+def _ship_capture(
+    ctx: PortActionContext, changes: _Changes, ship: Ship, captor: int, fleet: Fleet, condition: str
+) -> None:
     """The ship passes to ``captor`` in ``condition``, into ``fleet`` at the end of its line; towed
-    off to sea it leaves ordinary (a ship in ordinary cannot be at sea, §2). Written now."""
-    lost_units: list[int] = []
+    off to sea it leaves ordinary (a ship in ordinary cannot be at sea, §2)."""
     ship_capture(
         ship,
         nation_id=captor,
         crew=ctx.nations[captor].crew,
         fleet=fleet,
-        line_position=fleet_line_end(fleet) + 1,
+        line_position=changes.next_line_position(fleet),
         condition=condition,
         leaves_ordinary=fleet.port_id is None,
-        lost_units=lost_units,
+        lost_units=changes.lost_units,
     )
-    fields = ["nation", "crew", "condition", "fleet", "line_position", "in_ordinary", "cargo"]
-    ship_save(ship, fields, lost_units)
+    changes.note(ship, CAPTURE_FIELDS)
 
 
 def _flagships(fleet_ids: set[int], ruleset: Ruleset) -> dict[int, int]:

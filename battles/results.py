@@ -11,18 +11,23 @@ decide *what* happened to each ship with the engine; this module is where it is 
 * an admiral whose flagship is sunk or captured is lost (§0);
 * each fight is one :class:`~battles.models.Battle` row, with the nation codes that may see it.
 
-The callers differ in when they write, and keep doing so through parameters: a fleet action
-changes many ships and writes them together at the end (``lost_units`` collects the land units
-for :func:`ships_save`), a port action writes each ship as it goes (:func:`ship_save`), because
-the next prize's place in its new fleet's line is read from the database.
+The callers change the ships in memory and write them together, one UPDATE per kind of row
+(``lost_units`` collects the land units for :func:`ships_save`), so that the queries of a fight do
+not grow with its ships: a fleet action at the end of each engagement, a port action at the end of
+its results. A prize's place at the end of its new fleet's line is read once per fleet
+(:func:`fleet_line_ends`) and counted on in memory. The one-row writers (:func:`ship_save`,
+:func:`ship_condition_save`, :func:`admiral_lose`) stay for callers that settle a single ship.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Max
+from django.db import connection
+from django.db.models import Case, Field, Max, Value, When
+from django.db.models.functions import Cast
 
 from battles.models import Battle
 from fleets.models import Admiral, Fleet, Ship
@@ -30,6 +35,11 @@ from ports.models import LandUnit, Port
 
 #: Every field a battle's result may change on a ship.
 RESULT_FIELDS = ("condition", "fleet", "nation", "crew", "line_position", "lost_turn", "cargo", "in_ordinary")
+#: The fields each kind of result changes (what :func:`ship_sink`, :func:`ship_capture` and a new
+#: condition set), so that a write names only those.
+SINK_FIELDS = ("condition", "fleet", "lost_turn", "cargo")
+CAPTURE_FIELDS = ("nation", "crew", "condition", "fleet", "line_position", "in_ordinary", "cargo")
+CONDITION_FIELDS = ("condition",)
 
 
 def cargo_lose(ship: Ship, lost_units: list[int]) -> None:
@@ -85,6 +95,23 @@ def fleet_line_end(fleet: Fleet) -> int:
     return Ship.objects.filter(fleet=fleet).aggregate(top=Max("line_position"))["top"] or 0
 
 
+def fleet_line_ends(fleet_ids: Iterable[int], *, excluding: Iterable[int] = ()) -> dict[int, int]:
+    """:func:`fleet_line_end` of many fleets in one query (0 for a fleet with no ship), leaving out
+    the ships ``excluding`` (those a caller holds changed in memory and counts itself)."""
+    ids = set(fleet_ids)
+    if not ids:
+        return {}
+    rows = (
+        Ship.objects.filter(fleet_id__in=ids)
+        .exclude(pk__in=list(excluding))
+        .values("fleet_id")
+        .annotate(top=Max("line_position"))
+    )
+    ends = dict.fromkeys(ids, 0)
+    ends.update({row["fleet_id"]: row["top"] or 0 for row in rows})
+    return ends
+
+
 def prize_fleet_in_port(*, campaign_id: int, nation_id: int, port: Port, crew: str, turn: int) -> Fleet:
     """Where ships taken by a port go: a fleet of ``nation_id`` in ``port`` (the lowest id), or a
     new one named after the port (numbered when the nation has a fleet of that name), crewed at
@@ -114,10 +141,37 @@ def land_units_lose(unit_ids: Sequence[int]) -> None:
         LandUnit.objects.filter(pk__in=list(unit_ids)).update(state=LandUnit.State.LOST, port=None)
 
 
-def ships_save(ships: list[Ship], lost_units: Sequence[int]) -> None:
-    """Write many ships' results at once, and lose the land units in ``lost_units``."""
-    Ship.objects.bulk_update(ships, list(RESULT_FIELDS))
+def ships_save(ships: Sequence[Ship], lost_units: Sequence[int], *, fields: Iterable[str] = RESULT_FIELDS) -> None:
+    """Write many ships' results in one UPDATE (``fields``: those any of them changed; by default
+    every field a result may change), and lose the land units in ``lost_units``."""
+    if ships:
+        _ships_update(ships, fields)
     land_units_lose(lost_units)
+
+
+def _ships_update(ships: Sequence[Ship], fields: Iterable[str]) -> None:
+    """One UPDATE of ``fields`` for ``ships``, each field set by value (``CASE WHEN id IN (…)``).
+
+    Not ``bulk_update``: that builds a ``WHEN id = …`` for every ship and field, and building that
+    expression cost more than the fight itself; a fight's ships share few values (a condition, a
+    fleet, a turn), so grouping the ids by value keeps the statement small whatever the ships."""
+    casting = connection.features.requires_casted_case_in_updates
+    values: dict[str, Any] = {}
+    for name in dict.fromkeys(fields):
+        field = Ship._meta.get_field(name)
+        assert isinstance(field, Field)  # a concrete column of the ship, never a reverse relation
+        ids_by_value: dict[Any, list[int]] = defaultdict(list)
+        for ship in ships:
+            ids_by_value[getattr(ship, field.attname)].append(ship.pk)
+        if len(ids_by_value) == 1:
+            values[field.attname] = Value(next(iter(ids_by_value)), output_field=field)
+            continue
+        case = Case(
+            *(When(pk__in=ids, then=Value(value, output_field=field)) for value, ids in ids_by_value.items()),
+            output_field=field,
+        )
+        values[field.attname] = Cast(case, output_field=field) if casting else case
+    Ship.objects.filter(pk__in=[s.pk for s in ships]).update(**values)
 
 
 def ship_save(ship: Ship, fields: Iterable[str], lost_units: Sequence[int]) -> None:
@@ -133,6 +187,24 @@ def admiral_lose(admiral: Admiral, fleet: Fleet) -> None:
     admiral.save(update_fields=["status", "port"])
     fleet.admiral = None
     fleet.save(update_fields=["admiral"])
+
+
+def admirals_lose(lost: Sequence[tuple[Admiral, Fleet]]) -> None:
+    """:func:`admiral_lose` for many (admiral, fleet) pairs: one UPDATE of the admirals, one of the fleets."""
+    if not lost:
+        return
+    for admiral, fleet in lost:
+        admiral.status = Admiral.Status.LOST
+        admiral.port = None
+        fleet.admiral = None
+    Admiral.objects.filter(pk__in=[a.pk for a, _ in lost]).update(status=Admiral.Status.LOST, port=None)
+    Fleet.objects.filter(pk__in=[f.pk for _, f in lost]).update(admiral=None)
+
+
+def fleets_save(fleets: Sequence[Fleet], fields: Sequence[str]) -> None:
+    """Write ``fields`` of many fleets (a retreat's new places) in one UPDATE."""
+    if fleets:
+        Fleet.objects.bulk_update(fleets, list(fields))
 
 
 def fleet_admirals_lose(fleet_ids: set[int]) -> None:

@@ -145,16 +145,22 @@ def prizes_take(*, ships: list[Ship], port: Port, captor_id: int, crew: str, tur
         ship.cargo = None
     Ship.objects.bulk_update(ships, ["nation", "crew", "fleet", "line_position", "cargo"])
     taken = PrizesTaken(prize_fleet, land_units_lose(unit_ids=cargo))
-    for fleet in Fleet.objects.filter(pk__in=emptied, admiral__isnull=False).select_related("admiral"):
-        if fleet.ships.filter(condition__in=Ship.AFLOAT).exists() or fleet.admiral is None:
+    # The admirals of the fleets left with no ship, in one query per kind of row whatever the fleets.
+    commanded = list(Fleet.objects.filter(pk__in=emptied, admiral__isnull=False).select_related("admiral"))
+    manned = set(Ship.objects.filter(fleet__in=commanded, condition__in=Ship.AFLOAT).values_list("fleet_id", flat=True))
+    lost_with: list[Fleet] = []
+    for fleet in commanded:
+        if fleet.pk in manned or fleet.admiral is None:
             continue
         admiral = fleet.admiral
         fleet.admiral = None
-        fleet.save(update_fields=["admiral"])
         admiral.status = Admiral.Status.LOST
         admiral.port = None
-        admiral.save(update_fields=["status", "port"])
+        lost_with.append(fleet)
         taken.admirals.append(admiral)
+    if lost_with:
+        Fleet.objects.filter(pk__in=[f.pk for f in lost_with]).update(admiral=None)
+        Admiral.objects.filter(pk__in=[a.pk for a in taken.admirals]).update(status=Admiral.Status.LOST, port=None)
     return taken
 
 

@@ -12,7 +12,16 @@ from battles.engagements.loading import FightingSide, ZoneState
 from battles.engagements.ordering import BEATEN, BROKE, HELD, LEAVING
 from battles.engine import EngagementReport
 from battles.models import Battle, Engagement
-from battles.results import admiral_lose, fleet_line_end, ship_capture, ship_sink, ships_save
+from battles.results import (
+    CAPTURE_FIELDS,
+    CONDITION_FIELDS,
+    SINK_FIELDS,
+    admirals_lose,
+    fleets_save,
+    ship_capture,
+    ship_sink,
+    ships_save,
+)
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import Port, SeaZone
 from rules.turn_events import BattleFought, BattleShip, EngagementNoted, FleetNoted, SideCaptured, TurnEvent, counted
@@ -46,6 +55,7 @@ def results_apply(
     outcome = report.outcome
     rows, gone = _ship_fates_apply(e.turn.number, sides, report, names, state)
     lost_admirals = _admirals_lost(sides, report, gone)
+    leaving: list[FightingSide] = []
     for side in sides:
         leaves = outcome[side.index] in LEAVING
         for fleet in side.fleets:
@@ -57,7 +67,8 @@ def results_apply(
             if leaves:
                 state.worsted.add(fleet.pk)
         if leaves:
-            _retreat(e, side, result)
+            leaving.append(side)
+    _retreat(e, sides, leaving, result)
     result["outcome"] = list(outcome)
     result["winner"] = report.winner
     result["battle"] = battle.pk
@@ -93,12 +104,14 @@ def results_apply(
 def _ship_fates_apply(
     turn_number: int, sides: list[FightingSide], report: EngagementReport, names: dict[int, str], state: ZoneState
 ) -> tuple[list[dict[str, Any]], set[int]]:
-    """Each ship's fate written to it (one bulk write); returns the report's ship rows and the ids
-    of the ships sunk or captured. Ships not in the line share their side's fate (§4)."""
+    """Each ship's fate written to it (one bulk write of the ships it changed, of the fields they
+    changed); returns the report's ship rows and the ids of the ships sunk or captured. Ships not in
+    the line share their side's fate (§4)."""
     outcome = report.outcome
     fates = {int(r.ref): r for r in report.ships if r.ref is not None}
     taken = _taken_conditions(report, {s.pk: s.condition for side in sides for s in side.line}, names)
     changed: list[Ship] = []
+    fields: set[str] = set()
     lost_units: list[int] = []
     sunk: set[int] = set()
     captured: set[int] = set()
@@ -111,12 +124,18 @@ def _ship_fates_apply(
             if fate.fate == "sunk":
                 ship_sink(ship, turn=turn_number, lost_units=lost_units)
                 sunk.add(ship.pk)
+                fields.update(SINK_FIELDS)
             elif fate.fate == "captured":
                 captor = sides[fate.captured_by if fate.captured_by is not None else enemy.index]
                 _capture(ship, captor, taken.get(ship.pk, ship.condition), state, lost_units)
                 captured.add(ship.pk)
-            elif fate.fate in ("damaged", "disabled"):
+                fields.update(CAPTURE_FIELDS)
+            elif fate.fate in ("damaged", "disabled") and ship.condition != fate.fate:
                 ship.condition = fate.fate
+                fields.update(CONDITION_FIELDS)
+            else:
+                rows.append(_ship_row(side, ship, fate.fate))
+                continue  # as it was: nothing to write
             changed.append(ship)
             rows.append(_ship_row(side, ship, fate.fate))
         for ship in side.others:
@@ -124,8 +143,9 @@ def _ship_fates_apply(
                 _capture(ship, enemy, ship.condition, state, lost_units)
                 captured.add(ship.pk)
                 changed.append(ship)
+                fields.update(CAPTURE_FIELDS)
             rows.append(_ship_row(side, ship, "captured" if ship.pk in captured else ship.condition))
-    ships_save(changed, lost_units)
+    ships_save(changed, lost_units, fields=sorted(fields))
     return rows, sunk | captured
 
 
@@ -144,10 +164,11 @@ def _losses(rows: list[dict[str, Any]], side: int) -> str:
 def _capture(ship: Ship, captor: FightingSide, condition: str, state: ZoneState, lost_units: list[int]) -> None:
     """§4: a prize joins the captor's lead fleet in the condition it was taken in (a ship taken
     where it could not stay afloat comes in ready), after the ships already there or taken earlier
-    in the zone this turn (those are written only at the end)."""
+    in the zone this turn. The end of the lead's line is known from its ships as loaded for this
+    engagement (nothing of the fleet is written between that load and here), then counted on."""
     lead = captor.lead
     if lead.pk not in state.next_position:
-        state.next_position[lead.pk] = fleet_line_end(lead)
+        state.next_position[lead.pk] = captor.line_ends[lead.pk]
     state.next_position[lead.pk] += 1
     ship_capture(
         ship,
@@ -168,6 +189,7 @@ def _admirals_lost(
     flies his flag in the first ship of the day's line (the engine's flagship, who moves on to the
     next ship after any other loss); any other fleet's admiral in his fleet's first ship."""
     lost: list[tuple[Admiral, FightingSide]] = []
+    written: list[tuple[Admiral, Fleet]] = []
     for side in sides:
         for fleet in side.fleets:
             admiral = fleet.admiral
@@ -176,8 +198,9 @@ def _admirals_lost(
             flagship = side.ships[fleet.pk][0].pk
             dead = _side_admiral_lost(report, side.index) if fleet is side.lead else flagship in gone
             if dead:
-                admiral_lose(admiral, fleet)
+                written.append((admiral, fleet))
                 lost.append((admiral, side))
+    admirals_lose(written)
     return lost
 
 
@@ -192,41 +215,54 @@ def _side_admiral_lost(report: EngagementReport, index: int) -> bool:
     return False
 
 
-def _retreat(e: Engagement, side: FightingSide, result: dict[str, Any]) -> None:
+def _retreat(e: Engagement, sides: list[FightingSide], leaving: list[FightingSide], result: dict[str, Any]) -> None:
     """§4: a side that retired, broke or evaded (or what is left of a beaten one) goes with all its
     surviving ships to the retreat destination phase 3 worked out for each of its fleets. A side in
-    port (a sally, the besieged port, hostile fleets in one port) stays in port."""
-    if side.in_port:
-        return
+    port (a sally, the besieged port, hostile fleets in one port) stays in port.
+
+    The ships as this engagement left them are in memory (sunk ones out of their fleets, prizes in
+    their captor's lead fleet), so which fleets still have a ship afloat needs no query; the
+    destinations of every leaving fleet are read in one query per kind, and the moved fleets
+    written in one."""
     sally = e.kind == Engagement.Kind.SALLY
-    afloat = set(
-        Ship.objects.filter(fleet__in=side.fleets, condition__in=Ship.AFLOAT).values_list("fleet_id", flat=True)
+    withdrawing = [side for side in leaving if not side.in_port]
+    if not withdrawing:
+        return
+    afloat = {
+        s.fleet_id for side in sides for s in side.all_ships() if s.condition in Ship.AFLOAT and s.fleet_id is not None
+    }
+    plans: list[tuple[FightingSide, Fleet, dict[str, Any]]] = []
+    for side in withdrawing:
+        for fleet in side.fleets:
+            if fleet.pk not in afloat:
+                continue  # nothing of it is left to withdraw
+            plans.append((side, fleet, side.data.get("retreat", {}).get(str(fleet.pk)) or {}))
+    port_keys = {dest["port"] for _, _, dest in plans if dest.get("port") and not sally}
+    zone_keys = {dest["zone"] for _, _, dest in plans if dest.get("zone")}
+    ports = {p.key: p for p in Port.objects.filter(campaign_id=e.campaign_id, key__in=port_keys)} if port_keys else {}
+    zones = (
+        {z.key: z for z in SeaZone.objects.filter(campaign_id=e.campaign_id, key__in=zone_keys)} if zone_keys else {}
     )
-    for fleet in side.fleets:
-        if fleet.pk not in afloat:
-            continue  # nothing of it is left to withdraw
-        dest = side.data.get("retreat", {}).get(str(fleet.pk)) or {}
-        port_key = None if sally else dest.get("port")
-        zone_key = dest.get("zone")
-        if port_key:
-            port = Port.objects.filter(campaign_id=e.campaign_id, key=port_key).first()
-            if port is not None and port.sea_zone_id == e.sea_zone_id:
-                fleet.port = port
-                fleet.save(update_fields=["port"])
-                text = f"{fleet.name} withdrew into {port.name}."
-                event_add(result, [fleet.nation.code], _fleet_noted(fleet, text, port.key, port.name))
-                continue
-        if zone_key:
-            zone = SeaZone.objects.filter(campaign_id=e.campaign_id, key=zone_key).first()
-            if zone is not None:
-                fleet.sea_zone = zone
-                fleet.port = None
-                fleet.save(update_fields=["sea_zone", "port"])
-                text = f"{fleet.name} withdrew to {zone.name}."
-                event_add(result, [fleet.nation.code], _fleet_noted(fleet, text))
-                continue
+    moved: list[Fleet] = []
+    for _side, fleet, dest in plans:
+        port = None if sally else ports.get(dest.get("port") or "")
+        if port is not None and port.sea_zone_id == e.sea_zone_id:
+            fleet.port = port
+            moved.append(fleet)
+            text = f"{fleet.name} withdrew into {port.name}."
+            event_add(result, [fleet.nation.code], _fleet_noted(fleet, text, port.key, port.name))
+            continue
+        zone = zones.get(dest.get("zone") or "")
+        if zone is not None:
+            fleet.sea_zone = zone
+            fleet.port = None
+            moved.append(fleet)
+            text = f"{fleet.name} withdrew to {zone.name}."
+            event_add(result, [fleet.nation.code], _fleet_noted(fleet, text))
+            continue
         text = f"{fleet.name} found nowhere to withdraw to and stays."
         event_add(result, [fleet.nation.code], _fleet_noted(fleet, text))
+    fleets_save(moved, ["sea_zone", "port"])
 
 
 def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, state: ZoneState) -> None:
@@ -238,17 +274,19 @@ def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, stat
     ships = prey.all_ships()
     for ship in ships:
         _capture(ship, captor, ship.condition, state, lost_units)
-    ships_save(ships, lost_units)
+    ships_save(ships, lost_units, fields=CAPTURE_FIELDS)
     where = e.port.name if e.port is not None else e.sea_zone.name
     everyone = sorted(set(prey.nations) | set(captor.nations))
+    taken_admirals: list[tuple[Admiral, Fleet]] = []
     for fleet in prey.fleets:
         result["fleets"][str(fleet.pk)] = {"side": victim, "outcome": BEATEN, "won": False}
         state.worsted.add(fleet.pk)
         admiral = fleet.admiral
         if admiral is not None and admiral.status == Admiral.Status.ACTIVE:
-            admiral_lose(admiral, fleet)
+            taken_admirals.append((admiral, fleet))
             text = f"Admiral {admiral.name} ({prey.label}) was taken with his ships at {where}."
             event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
+    admirals_lose(taken_admirals)
     for fleet in captor.fleets:
         result["fleets"][str(fleet.pk)] = {"side": captor.index, "outcome": HELD, "won": True}
     result["outcome"] = [HELD, HELD]

@@ -21,7 +21,7 @@ from battles.engagements.loading import (
     battle_spec,
     contact_side,
     engagement_side,
-    side_load,
+    sides_load,
 )
 from battles.engagements.ordering import BATTLE_PHASE, LEAVING
 from battles.engine import (
@@ -86,6 +86,9 @@ def engagements_fight_zone(
             Engagement.objects.select_for_update(of=("self",))
             .filter(turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.PENDING)
             .select_related("turn__campaign", "sea_zone", "port")
+            # A fight needs the turn's number and season, not its stored snapshot and dice log
+            # (large JSON, decoded for nothing in every zone).
+            .defer("turn__snapshot", "turn__dice_log")
             .order_by("sequence")
         )
         if not pending:
@@ -93,9 +96,11 @@ def engagements_fight_zone(
         if alliances is None:
             alliances = alliances_now(campaign=pending[0].turn.campaign)
         state = ZoneState(alliances=alliances)
-        earlier = Engagement.objects.filter(turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.FOUGHT)
-        for e in earlier:
-            state.worsted |= {int(f) for f, d in e.result.get("fleets", {}).items() if d["outcome"] in LEAVING}
+        earlier = Engagement.objects.filter(
+            turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.FOUGHT
+        ).values_list("result", flat=True)
+        for result in earlier:
+            state.worsted |= {int(f) for f, d in result.get("fleets", {}).items() if d["outcome"] in LEAVING}
         now = timezone.now()
         for engagement in pending:
             _engagement_settle(engagement, state)
@@ -133,7 +138,7 @@ def _engagement_settle(e: Engagement, state: ZoneState) -> None:
         in_port_sides = {int(ctx["in_port_side"])}
     elif kind == Engagement.Kind.IN_PORT:
         in_port_sides = {0, 1}
-    sides = [side_load(e, k, e.sides[k], k in in_port_sides, state, ruleset) for k in (0, 1)]
+    sides = sides_load(e, in_port_sides, state, ruleset)
     result: dict[str, Any] = {"events": [], "strategic_dice": [], "fleets": {}, "outcome": None, "winner": None}
     e.result = result
     where = e.port.name if e.port is not None else e.sea_zone.name

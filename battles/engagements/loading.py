@@ -43,6 +43,9 @@ class FightingSide:
     ships: dict[int, list[Ship]]
     line: list[Ship] = field(default_factory=list)
     others: list[Ship] = field(default_factory=list)
+    #: Each fleet's last ``line_position`` as loaded (0 for none), counting ships laid up in a port
+    #: that take no part: a prize joins after all of them (§4).
+    line_ends: dict[int, int] = field(default_factory=dict)
 
     @property
     def lead(self) -> Fleet:
@@ -75,25 +78,72 @@ class ZoneState:
     next_position: dict[int, int] = field(default_factory=dict)
 
 
+def sides_load(e: Engagement, in_port_sides: Collection[int], state: ZoneState, ruleset: Ruleset) -> list[FightingSide]:
+    """Both sides of ``e`` as they stand now (``in_port_sides``: the indexes of sides in port):
+    one query for the fleets of both, one for their ships, whatever their numbers."""
+    wanted = [(k, e.sides[k], k in in_port_sides) for k in (0, 1)]
+    return _sides_load(e, wanted, state, ruleset)
+
+
 def side_load(
     e: Engagement, k: int, data: dict[str, Any], in_port: bool, state: ZoneState, ruleset: Ruleset
 ) -> FightingSide:
-    ids = [int(i) for i in data.get("fleets", [])]
-    candidates = Fleet.objects.filter(pk__in=ids).select_related("nation", "admiral").order_by("id")
-    present: list[Fleet] = []
-    for fleet in candidates:
-        if fleet.pk in state.worsted:
-            continue  # §4: a side that retired, broke or evaded meets no one else this turn
-        here = fleet.port_id == e.port_id if in_port else fleet.port_id is None and fleet.sea_zone_id == e.sea_zone_id
-        if here:
-            present.append(fleet)
+    """One side of ``e`` as it stands now (:func:`sides_load` loads both at once)."""
+    return _sides_load(e, [(k, data, in_port)], state, ruleset)[0]
+
+
+def _sides_load(
+    e: Engagement, wanted: Sequence[tuple[int, dict[str, Any], bool]], state: ZoneState, ruleset: Ruleset
+) -> list[FightingSide]:
+    ids = [[int(i) for i in data.get("fleets", [])] for _, data, _ in wanted]
+    candidates = list(
+        Fleet.objects.filter(pk__in=[i for side_ids in ids for i in side_ids])
+        .select_related("nation", "admiral")
+        .order_by("id")
+    )
+    presents: list[list[Fleet]] = []
+    for (_, _, in_port), side_ids in zip(wanted, ids, strict=True):
+        mine = set(side_ids)
+        present: list[Fleet] = []
+        for fleet in candidates:
+            if fleet.pk not in mine:
+                continue
+            if fleet.pk in state.worsted:
+                continue  # §4: a side that retired, broke or evaded meets no one else this turn
+            here = (
+                fleet.port_id == e.port_id if in_port else fleet.port_id is None and fleet.sea_zone_id == e.sea_zone_id
+            )
+            if here:
+                present.append(fleet)
+        presents.append(present)
+    # Every ship of these fleets is afloat (database constraints: sunk, spent and building ships
+    # are in no fleet), so these rows also give the end of each fleet's line.
+    everyone = [f for present in presents for f in present]
+    rows_by_fleet: dict[int, list[Ship]] = defaultdict(list)
+    if everyone:
+        for ship in Ship.objects.filter(fleet__in=everyone, condition__in=Ship.AFLOAT).select_related("nation"):
+            assert ship.fleet_id is not None  # afloat ships are in a fleet (database constraint)
+            rows_by_fleet[ship.fleet_id].append(ship)
+    return [
+        _side_build(k, data, in_port, present, [s for f in present for s in rows_by_fleet[f.pk]], ruleset)
+        for (k, data, in_port), present in zip(wanted, presents, strict=True)
+    ]
+
+
+def _side_build(
+    k: int, data: dict[str, Any], in_port: bool, present: list[Fleet], rows: list[Ship], ruleset: Ruleset
+) -> FightingSide:
+    """A side from its fleets present and their afloat ships: the lead fleet, the line, the others."""
     ships: dict[int, list[Ship]] = defaultdict(list)
-    rows = Ship.objects.filter(fleet__in=present, condition__in=Ship.AFLOAT).select_related("nation")
+    line_ends: dict[int, int] = dict.fromkeys((f.pk for f in present), 0)
+    for ship in rows:
+        assert ship.fleet_id is not None
+        line_ends[ship.fleet_id] = max(line_ends[ship.fleet_id], ship.line_position or 0)
     if in_port:
-        rows = rows.filter(in_ordinary=False)  # laid-up ships take no part (module docstring)
+        rows = [s for s in rows if not s.in_ordinary]  # laid-up ships take no part (module docstring)
     key = ship_line_key(ruleset)
     for ship in sorted(rows, key=key):
-        assert ship.fleet_id is not None  # afloat ships are in a fleet (database constraint)
+        assert ship.fleet_id is not None
         ships[ship.fleet_id].append(ship)
     present = [f for f in present if ships[f.pk]]
     ranks = [
@@ -105,7 +155,7 @@ def side_load(
         for f in present
     ]
     by_id = {f.pk: f for f in present}
-    side = FightingSide(k, data, in_port, [by_id[i] for i in side_order(ranks)], dict(ships))
+    side = FightingSide(k, data, in_port, [by_id[i] for i in side_order(ranks)], dict(ships), line_ends=line_ends)
     candidates_in_line = [s for f in side.fleets for s in side.ships[f.pk] if s.condition in FIGHTING_CONDITIONS]
     eligible = line_eligible([s.ship_class for s in candidates_in_line])
     side.line = [s for s, ok in zip(candidates_in_line, eligible, strict=True) if ok]

@@ -15,6 +15,7 @@ from battles.engagements import (
     fleets_worsted,
     ports_unblockaded_by_sally,
 )
+from battles.selectors import alliances_now
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
 from rules.ruleset import SOL_CLASSES
@@ -25,8 +26,12 @@ from rules.turn_events import PortBlockaded, PortLookedInto, SeenShip, counted, 
 def battles_phase(ctx: PhaseContext) -> None:
     """Phase 4 (RULES.md §3, §4, §5): fight what the battle tasks left, report, establish blockades."""
     turn_id = ctx.turn.pk
-    for zone_id in engagement_zones_pending(turn_id=turn_id):
-        engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline")
+    zones = engagement_zones_pending(turn_id=turn_id)
+    if zones:
+        # Read once for every zone: relations do not change during phase 4.
+        alliances = alliances_now(campaign=ctx.campaign)
+        for zone_id in zones:
+            engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline", alliances=alliances)
     for engagement in engagements_fought(turn_id=turn_id):
         for die in engagement.result.get("strategic_dice", []):
             ctx.log.append(StrategicDie.from_dict(die))

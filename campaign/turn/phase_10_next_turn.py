@@ -25,7 +25,8 @@ def next_turn_phase(ctx: PhaseContext) -> None:
     Turn.objects.filter(pk=turn.pk).update(
         status=Turn.Status.RESOLVED, resolved_at=ctx.now, lease_token=None, lease_until=None
     )
-    reports_store(ctx)
+    nations = list(Nation.objects.filter(campaign=campaign))
+    reports_store(ctx, nations)
     last = campaign.last_turn is not None and turn.number >= campaign.last_turn
     # The "hold N ports" victory condition (a house rule) ends the campaign once a nation holds them.
     winner = ports_victory_reached(campaign)
@@ -44,11 +45,10 @@ def next_turn_phase(ctx: PhaseContext) -> None:
             deadline=deadline_after(ctx.now, ctx.ruleset),
         )
         Campaign.objects.filter(pk=campaign.pk).update(turn_number=new.number, year=date.year, season=date.season)
-        NationTurn.objects.bulk_create(
-            [NationTurn(turn=new, nation=n) for n in Nation.objects.filter(campaign=campaign)]
-        )
-        # The backup of the new turn's opening state, for export_campaign --turn N.
-        new.snapshot = campaign_export(campaign=Campaign.objects.get(pk=campaign.pk), with_snapshots=False)
+        NationTurn.objects.bulk_create([NationTurn(turn=new, nation=n) for n in nations])
+        # The backup of the new turn's opening state, for export_campaign --turn N (the export
+        # reads the campaign row as it now stands itself).
+        new.snapshot = campaign_export(campaign=campaign, with_snapshots=False)
         new.save(update_fields=["snapshot"])
         turn_opened_record(turn=new, now=ctx.now)
     # Dispatches held back by distance arrive as the next turn opens (or as the campaign ends), and only
@@ -60,24 +60,36 @@ def next_turn_phase(ctx: PhaseContext) -> None:
     missed_deadline_record(turn=turn, now=ctx.now)
 
 
-def reports_store(ctx: PhaseContext) -> None:
-    """Each nation's report: the events of every phase it may see (fog of war applied when noted)."""
+def reports_store(ctx: PhaseContext, nations: list[Nation] | None = None) -> None:
+    """Each nation's report: the events of every phase it may see (fog of war applied when noted).
+
+    One query per kind of row, whatever the nations: the reports already stored (a repeated
+    phase 10 rewrites them) are read at once, the new ones inserted together, the others updated
+    together. ``nations``: the campaign's, when the caller has them already."""
     events = [
         event
         for summary in TurnPhase.objects.filter(turn=ctx.turn).order_by("phase").values_list("summary", flat=True)
         for event in summary.get("events", [])
     ] + ctx.events
-    for nation in Nation.objects.filter(campaign=ctx.campaign):
+    if nations is None:
+        nations = list(Nation.objects.filter(campaign=ctx.campaign))
+    stored = {r.nation_id: r for r in TurnReport.objects.filter(turn=ctx.turn)}
+    new: list[TurnReport] = []
+    rewritten: list[TurnReport] = []
+    for nation in nations:
         seen = [e for e in events if e["nations"] is None or nation.code in e["nations"]]
-        TurnReport.objects.update_or_create(
-            turn=ctx.turn,
-            nation=nation,
-            defaults={
-                "body": {
-                    "turn": ctx.turn.number,
-                    "season": ctx.turn.season,
-                    "year": ctx.turn.year,
-                    "events": [{k: v for k, v in e.items() if k != "nations"} for e in seen],
-                }
-            },
-        )
+        body = {
+            "turn": ctx.turn.number,
+            "season": ctx.turn.season,
+            "year": ctx.turn.year,
+            "events": [{k: v for k, v in e.items() if k != "nations"} for e in seen],
+        }
+        report = stored.get(nation.pk)
+        if report is None:
+            new.append(TurnReport(turn=ctx.turn, nation=nation, body=body))
+        else:
+            report.body = body
+            rewritten.append(report)
+    TurnReport.objects.bulk_create(new)
+    if rewritten:
+        TurnReport.objects.bulk_update(rewritten, ["body"])

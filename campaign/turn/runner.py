@@ -35,7 +35,9 @@ def phase_run(*, turn_id: int, number: int, now: datetime) -> bool:
     locked first, so two runners cannot interleave phases of one turn.
     """
     with transaction.atomic():
-        turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn_id)
+        # The turn's snapshot (the whole campaign as the turn opened) is for backups, never for a
+        # phase: left unread, it is not decoded ten times a turn.
+        turn = Turn.objects.select_for_update().select_related("campaign").defer("snapshot").get(pk=turn_id)
         if TurnPhase.objects.filter(turn=turn, phase=number).exists():
             return False
         campaign = turn.campaign

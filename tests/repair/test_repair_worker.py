@@ -96,6 +96,9 @@ def test_refight_changes_that_battle_only_and_keeps_the_books(start_worker, smtp
     players = with_players(world)
     start_worker("refight", **smtp_server.worker_env)
     resolve_through_worker(world.turn)
+    # The players have read their reports before the GM re-fights (a revert archives the mail of the
+    # turns it sets aside, so a report not yet sent would never go).
+    wait_for(lambda: sum("resolved: your report" in str(m["Subject"]) for m in smtp_server.inbox.messages) == 2)
     old = {b.place: b for b in Battle.objects.all()}
     ships_before = Ship.objects.filter(campaign=world.campaign).count()
     reports_before = TurnReport.objects.count()
