@@ -26,6 +26,7 @@ class MailEvent(models.TextChoices):
     ANNOUNCEMENT = "announcement", "Announcements from the GM"
     NATION_GIVEN = "nation_given", "Campaign started / you were given a nation"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended (final standings)"
+    TABLE_BATTLE = "table_battle", "A battle of yours goes to the table"
 
 
 class Delivery(models.Model):

@@ -38,6 +38,7 @@ SUBJECTS = {
     MailEvent.ANNOUNCEMENT: "turn {number}: announcement: {title}",
     MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
     MailEvent.CAMPAIGN_ENDED: "turn {number}: the campaign has ended, final standings",
+    MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
 }
 
 
@@ -74,6 +75,7 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         change=context.get("change_title", "").lower(),
         hours_left=context.get("hours_left", ""),
         title=context["announcement"].title if context.get("announcement") else "",
+        place=delivery.data.get("place", ""),
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
 
@@ -129,6 +131,11 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context.update(_gm_digest(delivery, turn))
     elif event == MailEvent.CAMPAIGN_ENDED:
         context.update(_final_standings(delivery))
+    elif event == MailEvent.TABLE_BATTLE:
+        deadline = parse_datetime(delivery.data.get("deadline") or "")
+        context["place"] = delivery.data.get("place", "")
+        context["deadline"] = local(deadline, zone) if deadline else None
+        context["table_url"] = absolute(reverse("campaign:table", args=[slug, int(delivery.data.get("table", 0))]))
     return context
 
 
