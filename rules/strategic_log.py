@@ -46,6 +46,19 @@ BARRAGE_BATTERY: Final = "barrage_battery"
 HOT_SHOT: Final = "hot_shot"
 EXPLOSION: Final = "explosion"
 EXPLOSION_FIRE: Final = "explosion_fire"
+# Tabletop battles (rules/tabletop/): the dice the server rolls for a battle pack when the group
+# asks it to, stored in the same log so a GM can see and replay them like any other roll.
+WIND_INITIAL: Final = "wind_initial"
+WIND_CHANGE: Final = "wind_change"
+WIND_SPEED: Final = "wind_speed"
+SETUP: Final = "setup"
+TIDE_EFFECT: Final = "tide_effect"
+GROUNDING: Final = "grounding"
+UNSTICK: Final = "unstick"
+MARSH_PASSAGE: Final = "marsh_passage"
+FORT_FIRE_BACK: Final = "fort_fire_back"
+FORT_CLEAR: Final = "fort_clear"
+FIRE_COMBAT: Final = "fire_combat"
 
 PURPOSES: Final = frozenset(
     {
@@ -64,6 +77,17 @@ PURPOSES: Final = frozenset(
         HOT_SHOT,
         EXPLOSION,
         EXPLOSION_FIRE,
+        WIND_INITIAL,
+        WIND_CHANGE,
+        WIND_SPEED,
+        SETUP,
+        TIDE_EFFECT,
+        GROUNDING,
+        UNSTICK,
+        MARSH_PASSAGE,
+        FORT_FIRE_BACK,
+        FORT_CLEAR,
+        FIRE_COMBAT,
     }
 )
 
