@@ -56,7 +56,10 @@ class TableResultRefused(ValueError):
 def table_claim(e: Engagement, sides: Sequence[FightingSide], ruleset: Ruleset) -> bool:
     """Hold ``e`` back for the table if its place is marked (and nothing there went to the table yet)
     or the battle is larger than the house rule allows (RULES.md has no table; issue 15)."""
-    row = TabletopBattle.objects.select_for_update().filter(turn_id=e.turn_id, place=e.place).first()
+    # A port's marking covers every engagement at that port, a sally too (recorded at its zone's key).
+    places = [e.place] + ([e.port.key] if e.port is not None and e.port.key != e.place else [])
+    rows = TabletopBattle.objects.select_for_update().filter(turn_id=e.turn_id, place__in=places)
+    row = min(rows, key=lambda r: (r.status != TabletopBattle.Status.MARKED, r.place != e.place), default=None)
     above = ruleset["table.above_ships"]
     large = bool(above) and sum(len(s.all_ships()) for s in sides) > above
     if row is None:
