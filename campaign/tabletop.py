@@ -32,6 +32,7 @@ from battles.engagements.table import (
     table_sides,
 )
 from battles.models import Battle, TabletopBattle
+from battles.tabletop_pack import pack_roll
 from campaign.models import Campaign, Nation, Turn
 from campaign.turn.lifecycle import turn_table_resume
 from ports.models import Port, SeaZone
@@ -40,6 +41,7 @@ __all__ = [
     "TableResultRefused",
     "table_fight_automatically",
     "table_mark",
+    "table_pack_roll",
     "table_request_decide",
     "table_result_approve",
     "table_result_confirm",
@@ -222,4 +224,22 @@ def table_fight_automatically(*, table: TabletopBattle) -> TabletopBattle:
     table.save(update_fields=["status", "note", "updated_at"])
     if outstanding:
         turn_table_resume(turn_id=table.turn_id, now=timezone.now())
+    return table
+
+
+@transaction.atomic
+def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
+    """The group asks the server to roll the pack's dice (the initial wind, the first wind speed):
+    rolled once, kept with the battle (its report's dice when applied) and in the turn's strategic
+    dice log, the same canonical log as every other die of the turn. Asking again changes nothing."""
+    table = _locked(table)
+    if table.status not in TabletopBattle.OUTSTANDING:
+        raise _refuse("The pack's dice are rolled only for a battle waiting at the table.")
+    if (table.pack or {}).get("dice"):
+        return table
+    turn = Turn.objects.select_for_update().get(pk=table.turn_id)
+    records, rolled = pack_roll(table, campaign_seed=table.campaign.seed, turn_number=turn.number)
+    table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}
+    table.save(update_fields=["pack", "updated_at"])
+    Turn.objects.filter(pk=turn.pk).update(dice_log=[*turn.dice_log, *records])
     return table

@@ -123,6 +123,7 @@ def _paths(viewer: Viewer) -> dict[str, str]:
     paths["orders"] = reverse("campaign:orders", args=[slug])
     paths["battles"] = reverse("battles:list", args=[slug])
     paths["simulator"] = reverse("campaign:simulator", args=[slug])
+    paths["table"] = reverse("campaign:tables", args=[slug])
     return paths
 
 

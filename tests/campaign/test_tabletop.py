@@ -217,6 +217,7 @@ def test_the_table_deadline_passing_falls_back_to_the_dice() -> None:
     world = two_sallies()
     table_mark(campaign=world.campaign, place="brest")
     turn = _resolve_until_table(world)
+    assert turn.deadline is not None
     assert turns_table_due(now=timezone.now()) == []
     assert turns_table_due(now=turn.deadline + timedelta(seconds=1)) == [turn.pk]
     assert TabletopBattle.objects.get().status == TabletopBattle.Status.AUTOMATIC
