@@ -163,7 +163,9 @@ def table_for_player(*, user: User, slug: str, table_id: int, nation_code: str |
                     id=ship.pk,
                     name=ship.name,
                     side=side.index,
-                    detail=f"{ship.get_ship_class_display()}, {ship.nation.name}, {ship.get_condition_display().lower()}",
+                    detail=", ".join(
+                        (ship.get_ship_class_display(), ship.nation.name, ship.get_condition_display().lower())
+                    ),
                     fate=str(row.get("fate") or "intact"),
                     captured_by=str(row.get("captured_by") or ""),
                     taken_in=str(row.get("taken_in") or ""),
