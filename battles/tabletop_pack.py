@@ -18,11 +18,12 @@ from battles.engagements.table import TableBattleSides, table_sides
 from battles.engine import PortSpec, coastal_forts
 from battles.models import Engagement, TabletopBattle
 from fleets.models import ShipClass
+from ports.models import LandUnit
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import NAVY_NAMES, Ruleset
 from rules.ship_guns import NOMINAL_GUNS
 from rules.strategic_log import StrategicDie, StrategicLog
-from rules.tabletop import wind
+from rules.tabletop import fire_combat, forts, tides, wind
 from rules.tabletop.printable import PrintableTable
 
 GRADE_WORDS = {
@@ -86,6 +87,16 @@ class PackForts:
 
 
 @dataclass(frozen=True)
+class AssaultAid:
+    """A besieged port: the land forces a storming would pit against each other, and seed 003's fire
+    procedure and chart to fight it with."""
+
+    besiegers: list[str]
+    garrison: str
+    tables: list[PrintableTable]
+
+
+@dataclass(frozen=True)
 class BattlePack:
     table: TabletopBattle
     place: str
@@ -94,6 +105,11 @@ class BattlePack:
     sides: list[PackSide]
     forts: PackForts | None
     wind_tables: list[PrintableTable]
+    tide_tables: list[PrintableTable] = field(default_factory=list)
+    tide_schedule: PrintableTable | None = None
+    tide_dice: str = ""
+    fort_tables: list[PrintableTable] = field(default_factory=list)
+    assault: AssaultAid | None = None
     rolls: list[dict[str, Any]] = field(default_factory=list)
     rolled: dict[str, str] = field(default_factory=dict)
 
@@ -145,12 +161,12 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
     held = engagement.result.get("table") or {}
     sides = [_side(loaded, k, held.get("at_anchor_side")) for k in (0, 1)]
     port = engagement.port
-    forts = None
+    forts_line = None
     if port is not None:
         spec = PortSpec(
             fortification=port.fortification, name=port.name, batteries=port.batteries, gibraltar=port.gibraltar
         )
-        forts = PackForts(
+        forts_line = PackForts(
             port=port.name,
             owner=port.owner.name if port.owner is not None else "nobody",
             fortification=port.fortification,
@@ -162,24 +178,77 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
         )
     rolls = list((table.pack or {}).get("dice", []))
     rolled = dict((table.pack or {}).get("rolled", {}))
+    tide_tables: list[PrintableTable] = []
+    schedule = None
+    tide_dice = ""
+    fort_tables: list[PrintableTable] = []
+    assault = None
+    if port is not None:
+        # Seed 001's naval set-up for an inshore battle: the tide from the set-up dice, and the rest.
+        tide_tables = [
+            tides.tide_timing_table(),
+            tides.tide_cycle_table(),
+            tides.tide_effect_table(),
+            tides.tide_modifiers_table(),
+            tides.grounding_table(),
+            tides.marsh_passage_table(),
+        ]
+        setup = (table.pack or {}).get("setup")
+        if setup:
+            timing = tides.tide_timing_for(attacker_first=setup["attacker"], defender_dice=setup["defender"])
+            schedule = tides.tide_schedule_table(timing)
+            tide_dice = (
+                f"attacker's initial set-up die {setup['attacker']}, defender's "
+                + ", ".join(str(d) for d in setup["defender"])
+                + (" (rolled by the server)" if setup.get("rolled") else " (thrown at the table)")
+            )
+        on_table = forts.port_forts(
+            fortification=port.fortification, gibraltar=port.gibraltar, batteries=port.batteries, ruleset=ruleset
+        )
+        fort_tables = [
+            forts.port_forts_table(on_table, port.name),
+            forts.fort_mapping_table(ruleset),
+            forts.fort_sizes_table(),
+            forts.fort_firing_table(),
+            forts.fort_hits_table(),
+        ]
+        ashore = LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).select_related("nation")
+        besiegers = [u for u in ashore if port.owner_id is None or u.nation_id != port.owner_id]
+        if besiegers:
+            counts: dict[str, int] = {}
+            for unit in besiegers:
+                counts[unit.nation.name] = counts.get(unit.nation.name, 0) + 1
+            garrison = LandUnit.objects.filter(port=port, state=LandUnit.State.GARRISON).count()
+            assault = AssaultAid(
+                besiegers=[f"{name}: {n} land unit{'s' if n != 1 else ''}" for name, n in sorted(counts.items())],
+                garrison=f"{garrison} land unit{'s' if garrison != 1 else ''}",
+                tables=[fire_combat.fire_procedure_table(), fire_combat.fire_chart_table()],
+            )
     return BattlePack(
         table=table,
         place=loaded.where,
         kind=engagement.get_kind_display(),
         inshore=port is not None,
         sides=sides,
-        forts=forts,
+        forts=forts_line,
         wind_tables=[wind.initial_wind_table(), wind.wind_change_table(), wind.wind_speed_table()],
+        tide_tables=tide_tables,
+        tide_schedule=schedule,
+        tide_dice=tide_dice,
+        fort_tables=fort_tables,
+        assault=assault,
         rolls=rolls,
         rolled=rolled,
     )
 
 
-def pack_roll(table: TabletopBattle, *, campaign_seed: int, turn_number: int) -> tuple[list[dict[str, Any]], dict]:
+def pack_roll(
+    table: TabletopBattle, *, campaign_seed: int, turn_number: int, inshore: bool
+) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, Any] | None]:
     """Roll the pack's dice for a group that asks the server to: the initial wind (the campaign does
-    not know the wind) and the first wind-speed toss. Seeded from (campaign seed, turn, 4, place,
-    "table"), so they are the same however often asked. Returns the strategic-log records and what
-    they gave, in words."""
+    not know the wind), the first wind-speed toss and, inshore, the tide's set-up dice. Seeded from
+    (campaign seed, turn, 4, place, "table"), so they are the same however often asked. Returns the
+    strategic-log records, what they gave in words, and the set-up dice (None at sea)."""
     dice = SeededDice(derive_seed(campaign_seed, turn_number, 4, table.place, "table"))
     log = StrategicLog()
     initial = wind.roll_initial_wind(dice, log, place=table.place)
@@ -188,5 +257,24 @@ def pack_roll(table: TabletopBattle, *, campaign_seed: int, turn_number: int) ->
         "Initial wind": f"from the {initial.wind.label} ({initial.wind.value})",
         "Wind speed": f"{speed.total} (higher die {speed.higher}, lower die {speed.lower})",
     }
+    setup = None
+    if inshore:
+        thrown = tides.roll_setup_dice(dice, log, place=table.place)
+        setup = {"attacker": thrown.attacker.raw, "defender": [d.raw for d in thrown.defender], "rolled": True}
+        timing = thrown.timing
+        rolled["Tide"] = f"{timing.anchor.label.lower()} at {tides.clock(timing.hour * 60)}"
     records: list[StrategicDie] = list(log)
-    return [r.to_dict() for r in records], rolled
+    return [r.to_dict() for r in records], rolled, setup
+
+
+def setup_dice_check(attacker: object, defender: object) -> dict[str, Any]:
+    """Set-up dice thrown at the table, checked (seed 001 "Set Up Dicing"): raises ValueError naming
+    what was wrong and what is allowed."""
+    if isinstance(attacker, bool) or not isinstance(attacker, int):
+        raise ValueError("attacker: the attacker's initial set-up die is a whole number from 1 to 6.")
+    if not isinstance(defender, list) or not defender:
+        raise ValueError("defender: the defender's set-up dice, one or more, each from 1 to 6.")
+    if any(isinstance(d, bool) or not isinstance(d, int) for d in defender):
+        raise ValueError("defender: each of the defender's set-up dice is a whole number from 1 to 6.")
+    tides.tide_timing_for(attacker_first=attacker, defender_dice=defender)
+    return {"attacker": attacker, "defender": list(defender), "rolled": False}

@@ -32,7 +32,7 @@ from battles.engagements.table import (
     table_sides,
 )
 from battles.models import Battle, TabletopBattle
-from battles.tabletop_pack import pack_roll
+from battles.tabletop_pack import pack_roll, setup_dice_check
 from campaign.models import Campaign, Nation, Turn
 from campaign.turn.lifecycle import turn_table_resume
 from ports.models import Port, SeaZone
@@ -47,6 +47,7 @@ __all__ = [
     "table_result_confirm",
     "table_result_dispute",
     "table_result_enter",
+    "table_setup_dice_set",
     "table_side_of",
     "table_unmark",
 ]
@@ -238,8 +239,28 @@ def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
     if (table.pack or {}).get("dice"):
         return table
     turn = Turn.objects.select_for_update().get(pk=table.turn_id)
-    records, rolled = pack_roll(table, campaign_seed=table.campaign.seed, turn_number=turn.number)
+    records, rolled, setup = pack_roll(
+        table, campaign_seed=table.campaign.seed, turn_number=turn.number, inshore=table.port_id is not None
+    )
     table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}
+    if setup is not None and not (table.pack.get("setup") or {}):
+        table.pack["setup"] = setup
     table.save(update_fields=["pack", "updated_at"])
     Turn.objects.filter(pk=turn.pk).update(dice_log=[*turn.dice_log, *records])
+    return table
+
+
+@transaction.atomic
+def table_setup_dice_set(*, table: TabletopBattle, attacker: object, defender: object) -> TabletopBattle:
+    """The set-up dice the group threw at the table for the tide (seed 001): the pack then shows the
+    tides of the day they give. Refused, changing nothing, if they are not dice."""
+    table = _locked(table)
+    if table.status not in TabletopBattle.OUTSTANDING:
+        raise _refuse("Set-up dice are entered only for a battle waiting at the table.")
+    try:
+        setup = setup_dice_check(attacker, defender)
+    except ValueError as bad:
+        raise _refuse(str(bad), field="setup", code="invalid") from bad
+    table.pack = {**(table.pack or {}), "setup": setup}
+    table.save(update_fields=["pack", "updated_at"])
     return table

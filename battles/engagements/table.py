@@ -80,6 +80,8 @@ def table_claim(e: Engagement, sides: Sequence[FightingSide], ruleset: Ruleset) 
     if row.status != TabletopBattle.Status.MARKED or row.engagement_id is not None:
         return False
     row.engagement = e
+    if e.port_id is not None:
+        row.port_id = e.port_id  # a fight at a port (a sally too): inshore, whatever the marking named
     row.status = TabletopBattle.Status.WAITING
     row.save()
     return True

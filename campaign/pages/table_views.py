@@ -36,6 +36,7 @@ from campaign.tabletop import (
     table_result_confirm,
     table_result_dispute,
     table_result_enter,
+    table_setup_dice_set,
     table_unmark,
 )
 
@@ -135,6 +136,15 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
                     raise PermissionDenied("Only the game master or a player of a side can have the dice rolled.")
                 table_pack_roll(table=table)
                 messages.success(request, "The server rolled the pack's dice.")
+            elif action == "setup":
+                if not (viewer.is_gm or data.my_side is not None):
+                    raise PermissionDenied("Only the game master or a player of a side can enter the set-up dice.")
+                table_setup_dice_set(
+                    table=table,
+                    attacker=_die(request.POST.get("setup_attacker", "")),
+                    defender=[_die(x) for x in request.POST.get("setup_defender", "").replace(",", " ").split()],
+                )
+                messages.success(request, "The pack shows the tides of the day those dice give.")
             else:
                 errors.append(f"Unknown action {action!r}.")
         except TableResultRefused as refused:
@@ -148,6 +158,12 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
         request, viewer, "table", d=data, errors=errors, fates=FATE_CHOICES, taken_in=TAKEN_IN_CHOICES
     )
     return render(request, "campaign/table.html", context, status=400 if errors else 200)
+
+
+def _die(text: str) -> object:
+    """A die face typed in a form: a whole number, or the text itself for the service to refuse."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else text
 
 
 def _keep_entered(data: Any, body: dict[str, Any]) -> None:
