@@ -278,3 +278,19 @@ def setup_dice_check(attacker: object, defender: object) -> dict[str, Any]:
         raise ValueError("defender: each of the defender's set-up dice is a whole number from 1 to 6.")
     tides.tide_timing_for(attacker_first=attacker, defender_dice=defender)
     return {"attacker": attacker, "defender": list(defender), "rolled": False}
+
+
+def wind_dice_check(initial: object, speed: object) -> dict[str, str]:
+    """Wind dice thrown at the table (seed 004): the initial-wind die (and the re-roll's, after a
+    5 or 6) and the two wind-speed dice; returns what they give in words, as the server's rolls
+    are shown. Raises ValueError naming what was wrong and what is allowed."""
+    if not isinstance(initial, list) or not 1 <= len(initial) <= 2 or any(not isinstance(d, int) for d in initial):
+        raise ValueError("wind: the initial-wind die, and the re-roll's die after a 5 or 6 (each 1 to 6).")
+    if not isinstance(speed, list) or len(speed) != 2 or any(not isinstance(d, int) for d in speed):
+        raise ValueError("wind speed: the two dice of the wind-speed toss (each 1 to 6).")
+    direction = wind.initial_wind_for(initial[0], initial[1] if len(initial) > 1 else None)
+    toss = wind.wind_speed_for(speed[0], speed[1])
+    return {
+        "Initial wind": f"from the {direction.label} ({direction.value})",
+        "Wind speed": f"{toss.total} (higher die {toss.higher}, lower die {toss.lower})",
+    }

@@ -32,7 +32,7 @@ from battles.engagements.table import (
     table_sides,
 )
 from battles.models import Battle, TabletopBattle
-from battles.tabletop_pack import pack_roll, setup_dice_check
+from battles.tabletop_pack import pack_roll, setup_dice_check, wind_dice_check
 from campaign.models import Campaign, Nation, Turn
 from campaign.turn.lifecycle import turn_table_resume
 from ports.models import Port, SeaZone
@@ -251,16 +251,30 @@ def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
 
 
 @transaction.atomic
-def table_setup_dice_set(*, table: TabletopBattle, attacker: object, defender: object) -> TabletopBattle:
-    """The set-up dice the group threw at the table for the tide (seed 001): the pack then shows the
-    tides of the day they give. Refused, changing nothing, if they are not dice."""
+def table_setup_dice_set(
+    *,
+    table: TabletopBattle,
+    attacker: object = None,
+    defender: object = None,
+    wind_initial: object = None,
+    wind_speed: object = None,
+) -> TabletopBattle:
+    """Dice the group threw at the table: the set-up dice for the tide (seed 001; the pack then shows
+    the tides of the day they give) and/or the wind dice (seed 004; the pack shows the wind they
+    give). Refused, changing nothing, if they are not dice; dice the server rolled are kept."""
     table = _locked(table)
     if table.status not in TabletopBattle.OUTSTANDING:
-        raise _refuse("Set-up dice are entered only for a battle waiting at the table.")
+        raise _refuse("Dice are entered only for a battle waiting at the table.")
+    pack = dict(table.pack or {})
     try:
-        setup = setup_dice_check(attacker, defender)
+        if attacker is not None or defender is not None:
+            pack["setup"] = setup_dice_check(attacker, defender)
+        if wind_initial is not None or wind_speed is not None:
+            if pack.get("dice"):
+                raise ValueError("The server already rolled the wind for this battle.")
+            pack["rolled"] = {**pack.get("rolled", {}), **wind_dice_check(wind_initial, wind_speed)}
     except ValueError as bad:
-        raise _refuse(str(bad), field="setup", code="invalid") from bad
-    table.pack = {**(table.pack or {}), "setup": setup}
+        raise _refuse(str(bad), field="dice", code="invalid") from bad
+    table.pack = pack
     table.save(update_fields=["pack", "updated_at"])
     return table

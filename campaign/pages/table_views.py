@@ -139,12 +139,18 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
             elif action == "setup":
                 if not (viewer.is_gm or data.my_side is not None):
                     raise PermissionDenied("Only the game master or a player of a side can enter the set-up dice.")
-                table_setup_dice_set(
-                    table=table,
-                    attacker=_die(request.POST.get("setup_attacker", "")),
-                    defender=[_die(x) for x in request.POST.get("setup_defender", "").replace(",", " ").split()],
-                )
-                messages.success(request, "The pack shows the tides of the day those dice give.")
+                post = request.POST
+                given: dict[str, object] = {}
+                if post.get("setup_attacker", "").strip() or post.get("setup_defender", "").strip():
+                    given["attacker"] = _die(post.get("setup_attacker", ""))
+                    given["defender"] = _dice(post.get("setup_defender", ""))
+                if post.get("wind_initial", "").strip() or post.get("wind_speed", "").strip():
+                    given["wind_initial"] = _dice(post.get("wind_initial", ""))
+                    given["wind_speed"] = _dice(post.get("wind_speed", ""))
+                if not given:
+                    raise TableResultRefused("Enter the dice thrown at the table first.", field="dice")
+                table_setup_dice_set(table=table, **given)
+                messages.success(request, "The pack shows what those dice give.")
             else:
                 errors.append(f"Unknown action {action!r}.")
         except TableResultRefused as refused:
@@ -164,6 +170,11 @@ def _die(text: str) -> object:
     """A die face typed in a form: a whole number, or the text itself for the service to refuse."""
     text = text.strip()
     return int(text) if text.isascii() and text.isdigit() else text
+
+
+def _dice(text: str) -> list[object]:
+    """Dice typed in one field, separated by spaces or commas."""
+    return [_die(x) for x in text.replace(",", " ").split()]
 
 
 def _keep_entered(data: Any, body: dict[str, Any]) -> None:
