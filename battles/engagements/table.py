@@ -233,9 +233,10 @@ def _fate(battle: TableBattleSides, side: FightingSide, ship: Ship, row: Mapping
             )
         return ShipFate(fate)
     enemy = battle.sides[1 - side.index]
-    codes = sorted({f.nation.code for f in enemy.fleets})
+    present = {f.nation.code: f.nation.name for f in enemy.fleets}
+    codes = sorted(present)
     if by not in codes:
-        there = " or ".join(codes)
+        there = " or ".join(f"{present[c]} ({c})" for c in codes)
         own = f" ({by} fought on its own side)" if by in {f.nation.code for f in side.fleets} else ""
         raise TableResultRefused(
             f"{where}.captured_by: {ship.name} can only be captured by a nation of the other side that was there: "

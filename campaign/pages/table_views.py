@@ -5,10 +5,12 @@ what is shown in :mod:`campaign.pages.tabletop`. Every action is a plain form PO
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -189,12 +191,17 @@ def _keep_entered(data: Any, body: dict[str, Any]) -> None:
     data.held_field = "" if body["held_field"] is None else str(body["held_field"])
 
 
-def _pack_html(request: HttpRequest, slug: str, table_id: int) -> tuple[str, Any]:
+def _pack_html(request: HttpRequest, slug: str, table_id: int, *, inline_css: bool = False) -> tuple[str, Any]:
+    """The pack's page; for the PDF with its stylesheet inline (Chromium prints it from memory)."""
     data = table_for_player(user=request.user, slug=slug, table_id=table_id, nation_code=request.GET.get("nation"))
     if data.pack is None:
         raise PermissionDenied("This battle has no pack: it is not waiting at the table.")
-    html = render_to_string("campaign/table_pack.html", {"d": data, "p": data.pack, "campaign": data.viewer.campaign})
-    return html, data
+    css = ""
+    if inline_css:
+        found = finders.find("pack.css")
+        css = Path(str(found)).read_text(encoding="utf-8") if found else ""
+    context = {"d": data, "p": data.pack, "campaign": data.viewer.campaign, "inline_css": css}
+    return render_to_string("campaign/table_pack.html", context, request=request), data
 
 
 @login_required
@@ -207,7 +214,7 @@ def table_pack(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 @login_required
 def table_pack_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """The battle pack as a PDF, printed by Chromium from the same page."""
-    html, data = _pack_html(request, slug, table_id)
+    html, data = _pack_html(request, slug, table_id, inline_css=True)
     try:
         pdf = html_to_pdf(html)
     except PdfUnavailable as trouble:

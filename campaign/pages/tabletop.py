@@ -90,7 +90,7 @@ class FormShip:
     fate: str = "intact"
     captured_by: str = ""
     taken_in: str = ""
-    captors: list[str] = field(default_factory=list)
+    captors: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -153,7 +153,8 @@ def table_for_player(*, user: User, slug: str, table_id: int, nation_code: str |
     if pack is not None:
         assert table.engagement is not None
         loaded = table_sides(table.engagement)
-        labels = [s.label for s in loaded.sides]
+        names = {n.code: n.name for n in viewer.nations}
+        labels = [" and ".join(names.get(c, c) for c in s.nations) for s in loaded.sides]
         lost = set((table.result or {}).get("admirals_lost", []))
         for side, ship in loaded.ships():
             row = entered.get(ship.pk, {})
@@ -169,10 +170,12 @@ def table_for_player(*, user: User, slug: str, table_id: int, nation_code: str |
                     fate=str(row.get("fate") or "intact"),
                     captured_by=str(row.get("captured_by") or ""),
                     taken_in=str(row.get("taken_in") or ""),
-                    captors=sorted({f.nation.code for f in enemy.fleets}),
+                    captors=sorted({(f.nation.code, f.nation.name) for f in enemy.fleets}),
                 )
             )
-        admirals = [(a.pk, f"{a.name} ({a.grade}), {side.label}", a.pk in lost) for side, a in loaded.admirals()]
+        admirals = [
+            (a.pk, f"{a.name} (grade {a.grade}), {labels[side.index]}", a.pk in lost) for side, a in loaded.admirals()
+        ]
     held = (table.result or {}).get("held_field")
     return TableDetail(
         viewer=viewer,

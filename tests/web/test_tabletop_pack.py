@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils.html import escape
 from django.utils import timezone
+from django.utils.html import escape
 
 from battles.models import TabletopBattle
 from campaign.models import Turn
@@ -108,10 +108,10 @@ def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dic
     assert len(pages) >= 2, "the pack runs to several pages"
     text = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True, timeout=60)
     assert "6 coastal forts" in text.stdout and "low water at 0300" in text.stdout
-    keep = Path("tests/browser/screenshots")
-    if keep.is_dir():
-        for n, png in enumerate(pages[:2], start=1):
-            (keep / f"table-pack-pdf-page-{n}.png").write_bytes(png.read_bytes())
+    keep = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+    keep.mkdir(parents=True, exist_ok=True)
+    for n, png in enumerate(pages[:3], start=1):
+        (keep / f"table-pack-pdf-page-{n}.png").write_bytes(png.read_bytes())
 
 
 def test_the_server_rolls_the_packs_dice_into_the_turns_dice_log() -> None:
@@ -147,7 +147,7 @@ def test_the_result_form_refuses_a_captor_that_was_not_there_and_keeps_what_was_
     refused = client.post(url, data)
     assert refused.status_code == 400
     text = refused.content.decode()
-    assert "can only be captured by a nation of the other side that was there: FR" in text
+    assert "can only be captured by a nation of the other side that was there: France (FR)" in text
     assert 'value="captured" selected' in text  # the form keeps what was entered
     table.refresh_from_db()
     assert table.status == TabletopBattle.Status.WAITING and table.result == {}
