@@ -111,7 +111,7 @@ class BattlePack:
     fort_tables: list[PrintableTable] = field(default_factory=list)
     assault: AssaultAid | None = None
     rolls: list[dict[str, Any]] = field(default_factory=list)
-    rolled: dict[str, str] = field(default_factory=dict)
+    rolled: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _class_label(ship_class: str) -> str:
@@ -177,7 +177,8 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
             broadsides_each=5 if port.fortification == 1 else 10,
         )
     rolls = list((table.pack or {}).get("dice", []))
-    rolled = dict((table.pack or {}).get("rolled", {}))
+    # (what, what it gave) in reading order; kept as a list (a JSON object's keys lose their order).
+    rolled = [(str(k), str(v)) for k, v in (table.pack or {}).get("rolled", [])]
     tide_tables: list[PrintableTable] = []
     schedule = None
     tide_dice = ""
@@ -244,7 +245,7 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
 
 def pack_roll(
     table: TabletopBattle, *, campaign_seed: int, turn_number: int, inshore: bool
-) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, Any] | None]:
+) -> tuple[list[dict[str, Any]], list[list[str]], dict[str, Any] | None]:
     """Roll the pack's dice for a group that asks the server to: the initial wind (the campaign does
     not know the wind), the first wind-speed toss and, inshore, the tide's set-up dice. Seeded from
     (campaign seed, turn, 4, place, "table"), so they are the same however often asked. Returns the
@@ -253,16 +254,16 @@ def pack_roll(
     log = StrategicLog()
     initial = wind.roll_initial_wind(dice, log, place=table.place)
     speed = wind.roll_wind_speed(dice, log, place=table.place)
-    rolled = {
-        "Initial wind": f"from the {initial.wind.label} ({initial.wind.value})",
-        "Wind speed": f"{speed.total} (higher die {speed.higher}, lower die {speed.lower})",
-    }
+    rolled = [
+        ["Initial wind", f"from the {initial.wind.label} ({initial.wind.value})"],
+        ["Wind speed", f"{speed.total} (higher die {speed.higher}, lower die {speed.lower})"],
+    ]
     setup = None
     if inshore:
         thrown = tides.roll_setup_dice(dice, log, place=table.place)
         setup = {"attacker": thrown.attacker.raw, "defender": [d.raw for d in thrown.defender], "rolled": True}
         timing = thrown.timing
-        rolled["Tide"] = f"{timing.anchor.label.lower()} at {tides.clock(timing.hour * 60)}"
+        rolled.append(["Tide", f"{timing.anchor.label.lower()} at {tides.clock(timing.hour * 60)}"])
     records: list[StrategicDie] = list(log)
     return [r.to_dict() for r in records], rolled, setup
 
@@ -280,7 +281,7 @@ def setup_dice_check(attacker: object, defender: object) -> dict[str, Any]:
     return {"attacker": attacker, "defender": list(defender), "rolled": False}
 
 
-def wind_dice_check(initial: object, speed: object) -> dict[str, str]:
+def wind_dice_check(initial: object, speed: object) -> list[list[str]]:
     """Wind dice thrown at the table (seed 004): the initial-wind die (and the re-roll's, after a
     5 or 6) and the two wind-speed dice; returns what they give in words, as the server's rolls
     are shown. Raises ValueError naming what was wrong and what is allowed."""
@@ -290,7 +291,7 @@ def wind_dice_check(initial: object, speed: object) -> dict[str, str]:
         raise ValueError("wind speed: the two dice of the wind-speed toss (each 1 to 6).")
     direction = wind.initial_wind_for(initial[0], initial[1] if len(initial) > 1 else None)
     toss = wind.wind_speed_for(speed[0], speed[1])
-    return {
-        "Initial wind": f"from the {direction.label} ({direction.value})",
-        "Wind speed": f"{toss.total} (higher die {toss.higher}, lower die {toss.lower})",
-    }
+    return [
+        ["Initial wind", f"from the {direction.label} ({direction.value})"],
+        ["Wind speed", f"{toss.total} (higher die {toss.higher}, lower die {toss.lower})"],
+    ]

@@ -272,7 +272,7 @@ def table_setup_dice_set(
         if wind_initial is not None or wind_speed is not None:
             if pack.get("dice"):
                 raise ValueError("The server already rolled the wind for this battle.")
-            pack["rolled"] = {**pack.get("rolled", {}), **wind_dice_check(wind_initial, wind_speed)}
+            pack["rolled"] = wind_dice_check(wind_initial, wind_speed)
     except ValueError as bad:
         raise _refuse(str(bad), field="dice", code="invalid") from bad
     table.pack = pack

@@ -288,6 +288,9 @@ def table_result_apply(*, table: TabletopBattle, body: Mapping[str, Any], note: 
             {
                 "side": side.index,
                 "name": ship.name,
+                "ref": ship.pk,
+                "class": ship.ship_class,
+                "crew": ship.crew,
                 "fate": checked.fates[ship.pk].fate,
                 "exploded": False,
                 "captured_by": checked.fates[ship.pk].captor,
