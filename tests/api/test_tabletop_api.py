@@ -50,8 +50,9 @@ def test_both_sides_enter_and_confirm_and_the_gm_approves_through_the_api() -> N
     assert "France" not in problem["detail"] and "Great Britain (GB)" in problem["detail"]
     assert TabletopBattle.objects.get(pk=table.pk).result == {}
 
+    prize_id = ships["Escadre de Cadix 1"]["id"]
     rows[0] = {
-        "ship": ships["Escadre de Cadix 1"]["id"],
+        "ship": prize_id,
         "fate": "captured",
         "captured_by": "GB",
         "taken_in": "damaged",
