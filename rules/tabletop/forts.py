@@ -502,3 +502,27 @@ def port_forts_table(forts: PortForts, port_name: str) -> PrintableTable:
         headers=("Forts", "Size", "Guns per sector", "Guns in all", "From"),
         rows=rows,
     )
+
+
+# --- Shore batteries in the Battle of Grenada rules (seed 004) ---------------------------------------
+
+#: Seed 004: "SHORE BATTERIES Each Gun box represents 8-14 guns."
+SHORE_BATTERY_GUNS_PER_BOX: Final = (8, 14)
+
+
+def shore_battery_table() -> PrintableTable:
+    """Seed 004's shore batteries, for groups that fight with the Battle of Grenada rules: "SHORE
+    BATTERIES Each Gun box represents 8-14 guns. If the shore battery fires red hot shot score hits
+    normally & toss again for EACH hit as for an initial FIRE result."."""
+    low, high = SHORE_BATTERY_GUNS_PER_BOX
+    return PrintableTable(
+        key="shore_batteries",
+        title="Shore batteries (Battle of Grenada rules)",
+        source="Battle of Grenada rules (MWAN #109)",
+        seed="004",
+        headers=("Rule", "Effect"),
+        rows=(
+            ("Gun box", f"Each gun box represents {low}–{high} guns"),
+            ("Red hot shot", "Score hits normally, then toss again for each hit as for an initial FIRE result"),
+        ),
+    )

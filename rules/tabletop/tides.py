@@ -754,8 +754,11 @@ def grounding_table() -> PrintableTable:
         headers=("Element", "Number"),
         rows=tuple((r.label, str(r.number)) for r in GROUNDING_CHART),
         notes=(
+            "Ships and galleys check at the end of each movement phase in GGo* shoal water, reefs or tidal marsh.",
             "Aground in a strong wind: the element is destroyed (wrecked). On a reef: stranded, or destroyed "
             "in a strong wind.",
+            "Once an element of a naval group has crossed the shoal, the rest may follow at the same speed and "
+            "route: the passage is marked.",
             "Grounded ships get unstuck if 1D6 plus the tide modifier makes their number, at the tide level they "
             "grounded in or a higher one: "
             + "; ".join(f"{signed(v)} at {p.label.lower()}" for p, v in UNSTICK_MODIFIERS.items())
@@ -775,4 +778,70 @@ def marsh_passage_table() -> PrintableTable:
         seed=SEED,
         headers=("1D6", "Move"),
         rows=tuple((str(r.face), r.move) for r in MARSH_PASSAGE_TABLE),
+    )
+
+
+# --- The opening rolls of an inshore battle ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class InshoreSetup:
+    """The set-up dice, the tide timing they give, and the first tide cycle's effect."""
+
+    setup: SetupDice
+    effect: TideEffect
+
+    @property
+    def timing(self) -> TideTiming:
+        return self.setup.timing
+
+
+def roll_inshore_setup(dice: Dice, log: StrategicLog, *, place: str, conditions: TideConditions) -> InshoreSetup:
+    """Make an inshore battle's first rolls: the set-up dice (attacker's, then the defender's two),
+    then the attacker's tide-effect die for the first tide cycle under ``conditions``."""
+    setup = roll_setup_dice(dice, log, place=place)
+    effect = roll_tide_effect(dice, log, place=place, conditions=conditions)
+    return InshoreSetup(setup, effect)
+
+
+def tide_effect_result_table(effect: TideEffect) -> PrintableTable:
+    """One tide-effect roll as the pack prints it: the roll, then what each water feature is."""
+    row = effect.row
+    return PrintableTable(
+        key="tide_effect_result",
+        title=f"This tide cycle: 1D6 {effect.face}, modifier {signed(effect.modifier)}, total {effect.score}",
+        source=SOURCE,
+        seed=SEED,
+        headers=("Feature", "Is", "Meaning"),
+        rows=(
+            ("Shoal water at high water", row.shoal_high.code, row.shoal_high.legend),
+            ("Shoal water at ebb or flood", row.shoal_ebb_flood.code, row.shoal_ebb_flood.legend),
+            ("Shoal water at low water", row.shoal_low.code, row.shoal_low.legend),
+            ("Reefs", row.reef.code, row.reef.legend),
+            ("Tidal marsh", row.tidal_marsh.code, row.tidal_marsh.legend),
+        ),
+    )
+
+
+def setup_dice_table(setup: SetupDice) -> PrintableTable:
+    """The set-up dice as the pack prints them, with the tide timing they give."""
+    defender = ", ".join(str(d.raw) for d in setup.defender)
+    timing = setup.timing
+    if timing.moonlit:
+        rule = (
+            f"The defender's last die is odd: a night with a moon; high water at the defender's total, "
+            f"{clock(timing.hour * 60)}"
+        )
+    else:
+        rule = (
+            f"The defender's last die is even: a moonless night; low water at the attacker's die, "
+            f"{clock(timing.hour * 60)}"
+        )
+    return PrintableTable(
+        key="setup_dice",
+        title="Set-up dice",
+        source=SOURCE,
+        seed=SEED,
+        headers=("Dice", "This battle"),
+        rows=(("Attacker's initial die", str(setup.attacker.raw)), ("Defender's dice", defender), ("Tide", rule)),
     )

@@ -417,3 +417,57 @@ def wind_speed_row(speed: WindSpeed) -> tuple[str, ...]:
 
 
 WIND_SPEED_ROLL_HEADERS: Final = ("2D6", "Total", "Higher die", "Lower die")
+
+
+# --- The opening rolls of a battle ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningWind:
+    """The wind a tabletop battle starts with.
+
+    ``wind`` is the campaign's wind when it knows one (``rolled`` False, no dice), else the initial
+    wind rolled from the table; ``speed`` is the opening wind-speed toss (house: the seed gives no
+    starting speed). ``dice`` are every die rolled, in order.
+    """
+
+    wind: Direction
+    rolled: bool
+    speed: WindSpeed
+    dice: tuple[StrategicDie, ...]
+
+
+def roll_opening_wind(dice: Dice, log: StrategicLog, *, place: str, known: Direction | None = None) -> OpeningWind:
+    """Make a battle's first wind rolls: the initial wind (only when ``known`` is None — "If
+    unknown") and then the wind-speed toss. Returns the wind, whether it was rolled, the speed and
+    the dice (also appended to ``log``)."""
+    before = len(log)
+    wind = roll_initial_wind(dice, log, place=place).wind if known is None else Direction(known)
+    speed = roll_wind_speed(dice, log, place=place)
+    return OpeningWind(wind, known is None, speed, log.records[before:])
+
+
+def opening_wind_table(opening: OpeningWind) -> PrintableTable:
+    """The opening wind as the pack prints it: where it blows from and the distances it sets."""
+    if opening.rolled:
+        faces = [str(d.raw) for d in opening.dice if d.purpose == WIND_INITIAL]
+        how = f"rolled on the initial-wind table ({' then '.join(faces)})"
+    else:
+        how = "as the campaign knows it"
+    return PrintableTable(
+        key="wind_opening",
+        title="The wind at the start",
+        source=SOURCE,
+        seed=SEED,
+        headers=("Wind", "This battle"),
+        rows=(
+            ("Wind", f"From the {opening.wind.label}, {how}"),
+            ("Wind speed (2D6)", f"{opening.speed.faces[0]} and {opening.speed.faces[1]}"),
+            ("With or across the wind", f"{opening.speed.total} inches at most"),
+            ("Beating into the wind; damaged ships with or across", f"{opening.speed.higher} inches at most"),
+            (
+                "Damaged ships beating; dismasted ships drift; every ship not tacking at least",
+                f"{opening.speed.lower} inches",
+            ),
+        ),
+    )

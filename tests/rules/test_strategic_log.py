@@ -68,3 +68,24 @@ def test_the_purposes_cover_every_strategic_roll_of_the_rules() -> None:
         "fireship_fort",
         "fireship",
     } <= PURPOSES
+
+
+def test_the_tabletop_purposes_are_stored_like_any_other_roll() -> None:
+    """Issue 15: the pack's dice are "logged in the same canonical dice log as automatic battles"."""
+    tabletop = {
+        "wind_initial",
+        "wind_change",
+        "wind_speed",
+        "setup",
+        "tide_effect",
+        "grounding",
+        "unstick",
+        "marsh_passage",
+        "fort_fire_back",
+        "fort_clear",
+        "fire_combat",
+    }
+    assert tabletop <= PURPOSES
+    for purpose in sorted(tabletop):
+        die = StrategicDie(purpose=purpose, place="gibraltar", die="d6", raw=4, mod=0, result=4)
+        assert StrategicDie.from_dict(die.to_dict()) == die

@@ -14,13 +14,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.dice import ScriptedDice, SeededDice
+from rules.ruleset import DEFAULT_RULESET as R
+from rules.ruleset import Ruleset
 from rules.strategic_log import StrategicLog
 from rules.tabletop.fire_combat import (
+    ASSAULT_HEADERS,
     FIRE_RESULT_HEADERS,
     HOUSE_FIRE_CHART,
+    OPEN_DEFENCE,
+    UNIT_INCREMENTS,
     FireChart,
     Formation,
     Odds,
+    assault_forces,
+    assault_table,
     fire_chart_table,
     fire_for,
     fire_procedure_table,
@@ -251,3 +258,70 @@ def test_roll_bands_cover_every_roll_once() -> None:
     assert bands[0][0] == 11 and bands[-1][1] is None
     for (_, high), (low, _) in itertools.pairwise(bands):
         assert high is not None and low == high + 1
+
+
+# --- The assault aid -----------------------------------------------------------------------------
+
+
+def test_assault_forces_at_gibraltar() -> None:
+    """RULES.md §7 "G = the owner's and its allies' units in the port (Gibraltar × 5)" and §6 "Coastal
+    forts = Fortification factor (Gibraltar 2 × = 6)"; 003: "they both fire 7" (a battery at medium
+    range) and "The fire defense of a line formation with less than seven increments is 9 in clear
+    terrain"."""
+    forces = assault_forces(
+        besiegers=4, siege_train=True, garrison=5, fortification=3, gibraltar=True, batteries=3, ruleset=R
+    )
+    b, g = forces.besiegers, forces.garrison
+    assert (b.units, b.guns, b.increments, b.fire_factors, b.defence) == (4, 1, 24, 4 * 6 + 7, 9)
+    assert (g.units, g.guns, g.increments, g.fire_factors, g.defence) == (25, 9, 150, 25 * 6 + 9 * 7, 18)
+    table = assault_table(forces)
+    assert table.headers == ASSAULT_HEADERS
+    assert table.rows == (
+        ("Besiegers", "4 land units; a siege train", "4", "6", "1", "31", "9 (line in the open)"),
+        (
+            "Garrison",
+            "5 land units counted 5 times at Gibraltar; 6 coastal forts, 3 artillery batteries",
+            "25",
+            "6",
+            "9",
+            "213",
+            "18 (behind the works)",
+        ),
+    )
+    assert table.notes[0].startswith("House values")
+
+
+def test_assault_forces_elsewhere_and_in_the_singular() -> None:
+    forces = assault_forces(
+        besiegers=1, siege_train=False, garrison=1, fortification=1, gibraltar=False, batteries=1, ruleset=R
+    )
+    assert forces.besiegers.counted_as == "1 land unit"
+    assert forces.garrison.counted_as == "1 land unit; 1 coastal fort, 1 artillery battery"
+    assert (forces.garrison.units, forces.garrison.guns) == (1, 2)
+
+
+def test_assault_forces_follow_the_ruleset() -> None:
+    ruleset = Ruleset.from_flat({"siege.gibraltar_garrison_multiplier": 3})
+    forces = assault_forces(
+        besiegers=2, siege_train=False, garrison=4, fortification=3, gibraltar=True, batteries=0, ruleset=ruleset
+    )
+    assert forces.garrison.units == 12
+    assert "counted 3 times at Gibraltar" in forces.garrison.counted_as
+
+
+def test_assault_forces_refuse_bad_numbers() -> None:
+    with pytest.raises(ValueError, match="besieging land units: a whole number 0 or more, got -1"):
+        assault_forces(
+            besiegers=-1, siege_train=False, garrison=1, fortification=1, gibraltar=False, batteries=0, ruleset=R
+        )
+    with pytest.raises(ValueError, match="batteries: a whole number 0 or more"):
+        assault_forces(
+            besiegers=1, siege_train=False, garrison=1, fortification=1, gibraltar=False, batteries=-3, ruleset=R
+        )
+
+
+def test_the_house_unit_keeps_the_seeds_line_defence() -> None:
+    """003: "When a unit is in line formation and has seven or more increments present in the hex, it
+    will have the fire defense of a column." — a house unit has fewer, so its line defence stands."""
+    assert UNIT_INCREMENTS < 7
+    assert target_fire_defence(formation="line", base=OPEN_DEFENCE, increments=UNIT_INCREMENTS) == 9

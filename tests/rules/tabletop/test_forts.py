@@ -35,6 +35,7 @@ from rules.tabletop.forts import (
     roll_clear_gun,
     roll_fire_at_fort,
     ship_may_fire_at_fort,
+    shore_battery_table,
 )
 
 R = DEFAULT_RULESET
@@ -306,3 +307,15 @@ def test_fire_at_fort_replays_from_its_logged_faces(seed: int, guns: int) -> Non
         ScriptedDice(log.faces()), StrategicLog(), place="z", ship_class="1st", band="long", guns=guns
     )
     assert again == first and len(log) == guns
+
+
+def test_shore_batteries_of_the_grenada_rules() -> None:
+    """004_15cba4ffbfa3ec94.txt: "SHORE BATTERIES Each Gun box represents 8-14 guns. If the shore
+    battery fires red hot shot score hits normally & toss again for EACH hit as for an initial FIRE
+    result."."""
+    table = shore_battery_table()
+    assert table.seed == "004"
+    assert table.rows == (
+        ("Gun box", "Each gun box represents 8–14 guns"),
+        ("Red hot shot", "Score hits normally, then toss again for each hit as for an initial FIRE result"),
+    )

@@ -35,12 +35,15 @@ from rules.tabletop.tides import (
     marsh_passage_table,
     may_try_unstick,
     roll_grounding,
+    roll_inshore_setup,
     roll_marsh_passage,
     roll_setup_dice,
     roll_tide_effect,
     roll_unstick,
+    setup_dice_table,
     tide_cycle_table,
     tide_effect_for,
+    tide_effect_result_table,
     tide_effect_row,
     tide_effect_table,
     tide_modifiers_table,
@@ -432,3 +435,56 @@ def test_rolled_tides_replay_from_their_logged_faces(seed: int) -> None:
     assert roll_setup_dice(dice, replay_log, place="z").timing == setup.timing
     assert roll_tide_effect(dice, replay_log, place="z", conditions=TideConditions()).row == effect.row
     assert replay_log.to_list() == log.to_list()
+
+
+# --- The opening rolls of an inshore battle ------------------------------------------------------
+
+
+def test_inshore_setup_rolls_setup_dice_then_the_tide_effect() -> None:
+    """001: "After setup dice are thrown, ... If on a night with a moon ( the defenders last setup die
+    score is odd ), defender's total die score will be the hour of high water." and "After terrain set
+    up a die is rolled by the attacker and compared to the chart below"."""
+    log = StrategicLog()
+    opening = roll_inshore_setup(
+        ScriptedDice([3, 2, 5, 4]), log, place="gibraltar", conditions=TideConditions(passage=True)
+    )
+    assert (opening.timing.moonlit, opening.timing.anchor, opening.timing.hour) == (True, TidePhase.HIGH, 7)
+    assert (opening.effect.face, opening.effect.score) == (4, 5)
+    assert [d.purpose for d in log] == ["setup", "setup", "setup", "tide_effect"]
+    assert setup_dice_table(opening.setup).rows == (
+        ("Attacker's initial die", "3"),
+        ("Defender's dice", "2, 5"),
+        ("Tide", "The defender's last die is odd: a night with a moon; high water at the defender's total, 0700"),
+    )
+    result = tide_effect_result_table(opening.effect)
+    assert result.title == "This tide cycle: 1D6 4, modifier +1, total 5"
+    assert [r[:2] for r in result.rows] == [
+        ("Shoal water at high water", "GGo"),
+        ("Shoal water at ebb or flood", "[DRv]"),
+        ("Shoal water at low water", "[ERv]"),
+        ("Reefs", "[RGo]"),
+        ("Tidal marsh", "[DGo]"),
+    ]
+
+
+def test_setup_dice_table_on_a_moonless_night() -> None:
+    """001: "if defenders last setup die score is even) then low water will occurred at the hour of the
+    attacker's inital set die score"."""
+    setup = roll_setup_dice(ScriptedDice([2, 1, 4]), StrategicLog(), place="z")
+    assert setup_dice_table(setup).rows[2] == (
+        "Tide",
+        "The defender's last die is even: a moonless night; low water at the attacker's die, 0200",
+    )
+
+
+def test_grounding_notes_follow_the_seed() -> None:
+    """001: "Naval elements may pass thru shoal water checking for to see if they run aground at the end
+    of the movement phase when they are in GGo* shoal water. If the element upon checking strikes a reef
+    the element is stranded or destroyed in strong wind. ... Once an element of a naval group has
+    crossed the shoal the rest may follow at the same speed and route as the lead element as the
+    passage is assumed to be marked."."""
+    notes = grounding_table().notes
+    assert notes[0].startswith("Ships and galleys check at the end of each movement phase in GGo*")
+    assert "On a reef: stranded, or destroyed in a strong wind." in notes[1]
+    assert notes[2].startswith("Once an element of a naval group has crossed the shoal")
+    assert "at the tide level they grounded in or a higher one" in notes[3] and "+2 at high water" in notes[3]

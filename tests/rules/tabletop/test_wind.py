@@ -17,7 +17,9 @@ from rules.tabletop.wind import (
     back,
     initial_wind_for,
     initial_wind_table,
+    opening_wind_table,
     roll_initial_wind,
+    roll_opening_wind,
     roll_wind_change,
     roll_wind_speed,
     toward,
@@ -283,3 +285,29 @@ def test_wind_speed_printable_rows_match_the_seed() -> None:
     assert "beat into the wind" in rows["Higher die"] and "damaged ships may sail" in rows["Higher die"]
     assert "damaged ships may beat" in rows["Lower die"].lower() and "dismasted ships must drift" in rows["Lower die"]
     assert any("at least the inches on the lower die" in n for n in wind_speed_table().notes)
+
+
+# --- The opening rolls ---------------------------------------------------------------------------
+
+
+def test_opening_wind_rolls_the_initial_wind_only_when_unknown() -> None:
+    """004_15cba4ffbfa3ec94.txt: "INITIAL WIND: If unknown 1D6: 1-3 = W 4 = NW 5-6 re -roll: 1= N 2 =
+    NE" and "toss 2D6 for overall wind speed"."""
+    log = StrategicLog()
+    opening = roll_opening_wind(ScriptedDice([5, 2, 3, 4]), log, place="gibraltar")
+    assert (opening.wind, opening.rolled, opening.speed.total) == (D.NE, True, 7)
+    assert [d.purpose for d in opening.dice] == ["wind_initial", "wind_initial", "wind_speed", "wind_speed"]
+    assert opening.dice == log.records
+    rows = opening_wind_table(opening).rows
+    assert rows[0] == ("Wind", "From the north-east, rolled on the initial-wind table (5 then 2)")
+    assert rows[2] == ("With or across the wind", "7 inches at most")
+    assert rows[3][1] == "4 inches at most" and rows[4][1] == "3 inches"
+
+
+def test_opening_wind_keeps_a_known_wind() -> None:
+    """004_15cba4ffbfa3ec94.txt: "INITIAL WIND: If unknown" — a known wind is not rolled."""
+    log = StrategicLog()
+    opening = roll_opening_wind(ScriptedDice([6, 6]), log, place="z", known=D.SE)
+    assert (opening.wind, opening.rolled, opening.speed.total) == (D.SE, False, 12)
+    assert [d.purpose for d in log] == ["wind_speed", "wind_speed"]
+    assert opening_wind_table(opening).rows[0] == ("Wind", "From the south-east, as the campaign knows it")
