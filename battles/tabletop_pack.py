@@ -212,6 +212,7 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
             forts.fort_sizes_table(),
             forts.fort_firing_table(),
             forts.fort_hits_table(),
+            forts.shore_battery_table(),
         ]
         ashore = LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).select_related("nation")
         besiegers = [u for u in ashore if port.owner_id is None or u.nation_id != port.owner_id]

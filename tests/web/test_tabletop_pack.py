@@ -89,6 +89,7 @@ def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dic
         forts.fort_firing_table(),
         forts.fort_hits_table(),
         forts.fort_mapping_table(world.campaign.ruleset),
+        forts.shore_battery_table(),
         fire_combat.fire_procedure_table(),
         fire_combat.fire_chart_table(),
     ]
