@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from battles.models import Battle, Engagement
+from battles.models import Battle, Engagement, TabletopBattle
 from campaign.permissions import CampaignScopedAdmin
 
 
@@ -50,3 +50,26 @@ class EngagementAdmin(CampaignScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(TabletopBattle)
+class TabletopBattleAdmin(CampaignScopedAdmin):
+    """Battles on the table (issue 15), read-only here: the GM marks, approves and falls back on the
+    campaign's Table page (/campaigns/<slug>/table/), where the players enter and confirm results."""
+
+    list_display = ("id", "campaign", "turn", "place", "origin", "status", "entered_by", "updated_at")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "status", "origin")
+    list_select_related = ("campaign", "turn")
+    readonly_fields = [f.name for f in TabletopBattle._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a battle's record stays, like every battle's
+
+    def view_on_site(self, obj: TabletopBattle) -> str:
+        return reverse("campaign:table", args=[obj.campaign.slug, obj.pk])

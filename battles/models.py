@@ -79,6 +79,9 @@ class Engagement(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
+        # Sent to the table (issue 15): found and held back for the group's miniatures; the zone's
+        # later engagements wait behind it; fought when its approved result is applied.
+        AT_TABLE = "at_table", "At the table"
         FOUGHT = "fought", "Fought"
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="engagements")
@@ -110,7 +113,8 @@ class Engagement(models.Model):
                 name="engagement_interceptor_is_a_side",
             ),
             models.CheckConstraint(
-                condition=Q(status="pending", fought_at__isnull=True) | Q(status="fought", fought_at__isnull=False),
+                condition=Q(status__in=["pending", "at_table"], fought_at__isnull=True)
+                | Q(status="fought", fought_at__isnull=False),
                 name="engagement_fought_has_a_time",
             ),
         ]
@@ -118,3 +122,95 @@ class Engagement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at {self.place} #{self.sequence} (turn {self.turn_id})"
+
+
+class TabletopBattle(models.Model):
+    """A battle fought on the table with miniatures instead of by the server's dice (issue 15).
+
+    Marked before the turn resolves for a place — a contested sea zone (its key) or a port (its key,
+    for a port engagement: a sally, a besieged-port engagement, hostile fleets in one port) — by the
+    GM, by a player's request the GM approves, or by the house rule ``table.above_ships`` when phase 4
+    finds the battle. Phase 4 then holds back the first battle fought there (its
+    :class:`Engagement` goes ``at_table``) and the turn waits for it; its result is entered on the
+    players' site or the API, confirmed by both sides (or entered by the GM alone), approved by the
+    GM and applied through :mod:`battles.results` exactly as the dice's would be.
+
+    ``result`` (as entered)::
+
+        {"ships": [{"ship": 12, "fate": "intact|damaged|disabled|sunk|captured",
+                    "captured_by": "GB" | null, "taken_in": "ready|damaged|disabled" | null}],
+         "admirals_lost": [3], "held_field": 0 | 1 | null}
+
+    ``confirmed`` lists the sides (0, 1) whose players confirmed that result; ``pack`` keeps the dice
+    the server rolled for the battle pack at the group's request (the same canonical log as a
+    battle's) and the group's set-up choices.
+    """
+
+    class Origin(models.TextChoices):
+        GM = "gm", "Sent by the game master"
+        PLAYER = "player", "Asked for by a player"
+        HOUSE_RULE = "house_rule", "House rule: a large battle"
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", "Asked for, awaiting the game master"
+        DECLINED = "declined", "Declined by the game master"
+        MARKED = "marked", "To the table when the turn resolves"
+        WAITING = "waiting", "At the table: waiting for the result"
+        ENTERED = "entered", "Result entered, awaiting the other side"
+        DISPUTED = "disputed", "Result disputed: the game master decides"
+        CONFIRMED = "confirmed", "Result confirmed, awaiting the game master"
+        APPLIED = "applied", "Result approved and applied"
+        AUTOMATIC = "automatic", "Fought by the server's dice instead"
+        NO_BATTLE = "no_battle", "No battle there this turn"
+
+    #: Statuses of a battle held at the table: its turn waits for it.
+    OUTSTANDING = (Status.WAITING, Status.ENTERED, Status.DISPUTED, Status.CONFIRMED)
+    #: Statuses before the turn resolves.
+    BEFORE = (Status.REQUESTED, Status.MARKED)
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="tabletop_battles")
+    turn = models.ForeignKey("campaign.Turn", on_delete=models.CASCADE, related_name="tabletop_battles")
+    place = models.CharField(max_length=60, help_text="Zone key, or port key for a port engagement.")
+    sea_zone = models.ForeignKey("ports.SeaZone", on_delete=models.RESTRICT, related_name="tabletop_battles")
+    port = models.ForeignKey(
+        "ports.Port", on_delete=models.RESTRICT, null=True, blank=True, related_name="tabletop_battles"
+    )
+    origin = models.CharField(max_length=10, choices=Origin.choices)
+    requested_by = models.ForeignKey(
+        "campaign.Nation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The nation whose player asked for it.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices)
+    engagement = models.OneToOneField(
+        Engagement, on_delete=models.SET_NULL, null=True, blank=True, related_name="tabletop"
+    )
+    result = models.JSONField(default=dict, blank=True)
+    entered_by = models.CharField(max_length=150, blank=True, help_text="Who entered the result last.")
+    confirmed = models.JSONField(default=list, blank=True, help_text="Sides (0, 1) that confirmed the result.")
+    dispute = models.TextField(blank=True, help_text="Why a side disputes the entered result.")
+    pack = models.JSONField(default=dict, blank=True, help_text="Dice rolled for the pack and set-up choices.")
+    note = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["turn", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "place"], name="tabletop_once_per_place_and_turn"),
+            models.CheckConstraint(
+                condition=~Q(status__in=["waiting", "entered", "disputed", "confirmed", "applied"])
+                | Q(engagement__isnull=False),
+                name="tabletop_at_table_has_its_engagement",
+            ),
+            models.CheckConstraint(
+                condition=~Q(origin="player") | Q(requested_by__isnull=False),
+                name="tabletop_player_request_names_the_nation",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table battle at {self.place} (turn {self.turn_id}): {self.get_status_display()}"

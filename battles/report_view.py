@@ -415,6 +415,14 @@ def battle_view(battle: Battle) -> BattleView:
         days = _engagement_days(report, dice_raw, names)
         if report.get("engagement"):
             notes.append(f"Engagement: {str(report['engagement']).replace('_', ' ')}.")
+    elif kind == "tabletop":
+        # Issue 15: fought with miniatures; the result was entered, confirmed and approved.
+        entered = (report.get("tabletop") or {}).get("entered_by")
+        notes.append(
+            "Fought on the table; the result was entered"
+            + (f" by {entered}" if entered else "")
+            + " and approved by the game master."
+        )
     elif kind in ("fleet_action", "running_the_guns", "garrison_guns"):
         days.append(_day_view(1, report, dice_raw, "", names))
         if report.get("coastal_forts") is not None:

@@ -30,6 +30,7 @@ class MailEvent(models.TextChoices):
     CAMPAIGN_REVERTED = "campaign_reverted", "Campaign turned back by the GM (revert, re-fought battle)"
     INVITATION = "invitation", "Invitation to play a nation"
     NATION_TAKEN = "nation_taken", "Your nation given to another player"
+    TABLE_BATTLE = "table_battle", "A battle of yours goes to the table"
 
 
 class Delivery(models.Model):

@@ -325,6 +325,9 @@ class Turn(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Open for orders"
         RESOLVING = "resolving", "Resolving"
+        # Phases 1–4 done but for battles sent to the table (issue 15): phase 4 and the rest wait for
+        # their approved results; ``deadline`` is then the table's deadline.
+        TABLE = "table", "Waiting for a battle on the table"
         RESOLVED = "resolved", "Resolved"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
@@ -358,7 +361,7 @@ class Turn(models.Model):
             models.UniqueConstraint(fields=["campaign", "number"], name="turn_number_unique"),
             models.UniqueConstraint(
                 fields=["campaign"],
-                condition=Q(status__in=["open", "resolving"]),
+                condition=Q(status__in=["open", "resolving", "table"]),
                 name="turn_one_unresolved_per_campaign",
             ),
         ]

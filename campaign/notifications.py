@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
+from battles.models import TabletopBattle
 from campaign.models import (
     Announcement,
     Campaign,
@@ -156,6 +157,39 @@ def clock_changed_record(*, campaign: Campaign, turn: Turn | None, change: str, 
         key=f"{change}@{now.isoformat()}",
         data=data,
     )
+
+
+def table_battles_record(*, turn: Turn, now: datetime) -> int:
+    """Issue 15: the turn waits for battles on the table — each such battle's players (every nation
+    of both sides that has one) and the GM are told where, against whom and by when."""
+    count = 0
+    gm_id = Campaign.objects.filter(pk=turn.campaign_id).values_list("gm_id", flat=True).first()
+    tables = (
+        TabletopBattle.objects.filter(turn=turn, status__in=TabletopBattle.OUTSTANDING)
+        .select_related("engagement", "sea_zone", "port")
+        .order_by("place")
+    )
+    for table in tables:
+        codes = sorted({c for side in (table.engagement.sides if table.engagement else []) for c in side["nations"]})
+        nations = Nation.objects.filter(campaign_id=turn.campaign_id, code__in=codes, player__isnull=False)
+        recipients: list[tuple[int, Nation | None]] = [(n.player_id, n) for n in nations if n.player_id is not None]
+        if gm_id is not None and gm_id not in {user_id for user_id, _ in recipients}:
+            recipients.append((gm_id, None))
+        count += deliveries_record(
+            campaign_id=turn.campaign_id,
+            event=MailEvent.TABLE_BATTLE,
+            recipients=recipients,
+            turn_id=turn.pk,
+            now=now,
+            key=f"table-{table.pk}",
+            data={
+                "table": table.pk,
+                "place": table.port.name if table.port else table.sea_zone.name,
+                "nations": codes,
+                "deadline": turn.deadline.isoformat() if turn.deadline else None,
+            },
+        )
+    return count
 
 
 def deadline_reminders_record(*, now: datetime) -> int:

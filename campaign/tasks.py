@@ -28,8 +28,16 @@ from campaign.health import sweep_record
 from campaign.mail.sending import deliveries_send, digests_send
 from campaign.models import Turn
 from campaign.notifications import MAIL_SEND_TASK, deadline_reminders_record
-from campaign.turn.lifecycle import lease_acquire, lease_release, lease_renew, turns_claim_due, turns_stalled
-from campaign.turn.runner import phase_run, phases_remaining
+from campaign.turn.lifecycle import (
+    lease_acquire,
+    lease_release,
+    lease_renew,
+    turn_table_wait,
+    turns_claim_due,
+    turns_stalled,
+    turns_table_due,
+)
+from campaign.turn.runner import phase_run, phase_waits, phases_remaining
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +48,8 @@ def turns_sweep() -> dict[str, list[int]]:
     sweep's time for /healthz and the admin. A duplicated sweep claims nothing twice (turns_claim_due)."""
     now = timezone.now()
     claimed = turns_claim_due(now=now)
+    # Turns whose table deadline passed: their battles are fought by the dice and they resume.
+    claimed += turns_table_due(now=now)
     stalled = turns_stalled(now=now)
     sweep_record(now=now)
     for turn_id in sorted(set(claimed) | set(stalled)):
@@ -54,8 +64,9 @@ def turn_resolve(turn_id: int, handover: str | None = None) -> str:
     """Resolve a claimed turn: run every phase not yet done, in order, holding the lease.
 
     Returns "done", "held" (another worker has the lease: a duplicate delivery), "lost" (the lease
-    ran out mid-way and another worker took over) or "waiting" (phase 4's battles were fanned out as
-    a chord whose callback — this task again, with ``handover`` — finishes the turn). Safe to run
+    ran out mid-way and another worker took over), "waiting" (phase 4's battles were fanned out as
+    a chord whose callback — this task again, with ``handover`` — finishes the turn) or "table" (a
+    battle went to the table: the turn waits for its approved result, issue 15). Safe to run
     any number of times. Called directly (not as a task) it never fans out: phase 4 fights inline.
     """
     token = lease_acquire(turn_id=turn_id, now=timezone.now(), handover=uuid.UUID(handover) if handover else None)
@@ -68,6 +79,11 @@ def turn_resolve(turn_id: int, handover: str | None = None) -> str:
                 return "lost"
             if number == BATTLE_PHASE and not turn_resolve.request.called_directly and _battles_fan_out(turn_id, token):
                 return "waiting"
+            if phase_waits(turn_id=turn_id, number=number):
+                # Issue 15: a battle on the table holds phase 4; the turn waits (its lease given up)
+                # until the result is approved, which sends this task again.
+                turn_table_wait(turn_id=turn_id, token=token, now=timezone.now())
+                return "table"
             phase_run(turn_id=turn_id, number=number, now=timezone.now())
     except Exception as exc:
         # Visible to the GM on the turn; the lease is released so the next sweep retries from the

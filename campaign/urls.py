@@ -4,7 +4,7 @@ from campaign import invitation_views
 from campaign.dispatches import views as dispatch_views
 from campaign.mail import views as mail_views
 from campaign.orders import views as order_views
-from campaign.pages import views
+from campaign.pages import table_views, views
 
 app_name = "campaign"
 urlpatterns = [
@@ -23,6 +23,10 @@ urlpatterns = [
     path("campaigns/<slug:slug>/simulator/", views.simulator, name="simulator"),
     path("campaigns/<slug:slug>/turns/", views.turn_list, name="turns"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.turn_detail, name="turn"),
+    path("campaigns/<slug:slug>/table/", table_views.tables, name="tables"),
+    path("campaigns/<slug:slug>/table/<int:table_id>/", table_views.table_detail, name="table"),
+    path("campaigns/<slug:slug>/table/<int:table_id>/pack/", table_views.table_pack, name="table_pack"),
+    path("campaigns/<slug:slug>/table/<int:table_id>/pack.pdf", table_views.table_pack_pdf, name="table_pack_pdf"),
     path("campaigns/<slug:slug>/orders/", order_views.orders_page, name="orders"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/", order_views.order_edit, name="order_edit"),
     path(

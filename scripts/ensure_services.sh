@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make sure PostgreSQL and Redis answer on 127.0.0.1 and Chromium is installed (STACK.md).
+# Make sure PostgreSQL and Redis answer on 127.0.0.1 and Chromium (and poppler-utils) are installed (STACK.md).
 # Idempotent: on the project's machines both services already run, so this only checks.
 set -euo pipefail
 
@@ -25,4 +25,8 @@ redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.
 
 if ! command -v chromium >/dev/null; then
   apt_install chromium
+fi
+# The battle pack's PDF test turns its pages into PNGs with poppler's pdftoppm (issue 15).
+if ! command -v pdftoppm >/dev/null; then
+  apt_install poppler-utils
 fi

@@ -6,6 +6,7 @@ themselves are :mod:`battles.results`'s, shared with the port actions of phase 5
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from battles.engagements.loading import FightingSide, ZoneState
@@ -40,6 +41,19 @@ def _taken_conditions(report: EngagementReport, start: dict[int, str], names: di
     return cond
 
 
+@dataclass(frozen=True, slots=True)
+class ShipFate:
+    """What became of one ship of a fight, however it was decided (the engine's dice or a table's
+    result): ``fate`` is intact, damaged, disabled, sunk or captured; a captured ship went to side
+    ``captor``, into its fleet ``captor_fleet`` (None: that side's lead fleet), in the condition
+    ``taken_in`` (None: the one it started in)."""
+
+    fate: str
+    captor: int | None = None
+    captor_fleet: int | None = None
+    taken_in: str | None = None
+
+
 def results_apply(
     e: Engagement,
     sides: list[FightingSide],
@@ -51,10 +65,42 @@ def results_apply(
 ) -> None:
     """Write a fought engagement's results (module docstring of :mod:`battles.engagements`, "After
     the battle") and its events for the turn reports into ``e.result``."""
+    fates = _fates_from_report(sides, report, names)
+    gone = {ref for ref, f in fates.items() if f.fate in ("sunk", "captured")}
+    lost = _admirals_lost(sides, report, gone)
+    fates_apply(
+        e,
+        sides,
+        outcome=report.outcome,
+        winner=report.winner,
+        days=len(report.days),
+        fates=fates,
+        admirals_lost=lost,
+        battle=battle,
+        state=state,
+        where=where,
+    )
+
+
+def fates_apply(
+    e: Engagement,
+    sides: list[FightingSide],
+    *,
+    outcome: tuple[str, str] | list[str],
+    winner: int | None,
+    days: int,
+    fates: dict[int, ShipFate],
+    admirals_lost: set[int],
+    battle: Battle,
+    state: ZoneState,
+    where: str,
+) -> None:
+    """Write a battle's results — each ship's fate, the admirals lost (ids), each side's outcome,
+    the retreats — and its events for the turn reports into ``e.result``. The one path for a battle
+    fought by the dice and one fought on the table (issue 15), so both change a campaign alike."""
     result = e.result
-    outcome = report.outcome
-    rows, gone = _ship_fates_apply(e.turn.number, sides, report, names, state)
-    lost_admirals = _admirals_lost(sides, report, gone)
+    rows = _ship_fates_apply(e.turn.number, sides, fates, state)
+    lost_admirals = _admirals_apply(sides, admirals_lost)
     leaving: list[FightingSide] = []
     for side in sides:
         leaves = outcome[side.index] in LEAVING
@@ -62,7 +108,7 @@ def results_apply(
             result["fleets"][str(fleet.pk)] = {
                 "side": side.index,
                 "outcome": outcome[side.index],
-                "won": report.winner == side.index,
+                "won": winner == side.index,
             }
             if leaves:
                 state.worsted.add(fleet.pk)
@@ -70,7 +116,7 @@ def results_apply(
             leaving.append(side)
     _retreat(e, sides, leaving, result)
     result["outcome"] = list(outcome)
-    result["winner"] = report.winner
+    result["winner"] = winner
     result["battle"] = battle.pk
     if e.kind == Engagement.Kind.SALLY:
         blockaders = 1 - int(e.context["sally_side"])
@@ -80,14 +126,13 @@ def results_apply(
             text = f"The {sides[blockaders].label} blockade of {port_name} was broken by a sally."
             event_add(result, None, EngagementNoted(text=text, engagement_id=e.pk))
     everyone = sorted(set(sides[0].nations) | set(sides[1].nations))
-    winner = "no winner" if report.winner is None else f"the {sides[report.winner].label} side won"
+    won = "no winner" if winner is None else f"the {sides[winner].label} side won"
     summary = "; ".join(f"{s.label} {outcome[s.index]}: {_losses(rows, s.index)}" for s in sides)
-    days = len(report.days)
     event_add(
         result,
         everyone,
         BattleFought(
-            text=f"Battle at {where}: {sides[0].label} against {sides[1].label}, {counted(days, 'day')}; {winner}. "
+            text=f"Battle at {where}: {sides[0].label} against {sides[1].label}, {counted(days, 'day')}; {won}. "
             f"{summary}.",
             battle_id=battle.pk,
             engagement_id=e.pk,
@@ -101,52 +146,62 @@ def results_apply(
         event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
 
 
-def _ship_fates_apply(
-    turn_number: int, sides: list[FightingSide], report: EngagementReport, names: dict[int, str], state: ZoneState
-) -> tuple[list[dict[str, Any]], set[int]]:
-    """Each ship's fate written to it (one bulk write of the ships it changed, of the fields they
-    changed); returns the report's ship rows and the ids of the ships sunk or captured. Ships not in
-    the line share their side's fate (§4)."""
+def _fates_from_report(
+    sides: list[FightingSide], report: EngagementReport, names: dict[int, str]
+) -> dict[int, ShipFate]:
+    """The engine's fates for the line; ships not in the line share their side's fate (§4): taken
+    when their side broke or was beaten and the enemy held, else as they were."""
     outcome = report.outcome
-    fates = {int(r.ref): r for r in report.ships if r.ref is not None}
+    by_ref = {int(r.ref): r for r in report.ships if r.ref is not None}
     taken = _taken_conditions(report, {s.pk: s.condition for side in sides for s in side.line}, names)
+    fates: dict[int, ShipFate] = {}
+    for side in sides:
+        enemy = 1 - side.index
+        for ship in side.line:
+            r = by_ref[ship.pk]
+            captor = (r.captured_by if r.captured_by is not None else enemy) if r.fate == "captured" else None
+            fates[ship.pk] = ShipFate(r.fate, captor, None, taken.get(ship.pk, ship.condition))
+        shares_capture = outcome[side.index] in (BROKE, BEATEN) and outcome[enemy] == HELD
+        for ship in side.others:
+            fates[ship.pk] = ShipFate("captured", enemy) if shares_capture else ShipFate("intact")
+    return fates
+
+
+def _ship_fates_apply(
+    turn_number: int, sides: list[FightingSide], fates: dict[int, ShipFate], state: ZoneState
+) -> list[dict[str, Any]]:
+    """Each ship's fate written to it (one bulk write of the ships it changed, of the fields they
+    changed), line first, side by side; returns the report's ship rows (a ship not in the line that
+    came through is shown in its condition)."""
     changed: list[Ship] = []
     fields: set[str] = set()
     lost_units: list[int] = []
-    sunk: set[int] = set()
-    captured: set[int] = set()
     rows: list[dict[str, Any]] = []
     for side in sides:
-        enemy = sides[1 - side.index]
-        shares_capture = outcome[side.index] in (BROKE, BEATEN) and outcome[enemy.index] == HELD
-        for ship in side.line:
+        in_line = {s.pk for s in side.line}
+        for ship in [*side.line, *side.others]:
             fate = fates[ship.pk]
             if fate.fate == "sunk":
                 ship_sink(ship, turn=turn_number, lost_units=lost_units)
-                sunk.add(ship.pk)
                 fields.update(SINK_FIELDS)
             elif fate.fate == "captured":
-                captor = sides[fate.captured_by if fate.captured_by is not None else enemy.index]
-                _capture(ship, captor, taken.get(ship.pk, ship.condition), state, lost_units)
-                captured.add(ship.pk)
+                captor = sides[fate.captor if fate.captor is not None else 1 - side.index]
+                fleet = next((f for f in captor.fleets if f.pk == fate.captor_fleet), captor.lead)
+                _capture(ship, captor, fleet, fate.taken_in or ship.condition, state, lost_units)
                 fields.update(CAPTURE_FIELDS)
             elif fate.fate in ("damaged", "disabled") and ship.condition != fate.fate:
                 ship.condition = fate.fate
                 fields.update(CONDITION_FIELDS)
+            elif fate.fate not in ("intact", "damaged", "disabled"):
+                raise ValueError(f"{ship.name}: unknown fate {fate.fate!r}")
             else:
-                rows.append(_ship_row(side, ship, fate.fate))
+                rows.append(_ship_row(side, ship, fate.fate if ship.pk in in_line else ship.condition))
                 continue  # as it was: nothing to write
             changed.append(ship)
-            rows.append(_ship_row(side, ship, fate.fate))
-        for ship in side.others:
-            if shares_capture:
-                _capture(ship, enemy, ship.condition, state, lost_units)
-                captured.add(ship.pk)
-                changed.append(ship)
-                fields.update(CAPTURE_FIELDS)
-            rows.append(_ship_row(side, ship, "captured" if ship.pk in captured else ship.condition))
+            shown = fate.fate if ship.pk in in_line or fate.fate == "captured" else ship.condition
+            rows.append(_ship_row(side, ship, shown))
     ships_save(changed, lost_units, fields=sorted(fields))
-    return rows, sunk | captured
+    return rows
 
 
 def _ship_row(side: FightingSide, ship: Ship, fate: str) -> dict[str, Any]:
@@ -161,35 +216,34 @@ def _losses(rows: list[dict[str, Any]], side: int) -> str:
     return ", ".join(f"{n} {fate}" for fate, n in sorted(counts.items())) or "no losses"
 
 
-def _capture(ship: Ship, captor: FightingSide, condition: str, state: ZoneState, lost_units: list[int]) -> None:
-    """§4: a prize joins the captor's lead fleet in the condition it was taken in (a ship taken
-    where it could not stay afloat comes in ready), after the ships already there or taken earlier
-    in the zone this turn. The end of the lead's line is known from its ships as loaded for this
-    engagement (nothing of the fleet is written between that load and here), then counted on."""
-    lead = captor.lead
-    if lead.pk not in state.next_position:
-        state.next_position[lead.pk] = captor.line_ends[lead.pk]
-    state.next_position[lead.pk] += 1
+def _capture(
+    ship: Ship, captor: FightingSide, fleet: Fleet, condition: str, state: ZoneState, lost_units: list[int]
+) -> None:
+    """§4: a prize joins the captor's lead fleet (``fleet``; a table's result may name another fleet
+    of the captor's side) in the condition it was taken in (a ship taken where it could not stay
+    afloat comes in ready), after the ships already there or taken earlier in the zone this turn.
+    The end of the fleet's line is known from its ships as loaded for this engagement (nothing of
+    the fleet is written between that load and here), then counted on."""
+    if fleet.pk not in state.next_position:
+        state.next_position[fleet.pk] = captor.line_ends[fleet.pk]
+    state.next_position[fleet.pk] += 1
     ship_capture(
         ship,
-        nation_id=lead.nation_id,
-        crew=lead.nation.crew,
-        fleet=lead,
-        line_position=state.next_position[lead.pk],
+        nation_id=fleet.nation_id,
+        crew=fleet.nation.crew,
+        fleet=fleet,
+        line_position=state.next_position[fleet.pk],
         condition=condition if condition in Ship.AFLOAT else Ship.Condition.READY,
         leaves_ordinary=True,
         lost_units=lost_units,
     )
 
 
-def _admirals_lost(
-    sides: list[FightingSide], report: EngagementReport, gone: set[int]
-) -> list[tuple[Admiral, FightingSide]]:
+def _admirals_lost(sides: list[FightingSide], report: EngagementReport, gone: set[int]) -> set[int]:
     """§0: "An admiral whose flagship is sunk or captured in battle is lost". The side's admiral
     flies his flag in the first ship of the day's line (the engine's flagship, who moves on to the
     next ship after any other loss); any other fleet's admiral in his fleet's first ship."""
-    lost: list[tuple[Admiral, FightingSide]] = []
-    written: list[tuple[Admiral, Fleet]] = []
+    lost: set[int] = set()
     for side in sides:
         for fleet in side.fleets:
             admiral = fleet.admiral
@@ -198,6 +252,18 @@ def _admirals_lost(
             flagship = side.ships[fleet.pk][0].pk
             dead = _side_admiral_lost(report, side.index) if fleet is side.lead else flagship in gone
             if dead:
+                lost.add(admiral.pk)
+    return lost
+
+
+def _admirals_apply(sides: list[FightingSide], lost_ids: set[int]) -> list[tuple[Admiral, FightingSide]]:
+    """The admirals ``lost_ids`` of the fleets in the fight are lost, their fleets left without (§0)."""
+    lost: list[tuple[Admiral, FightingSide]] = []
+    written: list[tuple[Admiral, Fleet]] = []
+    for side in sides:
+        for fleet in side.fleets:
+            admiral = fleet.admiral
+            if admiral is not None and admiral.status == Admiral.Status.ACTIVE and admiral.pk in lost_ids:
                 written.append((admiral, fleet))
                 lost.append((admiral, side))
     admirals_lose(written)
@@ -273,7 +339,7 @@ def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, stat
     lost_units: list[int] = []
     ships = prey.all_ships()
     for ship in ships:
-        _capture(ship, captor, ship.condition, state, lost_units)
+        _capture(ship, captor, captor.lead, ship.condition, state, lost_units)
     ships_save(ships, lost_units, fields=CAPTURE_FIELDS)
     where = e.port.name if e.port is not None else e.sea_zone.name
     everyone = sorted(set(prey.nations) | set(captor.nations))

@@ -21,9 +21,10 @@ from battles.engagements.loading import (
     battle_spec,
     contact_side,
     engagement_side,
-    sides_load,
+    engagement_sides_load,
 )
 from battles.engagements.ordering import BATTLE_PHASE, LEAVING
+from battles.engagements.table import table_claim
 from battles.engine import (
     FLEET_ACTION,
     BattleSpec,
@@ -93,6 +94,8 @@ def engagements_fight_zone(
         )
         if not pending:
             return []
+        if Engagement.objects.filter(turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.AT_TABLE).exists():
+            return []  # the zone's battle is on the table: its later engagements wait for its result
         if alliances is None:
             alliances = alliances_now(campaign=pending[0].turn.campaign)
         state = ZoneState(alliances=alliances)
@@ -102,13 +105,19 @@ def engagements_fight_zone(
         for result in earlier:
             state.worsted |= {int(f) for f, d in result.get("fleets", {}).items() if d["outcome"] in LEAVING}
         now = timezone.now()
+        fought = []
         for engagement in pending:
-            _engagement_settle(engagement, state)
+            if _engagement_settle(engagement, state):
+                # Held back for the table (issue 15): it and the zone's later engagements wait.
+                engagement.status = Engagement.Status.AT_TABLE
+                engagement.save(update_fields=["status", "result"])
+                break
             engagement.status = Engagement.Status.FOUGHT
             engagement.fought_at = now
             engagement.fought_by = fought_by[:200]
             engagement.save(update_fields=["status", "fought_at", "fought_by", "battle", "result"])
-        return [e.pk for e in pending]
+            fought.append(engagement.pk)
+        return fought
 
 
 def _turn_key_share(turn_id: int) -> None:
@@ -124,21 +133,11 @@ def _turn_key_share(turn_id: int) -> None:
         cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR KEY SHARE", [turn_id])
 
 
-def _engagement_settle(e: Engagement, state: ZoneState) -> None:
+def _engagement_settle(e: Engagement, state: ZoneState) -> bool:
     """Load both sides as they stand now and settle the engagement: no fight when a side has gone
-    or neither can form a line, a capture whole when only one can, else a battle."""
-    campaign = e.turn.campaign
-    ruleset = campaign.ruleset
-    kind = e.kind
-    ctx = e.context or {}
-    in_port_sides: set[int] = set()
-    if kind == Engagement.Kind.SALLY:
-        in_port_sides = {int(ctx["sally_side"])}
-    elif kind == Engagement.Kind.BESIEGED_PORT:
-        in_port_sides = {int(ctx["in_port_side"])}
-    elif kind == Engagement.Kind.IN_PORT:
-        in_port_sides = {0, 1}
-    sides = sides_load(e, in_port_sides, state, ruleset)
+    or neither can form a line, a capture whole when only one can, else a battle — or, for a battle
+    sent to the table, hold it back (True)."""
+    sides = engagement_sides_load(e, state, e.turn.campaign.ruleset)
     result: dict[str, Any] = {"events": [], "strategic_dice": [], "fleets": {}, "outcome": None, "winner": None}
     e.result = result
     where = e.port.name if e.port is not None else e.sea_zone.name
@@ -152,23 +151,24 @@ def _engagement_settle(e: Engagement, state: ZoneState) -> None:
             event_add(
                 result, side.nations, PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk)
             )
-        return
+        return False
     able = [bool(s.line) for s in sides]
     if not any(able):
         result["note"] = "no fight: neither side had a ship able to form a line"
         text = f"At {where} neither side could form a line: no battle."
         noted = PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk)
         event_add(result, sides[0].nations + sides[1].nations, noted)
-        return
+        return False
     if able[0] != able[1]:
         capture_whole(e, sides, victim=0 if not able[0] else 1, state=state)
-        return
-    _engagement_fight(e, sides, state, where)
+        return False
+    return _engagement_fight(e, sides, state, where)
 
 
-def _engagement_fight(e: Engagement, sides: list[FightingSide], state: ZoneState, where: str) -> None:
-    """Both sides can form a line: roll the besieged port's contact if any, fight the days, record
-    the Battle row and apply its results."""
+def _engagement_fight(e: Engagement, sides: list[FightingSide], state: ZoneState, where: str) -> bool:
+    """Both sides can form a line: roll the besieged port's contact if any; then hold the battle
+    back if it goes to the table (True), else fight the days, record the Battle row and apply its
+    results."""
     campaign = e.turn.campaign
     ruleset = campaign.ruleset
     kind = e.kind
@@ -188,8 +188,16 @@ def _engagement_fight(e: Engagement, sides: list[FightingSide], state: ZoneState
         contact, at_anchor = _besieged_port_contact(e, sides, in_port_side, dice, ruleset, gale, result)
         if not contact["intercepted"]:
             result["note"] = "no fight: the ships in port were not brought to action"
-            return
+            return False
         interceptor = 1 - in_port_side
+    if table_claim(e, sides, ruleset):
+        # What the table needs of the contact: who is at anchor and who intercepted (the pack shows it).
+        result["table"] = {
+            "contact": contact,
+            "at_anchor_side": in_port_side if at_anchor else None,
+            "interceptor": interceptor,
+        }
+        return True
     spec, names = battle_spec(sides, at_anchor_side=in_port_side if at_anchor else None)
     if kind == Engagement.Kind.IN_PORT:
         report = _fight_in_port(spec, dice, ruleset, ctx.get("guns_side"))
@@ -224,6 +232,7 @@ def _engagement_fight(e: Engagement, sides: list[FightingSide], state: ZoneState
     )
     e.battle = battle
     results_apply(e, sides, report, names, battle, state, where)
+    return False
 
 
 def _besieged_port_contact(

@@ -164,6 +164,20 @@ def _side_build(
     return side
 
 
+def engagement_sides_load(e: Engagement, state: ZoneState, ruleset: Ruleset) -> list[FightingSide]:
+    """Both sides of ``e`` as they stand now; a sally's port side, a besieged port's ships and both
+    sides of hostile fleets in one port fight from the port."""
+    ctx = e.context or {}
+    in_port_sides: set[int] = set()
+    if e.kind == Engagement.Kind.SALLY:
+        in_port_sides = {int(ctx["sally_side"])}
+    elif e.kind == Engagement.Kind.BESIEGED_PORT:
+        in_port_sides = {int(ctx["in_port_side"])}
+    elif e.kind == Engagement.Kind.IN_PORT:
+        in_port_sides = {0, 1}
+    return sides_load(e, in_port_sides, state, ruleset)
+
+
 def battle_spec(sides: list[FightingSide], *, at_anchor_side: int | None) -> tuple[BattleSpec, dict[int, str]]:
     """The battle spec of the two lines; ship names made unique within the battle (§5 needs it)."""
     names: dict[int, str] = {}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign.api import dispatch_views, map_views, views
+from campaign.api import dispatch_views, map_views, table_views, views
 
 app_name = "campaign-api"
 urlpatterns = [
@@ -25,4 +25,20 @@ urlpatterns = [
     ),
     path("campaigns/<slug:slug>/ready/", views.ReadyView.as_view(), name="ready"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.TurnReportView.as_view(), name="turn"),
+    path("campaigns/<slug:slug>/table/<int:table_id>/", table_views.TableBattleView.as_view(), name="table"),
+    path(
+        "campaigns/<slug:slug>/table/<int:table_id>/result/",
+        table_views.TableResultView.as_view(),
+        name="table_result",
+    ),
+    path(
+        "campaigns/<slug:slug>/table/<int:table_id>/confirm/",
+        table_views.TableConfirmView.as_view(),
+        name="table_confirm",
+    ),
+    path(
+        "campaigns/<slug:slug>/table/<int:table_id>/approve/",
+        table_views.TableApproveView.as_view(),
+        name="table_approve",
+    ),
 ]

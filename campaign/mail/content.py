@@ -43,6 +43,7 @@ SUBJECTS = {
     MailEvent.CAMPAIGN_REVERTED: "turn {number}: the game master turned the campaign back",
     MailEvent.INVITATION: "you are invited to command {nation}",
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
+    MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
 }
 
 
@@ -80,6 +81,7 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         hours_left=context.get("hours_left", ""),
         title=context["announcement"].title if context.get("announcement") else context.get("title", ""),
         sender=context.get("sender", ""),
+        place=delivery.data.get("place", ""),
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
 
@@ -153,6 +155,11 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         )
     elif event == MailEvent.CAMPAIGN_REVERTED:
         context.update(_reverted(delivery, zone))
+    elif event == MailEvent.TABLE_BATTLE:
+        deadline = parse_datetime(delivery.data.get("deadline") or "")
+        context["place"] = delivery.data.get("place", "")
+        context["deadline"] = local(deadline, zone) if deadline else None
+        context["table_url"] = absolute(reverse("campaign:table", args=[slug, int(delivery.data.get("table", 0))]))
     return context
 
 

@@ -36,7 +36,7 @@ def home_for_player(*, user: User) -> list[CampaignRow]:
     turns = {
         t.campaign_id: t
         for t in Turn.objects.filter(
-            campaign_id__in=ids, status__in=[Turn.Status.OPEN, Turn.Status.RESOLVING]
+            campaign_id__in=ids, status__in=[Turn.Status.OPEN, Turn.Status.RESOLVING, Turn.Status.TABLE]
         ).annotate(me_ready=Exists(ready))
     }
     rows = []

@@ -15,17 +15,23 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+from celery import signature
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from battles.engagements.table import table_fall_back
+from battles.models import TabletopBattle
 from campaign.audit import acting_for_nation_is_audited, audit_record
 from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
-from campaign.notifications import clock_changed_record
-from rules.calendar import deadline_after_pause, deadline_extended
+from campaign.notifications import clock_changed_record, table_battles_record
+from rules.calendar import deadline_after, deadline_after_pause, deadline_extended
+
+#: The Celery name of the task that resolves a turn (the turn must not import the tasks).
+TURN_RESOLVE_TASK = "campaign.turn_resolve"
 
 
 class TurnControlError(ValueError):
@@ -38,6 +44,83 @@ def lease_seconds() -> int:
 
 def open_turn(campaign: Campaign) -> Turn | None:
     return Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
+
+
+def clock_turn(campaign: Campaign) -> Turn | None:
+    """The turn whose deadline the clock runs: the open turn, or one waiting for a battle on the
+    table (its deadline is then the table's; pause and extend work on it alike, issue 15)."""
+    return Turn.objects.filter(campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.TABLE]).first()
+
+
+# --- Battles on the table (issue 15) -------------------------------------------------------------
+
+
+def turn_table_wait(*, turn_id: int, token: uuid.UUID, now: datetime) -> bool:
+    """Phase 4 waits for a battle on the table: the turn leaves ``resolving`` for ``table`` with the
+    table's deadline (``table.days`` on, rounded to the deadline hour), gives up its lease (the
+    sweep never re-claims a waiting turn) and its battles' players and the GM are told by mail.
+    False if the lease was lost meanwhile (another worker has the turn)."""
+    with transaction.atomic():
+        turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn_id)
+        if turn.status != Turn.Status.RESOLVING or turn.lease_token != token:
+            return False
+        campaign = turn.campaign
+        turn.status = Turn.Status.TABLE
+        turn.deadline = deadline_after(now, campaign.ruleset, timedelta(days=campaign.ruleset["table.days"]))
+        turn.paused_at = now if campaign.status == Campaign.Status.PAUSED else None
+        turn.lease_token = None
+        turn.lease_until = None
+        turn.save(update_fields=["status", "deadline", "paused_at", "lease_token", "lease_until"])
+        table_battles_record(turn=turn, now=now)
+    return True
+
+
+def turn_table_resume(*, turn_id: int, now: datetime) -> bool:
+    """Once no battle of the turn is outstanding at the table, the turn resolves on through the normal
+    task path: ``table`` → ``resolving`` with the sweep's lease (any worker may take it), and
+    ``turn_resolve`` is sent after commit. Call inside the transaction that settled the last battle.
+    Idempotent: True only for the call that moved the turn."""
+    if TabletopBattle.objects.filter(turn_id=turn_id, status__in=TabletopBattle.OUTSTANDING).exists():
+        return False
+    moved = Turn.objects.filter(pk=turn_id, status=Turn.Status.TABLE).update(
+        status=Turn.Status.RESOLVING,
+        paused_at=None,
+        lease_token=None,
+        lease_until=now + timedelta(seconds=lease_seconds()),
+        error="",
+    )
+    if moved:
+        transaction.on_commit(signature(TURN_RESOLVE_TASK, args=(turn_id,)).delay)
+    return moved == 1
+
+
+def turns_table_due(*, now: datetime) -> list[int]:
+    """Turns of active campaigns waiting for the table past their deadline: every battle still at the
+    table is fought by the server's dice after all (the fall-back), and the turn resolves on. Returns
+    the turns moved to ``resolving`` (the sweep enqueues them)."""
+    moved: list[int] = []
+    due = Turn.objects.filter(
+        status=Turn.Status.TABLE, campaign__status=Campaign.Status.ACTIVE, deadline__lte=now
+    ).values_list("pk", flat=True)
+    for turn_id in list(due):
+        with transaction.atomic():
+            if not Turn.objects.select_for_update(skip_locked=True).filter(pk=turn_id, status=Turn.Status.TABLE):
+                continue
+            for table in TabletopBattle.objects.select_for_update().filter(
+                turn_id=turn_id, status__in=TabletopBattle.OUTSTANDING
+            ):
+                table_fall_back(table=table)
+                table.status = TabletopBattle.Status.AUTOMATIC
+                table.note = "The table's deadline passed without an approved result: fought by the dice."
+                table.save(update_fields=["status", "note", "updated_at"])
+            if Turn.objects.filter(pk=turn_id, status=Turn.Status.TABLE).update(
+                status=Turn.Status.RESOLVING,
+                lease_token=None,
+                lease_until=now + timedelta(seconds=lease_seconds()),
+                error="",
+            ):
+                moved.append(turn_id)
+    return moved
 
 
 def turns_due(*, now: datetime) -> list[int]:
@@ -174,7 +257,7 @@ def campaign_pause(*, campaign: Campaign, now: datetime | None = None) -> Turn |
     locked.status = Campaign.Status.PAUSED
     locked.save(update_fields=["status"])
     campaign.status = locked.status
-    turn = open_turn(locked)
+    turn = clock_turn(locked)
     if turn is not None:
         turn.paused_at = now
         turn.save(update_fields=["paused_at"])
@@ -192,7 +275,7 @@ def campaign_resume(*, campaign: Campaign, now: datetime | None = None) -> Turn 
     locked.status = Campaign.Status.ACTIVE
     locked.save(update_fields=["status"])
     campaign.status = locked.status
-    turn = open_turn(locked)
+    turn = clock_turn(locked)
     if turn is not None and turn.paused_at is not None:
         if turn.deadline is not None:
             turn.deadline = deadline_after_pause(turn.deadline, turn.paused_at, now)
@@ -207,9 +290,13 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
     """Give the players more time: the open turn's deadline moves on by ``by`` (§3 "extend adds time")."""
     if by <= timedelta(0):
         raise TurnControlError("An extension must be a positive length of time, e.g. 2 days or 12 hours.")
-    turn = Turn.objects.select_for_update().filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    turn = (
+        Turn.objects.select_for_update()
+        .filter(campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.TABLE])
+        .first()
+    )
     if turn is None:
-        raise TurnControlError(f"{campaign.name} has no open turn to extend.")
+        raise TurnControlError(f"{campaign.name} has no open turn, nor one waiting for the table, to extend.")
     if turn.deadline is None:
         raise TurnControlError(f"Turn {turn.number} has no deadline to extend.")
     turn.deadline = deadline_extended(turn.deadline, by)

@@ -15,6 +15,8 @@ from battles.engagements import (
     fleets_worsted,
     ports_unblockaded_by_sally,
 )
+from battles.engagements.table import engagements_at_table
+from battles.models import TabletopBattle
 from battles.selectors import alliances_now
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
@@ -38,6 +40,20 @@ def battles_phase(ctx: PhaseContext) -> None:
         for stored in engagement.result.get("events", []):
             ctx.report(stored["nations"], event_from_json(stored))
     blockades_establish(ctx)
+    # A place marked for the table where no battle came about this turn (issue 15).
+    TabletopBattle.objects.filter(turn=ctx.turn, status__in=TabletopBattle.BEFORE).update(
+        status=TabletopBattle.Status.NO_BATTLE, note="No battle was fought there this turn."
+    )
+
+
+def battles_wait(turn_id: int) -> bool:
+    """Before phase 4 (issue 15): fight every zone still pending inline (each zone commits on its
+    own, as a battle task's would) and say whether a battle sent to the table holds the phase back.
+    Phase 4 runs once every such battle's approved result is applied (or the GM falls back to the
+    dice); until then the turn waits, with phases 1–3 and the other zones' battles done."""
+    for zone_id in engagement_zones_pending(turn_id=turn_id):
+        engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline")
+    return engagements_at_table(turn_id=turn_id)
 
 
 def blockades_establish(ctx: PhaseContext) -> list[Blockade]:

@@ -7,13 +7,14 @@ take their titles from here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from campaign.turn.context import PhaseFunction
 from campaign.turn.phase_01_diplomacy import diplomacy_phase
 from campaign.turn.phase_02_construction import construction_phase
 from campaign.turn.phase_03_movement import movement_phase
-from campaign.turn.phase_04_battles import battles_phase
+from campaign.turn.phase_04_battles import battles_phase, battles_wait
 from campaign.turn.phase_05_guns import guns_phase
 from campaign.turn.phase_06_sieges import landings_and_sieges_phase
 from campaign.turn.phase_07_weather_supply import storms_supply_attrition_phase
@@ -30,6 +31,9 @@ class Phase:
     name: str
     title: str
     run: PhaseFunction
+    #: Called (with the turn's id) before the phase runs: True holds the phase — and the turn — back
+    #: (phase 4 waits for battles on the table, issue 15).
+    waits: Callable[[int], bool] | None = None
 
 
 #: Every phase by number, in the order a turn runs them.
@@ -39,7 +43,7 @@ PHASES: dict[int, Phase] = {
         Phase(1, "diplomacy", "Diplomacy", diplomacy_phase),
         Phase(2, "construction", "Construction and raising", construction_phase),
         Phase(3, "movement", "Fleet organisation and movement", movement_phase),
-        Phase(4, "battles", "Battles and blockades", battles_phase),
+        Phase(4, "battles", "Battles and blockades", battles_phase, battles_wait),
         Phase(5, "guns", "Garrison guns, fireships, running the guns", guns_phase),
         Phase(6, "sieges", "Landings and sieges", landings_and_sieges_phase),
         Phase(7, "weather and supply", "Storms, supply and attrition", storms_supply_attrition_phase),

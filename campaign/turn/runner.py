@@ -50,6 +50,12 @@ def phase_run(*, turn_id: int, number: int, now: datetime) -> bool:
     return True
 
 
+def phase_waits(*, turn_id: int, number: int) -> bool:
+    """Whether phase ``number`` must wait before it can run (phase 4: a battle on the table)."""
+    waits = PHASES[number].waits
+    return waits is not None and waits(turn_id)
+
+
 def phases_remaining(turn_id: int) -> list[int]:
     done = phases_done(turn_id)
     return [n for n in sorted(PHASES) if n not in done]
@@ -72,9 +78,14 @@ def turn_dry_run(*, turn_id: int, now: datetime) -> dict[str, Any]:
             if claimed != 1:
                 raise ValueError("Only an open turn can be dry-run; this one is already resolving or resolved.")
             before = _treasuries(turn_id)
+            waiting = False
             for number in phases_remaining(turn_id):
+                if phase_waits(turn_id=turn_id, number=number):
+                    waiting = True  # a battle goes to the table: the turn would stop here
+                    break
                 phase_run(turn_id=turn_id, number=number, now=now)
             result = {
+                "waits_for_table": waiting,
                 "phases": [
                     {"phase": p.phase, **p.summary} for p in TurnPhase.objects.filter(turn_id=turn_id).order_by("phase")
                 ],

@@ -63,6 +63,10 @@ class Command(BaseCommand):
                 phases = [{"phase": p.phase, **p.summary} for p in TurnPhase.objects.filter(turn=turn)]
                 self._print_summary(turn, {"phases": phases}, dry_run=False)
                 return
+            if turn.status == Turn.Status.TABLE:
+                phases = [{"phase": p.phase, **p.summary} for p in TurnPhase.objects.filter(turn=turn)]
+                self._print_summary(turn, {"phases": phases}, dry_run=False, table=True)
+                return
             time.sleep(0.25)
         done = sorted(TurnPhase.objects.filter(turn=turn).values_list("phase", flat=True))
         raise CommandError(
@@ -78,8 +82,10 @@ class Command(BaseCommand):
         replies = app.control.inspect(timeout=timeout).active_queues() or {}
         return any(q.get("name") == queue for queues in replies.values() for q in queues or [])
 
-    def _print_summary(self, turn: Turn, result: dict[str, Any], *, dry_run: bool) -> None:
+    def _print_summary(self, turn: Turn, result: dict[str, Any], *, dry_run: bool, table: bool = False) -> None:
         verb = "would resolve" if dry_run else "resolved"
+        if table:
+            verb = "waits for a battle on the table after"
         self.stdout.write(f"Turn {turn.number} ({turn.get_season_display()} {turn.year}) {verb}:")
         for phase in result.get("phases", []):
             events = phase.get("events", [])
@@ -90,5 +96,10 @@ class Command(BaseCommand):
         for code, (before, after) in result.get("treasuries", {}).items():
             if before != after:
                 self.stdout.write(f"  {code}: treasury {before} → {after} EP")
+        if result.get("waits_for_table") or table:
+            when = f" (deadline {turn.deadline:%Y-%m-%d %H:%M} UTC)" if table and turn.deadline else ""
+            self.stdout.write(
+                "  A battle goes to the table: phases 4 to 10 run once its result is approved" + when + "."
+            )
         if dry_run:
             self.stdout.write("Dry run: nothing was written.")

@@ -1,0 +1,192 @@
+"""Battles on the table in ``/api/v1/`` (issue 15): a battle's state and the result entry, the same
+services as the players' pages (:mod:`campaign.tabletop`). A refused result is a 400 naming the field
+and the reason, nothing changed; a battle not waiting at the table is a 409."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ParseError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from battles.api.base import ApiView, problem_response
+from battles.api.problems import Problem, ProblemEntry
+from battles.models import TabletopBattle
+from campaign.api.views import MAX_INT, NATION, SEEN, _within, api_nation
+from campaign.pages.tabletop import TableDetail, table_for_player
+from campaign.tabletop import TableResultRefused, table_result_approve, table_result_confirm, table_result_enter
+
+
+class TableShipSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The ship's id: use it in the result's ships[].ship.")
+    name = serializers.CharField()
+    side = serializers.IntegerField(help_text="0 or 1.")
+    detail = serializers.CharField(help_text="Class, nation and condition as it came to the battle.")
+    captors = serializers.ListField(child=serializers.CharField(), help_text="Nation codes that may capture it.")
+
+
+class TableResultEntrySerializer(serializers.Serializer[Any]):
+    ship = serializers.IntegerField(help_text="A ship of the battle (its id).")
+    fate = serializers.ChoiceField(choices=["intact", "damaged", "disabled", "sunk", "captured"])
+    captured_by = serializers.CharField(required=False, allow_null=True, help_text="Captor's nation code (captured).")
+    taken_in = serializers.CharField(
+        required=False, allow_null=True, help_text="A prize's condition: ready, damaged or disabled (null: as it was)."
+    )
+
+
+class TableResultSerializer(serializers.Serializer[Any]):
+    ships = TableResultEntrySerializer(many=True, help_text="One entry for every ship in the battle.")
+    admirals_lost = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="Admiral ids.")
+    held_field = serializers.IntegerField(
+        allow_null=True, help_text="The side (0, 1) that held the field; null: neither."
+    )
+
+
+class TableStateSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    place = serializers.CharField(help_text="Where the battle is fought, by name.")
+    status = serializers.CharField(help_text="requested, declined, marked, waiting, entered, disputed, confirmed, …")
+    status_label = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When the result is due (else the dice fight it).")
+    sides = serializers.ListField(child=serializers.CharField(), help_text="Each side's nations by name.")
+    my_side = serializers.IntegerField(allow_null=True, help_text="The caller's side, if they play one.")
+    ships = TableShipSerializer(many=True)
+    admirals = serializers.ListField(child=serializers.DictField(), help_text="{id, label} of each admiral there.")
+    result = serializers.DictField(help_text="The result entered so far ({} for none).")
+    confirmed = serializers.ListField(child=serializers.IntegerField(), help_text="Sides that confirmed it.")
+    dispute = serializers.CharField(allow_blank=True)
+
+
+REFUSED = {
+    400: problem_response(
+        "The result cannot be; nothing was changed: errors name the part of the body (e.g. ships[2].captured_by) "
+        "and the code (unknown_ship, captor_not_there, impossible, missing…)."
+    )
+}
+NOT_WAITING = {409: problem_response("The battle is not waiting for this step.")}
+
+
+def _state(d: TableDetail) -> dict[str, Any]:
+    t = d.table
+    return {
+        "id": t.pk,
+        "turn": t.turn.number,
+        "place": d.place,
+        "status": t.status,
+        "status_label": t.get_status_display(),
+        "deadline": d.deadline,
+        "sides": d.side_labels,
+        "my_side": d.my_side,
+        "ships": [
+            {"id": s.id, "name": s.name, "side": s.side, "detail": s.detail, "captors": [c for c, _ in s.captors]}
+            for s in d.ships
+        ],
+        "admirals": [{"id": pk, "label": label} for pk, label, _ in d.admirals],
+        "result": t.result or {},
+        "confirmed": list(t.confirmed or []),
+        "dispute": t.dispute,
+    }
+
+
+def _refusal(refused: TableResultRefused) -> Problem:
+    message = str(refused)
+    if refused.code in ("not_now", "not_waiting", "already"):
+        return Problem(status.HTTP_409_CONFLICT, message, code=refused.code, title="Not waiting for this step")
+    return Problem(status.HTTP_400_BAD_REQUEST, message, errors=[ProblemEntry(refused.field, refused.code, message)])
+
+
+def _detail(request: Request, slug: str, table_id: int) -> TableDetail:
+    return table_for_player(
+        user=request.user, slug=slug, table_id=_within(table_id, MAX_INT), nation_code=api_nation(request, slug)
+    )
+
+
+class TableBattleView(ApiView):
+    query_parameters = ("nation",)
+
+    @extend_schema(
+        operation_id="table_battle_retrieve",
+        summary="A battle on the table: its state, ships and the result entered so far",
+        parameters=[NATION],
+        responses={200: TableStateSerializer, **SEEN},
+    )
+    def get(self, request: Request, slug: str, table_id: int) -> Response:
+        return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
+
+
+class TableResultView(ApiView):
+    query_parameters = ("nation",)
+
+    @extend_schema(
+        operation_id="table_result_enter",
+        summary="Enter the result of a battle fought on the table",
+        description="A side's player enters it (the other side confirms); the GM's entry is confirmed for both.",
+        parameters=[NATION],
+        request=TableResultSerializer,
+        responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
+    )
+    def post(self, request: Request, slug: str, table_id: int) -> Response:
+        d = _detail(request, slug, table_id)
+        if not (d.viewer.is_gm or d.my_side is not None):
+            raise PermissionDenied("Only the game master or a player of a side can enter the result.")
+        try:
+            body = request.data
+        except ParseError as bad:
+            raise _refusal(TableResultRefused(str(bad.detail), field="result", code="not_json")) from None
+        if not isinstance(body, dict):
+            raise _refusal(
+                TableResultRefused("The body is an object: ships, admirals_lost, held_field.", field="result")
+            )
+        side = None if d.viewer.is_gm else d.my_side
+        try:
+            table_result_enter(table=d.table, body=body, side=side, by=request.user.get_username())
+        except TableResultRefused as refused:
+            raise _refusal(refused) from None
+        return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
+
+
+class TableConfirmView(ApiView):
+    query_parameters = ("nation",)
+
+    @extend_schema(
+        operation_id="table_result_confirm",
+        summary="Confirm the result the other side entered",
+        parameters=[NATION],
+        request=None,
+        responses={200: TableStateSerializer, **SEEN, **NOT_WAITING},
+    )
+    def post(self, request: Request, slug: str, table_id: int) -> Response:
+        d = _detail(request, slug, table_id)
+        if d.my_side is None:
+            raise PermissionDenied("Only a player of a side can confirm its result.")
+        try:
+            table_result_confirm(table=d.table, side=d.my_side)
+        except TableResultRefused as refused:
+            raise _refusal(refused) from None
+        return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
+
+
+class TableApproveView(ApiView):
+    query_parameters = ("nation",)
+
+    @extend_schema(
+        operation_id="table_result_approve",
+        summary="Approve a confirmed result: it is applied and the turn resolves on (GM)",
+        parameters=[NATION],
+        request=None,
+        responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
+    )
+    def post(self, request: Request, slug: str, table_id: int) -> Response:
+        d = _detail(request, slug, table_id)
+        if not d.viewer.is_gm:
+            raise PermissionDenied("Only the game master approves a result.")
+        try:
+            table_result_approve(table=TabletopBattle.objects.get(pk=d.table.pk))
+        except TableResultRefused as refused:
+            raise _refusal(refused) from None
+        return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)

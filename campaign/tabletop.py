@@ -1,0 +1,280 @@
+"""Battles on the table (issue 15): the services of the flow, from marking a place before the turn
+resolves to the approved result that lets the turn resolve on.
+
+* Before the turn resolves: the GM marks a sea zone or a port "to the table"
+  (:func:`table_mark`); a player asks for one (:func:`table_mark` with a nation), and the GM approves
+  or declines (:func:`table_request_decide`) or withdraws a marking (:func:`table_unmark`). The house
+  rule ``table.above_ships`` marks large battles by itself when phase 4 finds them.
+* While the turn waits: a side's player enters the result (:func:`table_result_enter`), the other
+  side's player confirms it (:func:`table_result_confirm`) or disputes it
+  (:func:`table_result_dispute`: it stays open for the GM); the GM may enter it alone. The GM approves
+  a confirmed result (:func:`table_result_approve`): it is applied exactly as the dice's would be
+  (:mod:`battles.engagements.table`) and, once nothing else waits at the table, the turn resolves on.
+* At any time the GM may have it fought by the usual dice instead (:func:`table_fight_automatically`).
+
+Every refusal is a :class:`~battles.engagements.table.TableResultRefused` naming what was wrong and
+what is allowed; a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from battles.engagements.table import (
+    TableResultRefused,
+    table_fall_back,
+    table_result_apply,
+    table_result_check,
+    table_sides,
+)
+from battles.models import Battle, TabletopBattle
+from battles.tabletop_pack import pack_roll, setup_dice_check, wind_dice_check
+from campaign.models import Campaign, Nation, Turn
+from campaign.turn.lifecycle import turn_table_resume
+from ports.models import Port, SeaZone
+
+__all__ = [
+    "TableResultRefused",
+    "table_fight_automatically",
+    "table_mark",
+    "table_pack_roll",
+    "table_request_decide",
+    "table_result_approve",
+    "table_result_confirm",
+    "table_result_dispute",
+    "table_result_enter",
+    "table_setup_dice_set",
+    "table_side_of",
+    "table_unmark",
+]
+
+
+def _refuse(message: str, field: str = "status", code: str = "not_now") -> TableResultRefused:
+    return TableResultRefused(message, field=field, code=code)
+
+
+@transaction.atomic
+def table_mark(*, campaign: Campaign, place: str, nation: Nation | None = None) -> TabletopBattle:
+    """Mark a sea zone or a port (by key) "to the table" for the open turn: by the GM (``nation``
+    None: marked at once) or asked for by ``nation``'s player (the GM decides). A GM marking a place
+    a player asked for approves the request."""
+    turn = Turn.objects.select_for_update().filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    if turn is None:
+        raise _refuse(f"{campaign.name} has no open turn: a battle can go to the table only before the turn resolves.")
+    port = Port.objects.filter(campaign=campaign, key=place).select_related("sea_zone").first()
+    zone = port.sea_zone if port is not None else SeaZone.objects.filter(campaign=campaign, key=place).first()
+    if zone is None:
+        raise _refuse(
+            f"{place!r} is neither a sea zone nor a port of {campaign.name}; choose one from the list.",
+            field="place",
+            code="unknown_place",
+        )
+    name = port.name if port is not None else zone.name
+    existing = TabletopBattle.objects.select_for_update().filter(turn=turn, place=place).first()
+    if existing is not None:
+        if nation is None and existing.status in (TabletopBattle.Status.REQUESTED, TabletopBattle.Status.DECLINED):
+            existing.status = TabletopBattle.Status.MARKED
+            existing.save(update_fields=["status", "updated_at"])
+            return existing
+        raise _refuse(
+            f"The battle at {name} is already {existing.get_status_display().lower()} this turn.",
+            field="place",
+            code="already",
+        )
+    return TabletopBattle.objects.create(
+        campaign=campaign,
+        turn=turn,
+        place=place,
+        sea_zone=zone,
+        port=port,
+        origin=TabletopBattle.Origin.GM if nation is None else TabletopBattle.Origin.PLAYER,
+        requested_by=nation,
+        status=TabletopBattle.Status.MARKED if nation is None else TabletopBattle.Status.REQUESTED,
+    )
+
+
+def _locked(table: TabletopBattle) -> TabletopBattle:
+    return TabletopBattle.objects.select_for_update().select_related("turn", "campaign").get(pk=table.pk)
+
+
+@transaction.atomic
+def table_request_decide(*, table: TabletopBattle, approve: bool) -> TabletopBattle:
+    """The GM's answer to a player's request: to the table, or fought by the dice as usual."""
+    table = _locked(table)
+    if table.status != TabletopBattle.Status.REQUESTED:
+        raise _refuse(f"This is not a request awaiting an answer: it is {table.get_status_display().lower()}.")
+    table.status = TabletopBattle.Status.MARKED if approve else TabletopBattle.Status.DECLINED
+    table.save(update_fields=["status", "updated_at"])
+    return table
+
+
+@transaction.atomic
+def table_unmark(*, table: TabletopBattle) -> None:
+    """The GM withdraws a marking or a request before the turn resolves."""
+    table = _locked(table)
+    if table.status not in (*TabletopBattle.BEFORE, TabletopBattle.Status.DECLINED):
+        raise _refuse("Only a marking made for a turn not yet resolved can be withdrawn.")
+    table.delete()
+
+
+def table_side_of(table: TabletopBattle, nation: Nation) -> int | None:
+    """The side (0, 1) ``nation`` fought on in the battle held at the table, or None."""
+    if table.engagement is None:
+        return None
+    for k, side in enumerate(table.engagement.sides):
+        if nation.code in side.get("nations", []):
+            return k
+    return None
+
+
+def _at_table(table: TabletopBattle) -> TabletopBattle:
+    table = _locked(table)
+    if table.status not in TabletopBattle.OUTSTANDING:
+        raise _refuse(f"This battle is not waiting for a result: it is {table.get_status_display().lower()}.")
+    return table
+
+
+@transaction.atomic
+def table_result_enter(*, table: TabletopBattle, body: Mapping[str, Any], side: int | None, by: str) -> TabletopBattle:
+    """Enter (or change) the result: by a side's player (``side``; the other side must confirm it)
+    or by the GM alone (``side`` None: confirmed for both, awaiting only the GM's approval). The
+    result is checked against the battle as it stands and refused, changing nothing, if it cannot be."""
+    table = _at_table(table)
+    assert table.engagement is not None
+    table_result_check(table_sides(table.engagement), body)
+    table.result = dict(body)
+    table.entered_by = by[:150]
+    table.dispute = ""
+    if side is None:
+        table.confirmed = [0, 1]
+        table.status = TabletopBattle.Status.CONFIRMED
+    else:
+        table.confirmed = [side]
+        table.status = TabletopBattle.Status.ENTERED
+    table.save(update_fields=["result", "entered_by", "dispute", "confirmed", "status", "updated_at"])
+    return table
+
+
+@transaction.atomic
+def table_result_confirm(*, table: TabletopBattle, side: int) -> TabletopBattle:
+    """A side's player agrees with the result entered; with both sides agreed it awaits the GM."""
+    table = _at_table(table)
+    if table.status != TabletopBattle.Status.ENTERED:
+        raise _refuse("There is no entered result awaiting confirmation.")
+    if side in table.confirmed:
+        raise _refuse("Your side has already confirmed this result; the other side must confirm it.", code="already")
+    table.confirmed = sorted({*table.confirmed, side})
+    if table.confirmed == [0, 1]:
+        table.status = TabletopBattle.Status.CONFIRMED
+    table.save(update_fields=["confirmed", "status", "updated_at"])
+    return table
+
+
+@transaction.atomic
+def table_result_dispute(*, table: TabletopBattle, side: int, reason: str) -> TabletopBattle:
+    """A side's player disagrees: the result stays open for the GM, who enters the one that stands."""
+    table = _at_table(table)
+    reason = reason.strip()
+    if not reason:
+        raise _refuse("Say what is wrong with the entered result, so the game master can decide.", field="reason")
+    if table.status not in (TabletopBattle.Status.ENTERED, TabletopBattle.Status.CONFIRMED):
+        raise _refuse("There is no entered result to dispute.")
+    table.status = TabletopBattle.Status.DISPUTED
+    table.confirmed = [k for k in table.confirmed if k != side]
+    table.dispute = f"Side {side + 1}: {reason}"[:2000]
+    table.save(update_fields=["status", "confirmed", "dispute", "updated_at"])
+    return table
+
+
+@transaction.atomic
+def table_result_approve(*, table: TabletopBattle) -> Battle:
+    """The GM approves the confirmed result: it is applied as the dice's result would be (prizes,
+    retreats, lost admirals, the battle page and its report), and the turn resolves on once nothing
+    else waits at the table."""
+    table = _at_table(table)
+    if table.status != TabletopBattle.Status.CONFIRMED:
+        raise _refuse(
+            "Only a result confirmed by both sides (or entered by the game master) can be approved; "
+            f"this one is {table.get_status_display().lower()}."
+        )
+    battle = table_result_apply(table=table, body=table.result)
+    table.status = TabletopBattle.Status.APPLIED
+    table.save(update_fields=["status", "updated_at"])
+    turn_table_resume(turn_id=table.turn_id, now=timezone.now())
+    return battle
+
+
+@transaction.atomic
+def table_fight_automatically(*, table: TabletopBattle) -> TabletopBattle:
+    """The GM's fall-back, at any time before the result is applied: the battle is fought by the
+    server's usual dice (with the seed it always had) when phase 4 runs."""
+    table = _locked(table)
+    settled = (TabletopBattle.Status.APPLIED, TabletopBattle.Status.AUTOMATIC, TabletopBattle.Status.NO_BATTLE)
+    if table.status in settled:
+        state = table.get_status_display().lower()
+        raise _refuse(f"This battle can no longer change how it is fought: it is {state}.")
+    outstanding = table.status in TabletopBattle.OUTSTANDING
+    if outstanding:
+        table_fall_back(table=table)
+    table.status = TabletopBattle.Status.AUTOMATIC
+    table.note = "The game master had it fought by the server's dice."
+    table.save(update_fields=["status", "note", "updated_at"])
+    if outstanding:
+        turn_table_resume(turn_id=table.turn_id, now=timezone.now())
+    return table
+
+
+@transaction.atomic
+def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
+    """The group asks the server to roll the pack's dice (the initial wind, the first wind speed):
+    rolled once, kept with the battle (its report's dice when applied) and in the turn's strategic
+    dice log, the same canonical log as every other die of the turn. Asking again changes nothing."""
+    table = _locked(table)
+    if table.status not in TabletopBattle.OUTSTANDING:
+        raise _refuse("The pack's dice are rolled only for a battle waiting at the table.")
+    if (table.pack or {}).get("dice"):
+        return table
+    turn = Turn.objects.select_for_update().get(pk=table.turn_id)
+    records, rolled, setup = pack_roll(
+        table, campaign_seed=table.campaign.seed, turn_number=turn.number, inshore=table.port_id is not None
+    )
+    table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}
+    if setup is not None and not (table.pack.get("setup") or {}):
+        table.pack["setup"] = setup
+    table.save(update_fields=["pack", "updated_at"])
+    Turn.objects.filter(pk=turn.pk).update(dice_log=[*turn.dice_log, *records])
+    return table
+
+
+@transaction.atomic
+def table_setup_dice_set(
+    *,
+    table: TabletopBattle,
+    attacker: object = None,
+    defender: object = None,
+    wind_initial: object = None,
+    wind_speed: object = None,
+) -> TabletopBattle:
+    """Dice the group threw at the table: the set-up dice for the tide (seed 001; the pack then shows
+    the tides of the day they give) and/or the wind dice (seed 004; the pack shows the wind they
+    give). Refused, changing nothing, if they are not dice; dice the server rolled are kept."""
+    table = _locked(table)
+    if table.status not in TabletopBattle.OUTSTANDING:
+        raise _refuse("Dice are entered only for a battle waiting at the table.")
+    pack = dict(table.pack or {})
+    try:
+        if attacker is not None or defender is not None:
+            pack["setup"] = setup_dice_check(attacker, defender)
+        if wind_initial is not None or wind_speed is not None:
+            if pack.get("dice"):
+                raise ValueError("The server already rolled the wind for this battle.")
+            pack["rolled"] = wind_dice_check(wind_initial, wind_speed)
+    except ValueError as bad:
+        raise _refuse(str(bad), field="dice", code="invalid") from bad
+    table.pack = pack
+    table.save(update_fields=["pack", "updated_at"])
+    return table

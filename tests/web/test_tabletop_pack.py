@@ -1,0 +1,161 @@
+"""The battle pack of a besieged-port battle at Gibraltar fought on the table (issue 15): its page
+shows the six forts, the tide from given set-up dice and the wind from given dice; its PDF renders
+(pages turned into PNGs by poppler's pdftoppm and looked at); the server's rolls go into the turn's
+dice log; the result form refuses what cannot be.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+from django.utils.html import escape
+
+from battles.models import TabletopBattle
+from campaign.models import Turn
+from campaign.tabletop import table_mark, table_pack_roll, table_setup_dice_set
+from campaign.tasks import turn_resolve
+from campaign.turn.lifecycle import turn_claim
+from ports.models import LandUnit
+from rules.tabletop import fire_combat, forts, tides, wind
+from tests.factories import PortFactory, SeaZoneFactory
+from tests.worlds import World, fleet, sea_world
+
+pytestmark = pytest.mark.django_db
+
+
+def gibraltar_siege() -> tuple[World, TabletopBattle, Client]:
+    """French troops besiege British Gibraltar (FF 3, one battery); a French squadron lies inside
+    and the Mediterranean Fleet comes to fight it: a besieged-port engagement, sent to the table by
+    the GM. Seed 3: checked to bring the ships in port to action."""
+    world = sea_world(seed=3)
+    strait = SeaZoneFactory.create(campaign=world.campaign, key="strait", name="Strait of Gibraltar", type="narrows")
+    gib = PortFactory.create(
+        owner=world.gb, sea_zone=strait, key="gibraltar", name="Gibraltar", fortification=3, gibraltar=True, batteries=1
+    )
+    LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib)
+    LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib)
+    LandUnit.objects.create(campaign=world.campaign, nation=world.gb, state="garrison", port=gib)
+    fleet(world, world.fr, "Escadre de Cadix", "gibraltar", [("3rd-74", 3)])
+    fleet(world, world.gb, "Mediterranean Fleet", "strait", [("1st", 1), ("3rd-74", 2), ("frigate", 1)])
+    gm = get_user_model().objects.create_user("gm", "gm@example.com", "pw")
+    world.campaign.gm = gm
+    world.campaign.save()
+    table = table_mark(campaign=world.campaign, place="gibraltar")
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "table"
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.WAITING and table.engagement is not None
+    assert table.engagement.kind == "besieged_port"
+    client = Client()
+    client.force_login(gm)
+    return world, table, client
+
+
+def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dice(tmp_path: Path) -> None:
+    world, table, client = gibraltar_siege()
+    # Seed 001: the defender's last set-up die even (4): a moonless night, low water at the hour of
+    # the attacker's initial die (3): 0300. Seed 004: initial wind 4 = NW; wind speed 5 and 2: 7, 5, 2.
+    table_setup_dice_set(table=table, attacker=3, defender=[2, 4], wind_initial=[4], wind_speed=[5, 2])
+    url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/"
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "6 coastal forts" in html  # as the campaign counts them: Gibraltar, 2 × FF 3
+    assert "Forts of Gibraltar: 6 coastal forts, 1 artillery battery" in html  # BB&amp;IB sizes
+    assert "Tides of the day (moonless night: low water at 0300)" in html
+    assert "from the north-west (NW)" in html
+    assert "7 (higher die 5, lower die 2)" in html
+    for ship in ("Escadre de Cadix 1", "Mediterranean Fleet 1", "1st rate", "100", "B (crack)"):
+        assert ship in html
+    assert "Assault aid: storming Gibraltar" in html and "France: 2 land units" in html
+    assert "seeds" not in html and "RULES.md" not in html  # users never see the documents' file names
+    # Every table of the seeds, as the pack prints them (rows included).
+    seeds_tables = [
+        wind.initial_wind_table(),
+        wind.wind_change_table(),
+        wind.wind_speed_table(),
+        tides.tide_timing_table(),
+        tides.tide_cycle_table(),
+        tides.tide_effect_table(),
+        tides.tide_modifiers_table(),
+        tides.grounding_table(),
+        tides.marsh_passage_table(),
+        forts.fort_sizes_table(),
+        forts.fort_firing_table(),
+        forts.fort_hits_table(),
+        forts.fort_mapping_table(world.campaign.ruleset),
+        forts.shore_battery_table(),
+        fire_combat.fire_procedure_table(),
+        fire_combat.fire_chart_table(),
+    ]
+    for t in seeds_tables:
+        assert escape(t.title) in html, t.title
+        for row in t.rows:
+            assert "".join(f"<td>{escape(c)}</td>" for c in row) in html, (t.title, row)
+
+    pdf = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    body = pdf.content
+    assert body.startswith(b"%PDF")
+    path = tmp_path / "pack.pdf"
+    path.write_bytes(body)
+    subprocess.run(["pdftoppm", "-png", "-r", "50", str(path), str(tmp_path / "page")], check=True, timeout=120)
+    pages = sorted(tmp_path.glob("page*.png"))
+    assert len(pages) >= 2, "the pack runs to several pages"
+    text = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True, timeout=60)
+    assert "6 coastal forts" in text.stdout and "low water at 0300" in text.stdout
+    keep = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+    keep.mkdir(parents=True, exist_ok=True)
+    for n, png in enumerate(pages[:3], start=1):
+        (keep / f"table-pack-pdf-page-{n}.png").write_bytes(png.read_bytes())
+
+
+def test_the_server_rolls_the_packs_dice_into_the_turns_dice_log() -> None:
+    world, table, client = gibraltar_siege()
+    response = client.post(f"/campaigns/{world.campaign.slug}/table/{table.pk}/", {"action": "roll"})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    purposes = [d["purpose"] for d in table.pack["dice"]]
+    assert purposes[:2] in (["wind_initial", "wind_speed"], ["wind_initial", "wind_initial"])
+    assert purposes.count("setup") == 3
+    log = Turn.objects.get(pk=world.turn.pk).dice_log
+    assert [d for d in log if d["purpose"] in ("wind_initial", "wind_speed", "setup")] == table.pack["dice"]
+    again = table_pack_roll(table=table)
+    assert again.pack["dice"] == table.pack["dice"]  # asked twice: the same dice, logged once
+    assert len(Turn.objects.get(pk=world.turn.pk).dice_log) == len(log)
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    assert "Rolled by the server" in html and "Tides of the day" in html
+
+
+def test_the_result_form_refuses_a_captor_that_was_not_there_and_keeps_what_was_entered() -> None:
+    world, table, client = gibraltar_siege()
+    url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/"
+    page = client.get(url)
+    assert page.status_code == 200 and "Enter the result" in page.content.decode()
+    assert table.engagement is not None
+    ships = {s.name: s for s in table_ships(table)}
+    data = {f"fate-{s.pk}": "intact" for s in ships.values()}
+    british = ships["Mediterranean Fleet 2"]
+    data[f"fate-{british.pk}"] = "captured"
+    data[f"captured_by-{british.pk}"] = "ES"
+    data["held_field"] = "0"
+    data["action"] = "enter"
+    refused = client.post(url, data)
+    assert refused.status_code == 400
+    text = refused.content.decode()
+    assert "can only be captured by a nation of the other side that was there: France (FR)" in text
+    assert 'value="captured" selected' in text  # the form keeps what was entered
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.WAITING and table.result == {}
+
+
+def table_ships(table: TabletopBattle) -> list:
+    from battles.engagements.table import table_sides
+
+    assert table.engagement is not None
+    return [ship for _, ship in table_sides(table.engagement).ships()]
