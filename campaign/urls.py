@@ -16,6 +16,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/", views.dashboard, name="dashboard"),
     path("campaigns/<slug:slug>/ready/", views.ready, name="ready"),
     path("campaigns/<slug:slug>/map/", views.map_view, name="map"),
+    path("campaigns/<slug:slug>/rules/", views.rules, name="rules"),
     path("campaigns/<slug:slug>/simulator/", views.simulator, name="simulator"),
     path("campaigns/<slug:slug>/turns/", views.turn_list, name="turns"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.turn_detail, name="turn"),

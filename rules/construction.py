@@ -90,7 +90,7 @@ def check_limits(
     if ship_class == "four-decker" and after.four_deckers > limit:
         raise ConstructionRefused(
             "four_decker_limit",
-            f"Four-decker limit (RULES.md §1): {nation_code} may have at most {limit} four-decker"
+            f"Four-decker limit (rules §1): {nation_code} may have at most {limit} four-decker"
             f"{'s' if limit != 1 else ''} afloat or building, not counting captured ones; it already has "
             f"{counts.four_deckers}. Captured four-deckers may always be used; lay down a 1st or 2nd rate "
             "instead, within quota.",
@@ -100,7 +100,7 @@ def check_limits(
         period = period_label(ruleset, year)
         raise ConstructionRefused(
             "quota",
-            f"1st/2nd-rate quota (RULES.md §1): in {period} at most {pct}% of {nation_code}'s ships of the "
+            f"1st/2nd-rate quota (rules §1): in {period} at most {pct}% of {nation_code}'s ships of the "
             f"line may be 1st rates, 2nd rates or four-deckers. With this {ship_class} it would have "
             f"{after.big} of {after.sol}: 100×{after.big}={100 * after.big} > {pct}×{after.sol}="
             f"{pct * after.sol}. No 1st, 2nd rate or four-decker may be laid down until the navy is back "
@@ -130,7 +130,7 @@ def check_lay_down(
     if cost > available_ep:
         raise ConstructionRefused(
             "treasury",
-            f"Not enough EP (RULES.md §1–§2): a {ship_class} costs {cost} EP and {nation_code} has "
+            f"Not enough EP (rules §1–§2): a {ship_class} costs {cost} EP and {nation_code} has "
             f"{available_ep} EP available (treasury less this turn's other lay-downs).",
         )
     return cost

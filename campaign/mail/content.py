@@ -102,6 +102,7 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
             return None
         context["report"] = report
         context["turn_url"] = absolute(reverse("campaign:turn", args=[slug, turn.number]))
+        context["rules_url"] = absolute(reverse("campaign:rules", args=[slug]))  # a skipped order cites a rule
         context["battle_urls"] = [absolute(reverse("battles:detail", args=[slug, pk])) for pk in report.battle_ids]
     elif event == MailEvent.TURN_OPENED and turn is not None:
         context["deadline"] = local(turn.deadline, zone)

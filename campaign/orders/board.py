@@ -42,7 +42,7 @@ def leave_port_check(*, ships: Iterable[Ship]) -> None:
     laid_up = [s for s in ships if s.in_ordinary]
     if laid_up:
         raise CheckFailed(
-            f"ships in ordinary cannot leave port (RULES.md §2): {ship_names(laid_up)} "
+            f"ships in ordinary cannot leave port (rules §2): {ship_names(laid_up)} "
             f"{'is' if len(laid_up) == 1 else 'are'} in ordinary; transfer them to another fleet first "
             "(fleet organisation comes before movement) or recommission them (phase 8)",
             code=RefusalCode.IN_ORDINARY,
@@ -54,7 +54,7 @@ def sally_place_check(*, zone: SeaZone, port: Port | None) -> None:
     a port sallies. Made by the sally order's check and by phase 3 as the fleet is after moving."""
     if port is None:
         raise CheckFailed(
-            f"the fleet is at sea in {zone.name}; only a fleet in a port sallies (RULES.md §4)", code=RefusalCode.AT_SEA
+            f"the fleet is at sea in {zone.name}; only a fleet in a port sallies (rules §4)", code=RefusalCode.AT_SEA
         )
 
 
@@ -75,12 +75,12 @@ def repair_check(
     """
     if ship.condition not in (Ship.Condition.DAMAGED, Ship.Condition.DISABLED):
         raise CheckFailed(
-            f"{ship.name} is {ship.condition}; only a damaged or disabled ship is repaired (RULES.md §2)",
+            f"{ship.name} is {ship.condition}; only a damaged or disabled ship is repaired (rules §2)",
             code=RefusalCode.NOT_DAMAGED,
         )
     if port is None:
         raise CheckFailed(
-            f"{ship.name} is at sea; ships are repaired in an own port with a dockyard (RULES.md §2)",
+            f"{ship.name} is at sea; ships are repaired in an own port with a dockyard (rules §2)",
             code=RefusalCode.AT_SEA,
         )
     if port.owner_id != nation.pk:
@@ -90,7 +90,7 @@ def repair_check(
         )
     if not port.dockyard:
         raise CheckFailed(
-            f"{port.name} has no dockyard; ships are repaired only where there is one (RULES.md §2)",
+            f"{port.name} has no dockyard; ships are repaired only where there is one (rules §2)",
             code=RefusalCode.NO_DOCKYARD,
         )
     if port_recently_taken(port, turn):
@@ -247,7 +247,7 @@ class Board:
             state = self.relation(nation, port.owner_id)
             raise CheckFailed(
                 f"{port.name} is {self.owner_code(port)}'s and {nation.code} is at {state} with it; fleets enter "
-                "only own or allied ports (RULES.md §4)",
+                "only own or allied ports (rules §4)",
                 code=RefusalCode.PORT_NOT_FRIENDLY,
             )
 
@@ -329,7 +329,7 @@ class Board:
         if state != Relation.State.WAR:
             raise CheckFailed(
                 f"{port.name} is {self.owner_code(port)}'s and {nation.code} is at {state} with it; only the guns of "
-                "a port of a nation at war can be run (RULES.md §4)",
+                "a port of a nation at war can be run (rules §4)",
                 code=RefusalCode.NOT_AT_WAR,
             )
         if in_port is not None:
@@ -357,14 +357,14 @@ class Board:
         if in_port is not None and in_port.pk != port.pk:
             raise CheckFailed(
                 f"the fleet will be in port at {in_port.name} (after any move order listed before this one); "
-                f"ships in port are not in the zone (RULES.md §4), so it lands units only there, or at "
+                f"ships in port are not in the zone (rules §4), so it lands units only there, or at "
                 f"{port.name} from sea",
                 code=RefusalCode.IN_PORT,
             )
         if self.relation(nation, port.owner_id) == Relation.State.PEACE:
             raise CheckFailed(
                 f"{port.name} is {self.owner_code(port)}'s, a neutral nation ({nation.code} is at peace with it); "
-                "landing at a neutral port is refused (RULES.md §7)",
+                "landing at a neutral port is refused (rules §7)",
                 code=RefusalCode.NEUTRAL_PORT,
             )
 
@@ -377,6 +377,6 @@ class Board:
         if state not in DIPLOMACY_FROM[kind]:
             allowed = " or ".join(DIPLOMACY_FROM[kind])
             raise CheckFailed(
-                f"{nation.code} and {other.code} are at {state}; {kind} is given from {allowed} (RULES.md §10)",
+                f"{nation.code} and {other.code} are at {state}; {kind} is given from {allowed} (rules §10)",
                 code=RefusalCode.WRONG_RELATION,
             )

@@ -330,7 +330,7 @@ class OrderContext:
         available = self.available_ep()
         if cost > available:
             chk.refuse(
-                f"not enough EP (RULES.md §1–§2): {what} costs {cost} EP; {self.nation.code} has "
+                f"not enough EP (rules §1–§2): {what} costs {cost} EP; {self.nation.code} has "
                 f"{self.nation.treasury} EP, of which {self.listed.committed_ep} EP are committed by the lay-downs "
                 f"and raises listed before this order, so {max(available, 0)} EP are available",
                 code=RefusalCode.NOT_ENOUGH_EP,

@@ -57,6 +57,8 @@ def _header(request: HttpRequest, desk: OrderDesk) -> dict[str, Any]:
         "battles": reverse("battles:list", args=[slug]),
         "turns": reverse("campaign:turns", args=[slug]),
         "ready": reverse("campaign:ready", args=[slug]),
+        "simulator": reverse("campaign:simulator", args=[slug]),
+        "rules": reverse("campaign:rules", args=[slug]),
     }
     nation = f"nation={viewer.nation.code}" if viewer.is_gm else ""
     return {

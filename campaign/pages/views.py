@@ -28,6 +28,7 @@ from campaign.pages.diplomacy import diplomacy_for_viewer
 from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
+from campaign.pages.rulebook import rules_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, Viewer, acting_viewer_for_player, viewer_for_player
 
@@ -123,6 +124,7 @@ def _paths(viewer: Viewer) -> dict[str, str]:
     paths["orders"] = reverse("campaign:orders", args=[slug])
     paths["battles"] = reverse("battles:list", args=[slug])
     paths["simulator"] = reverse("campaign:simulator", args=[slug])
+    paths["rules"] = reverse("campaign:rules", args=[slug])
     return paths
 
 
@@ -206,6 +208,13 @@ def map_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """The campaign's rules for players, every number this campaign's, house rules marked."""
+    data = rules_for_player(user=request.user, slug=slug, nation_code=request.GET.get("nation"))
+    return render(request, "campaign/rules.html", _page_context(request, data.viewer, "rules", r=data))
+
+
+@login_required
 def turn_list(request: HttpRequest, slug: str) -> HttpResponse:
     """The resolved turns, newest first (``?page=N``)."""
     data = turns_for_player(
@@ -233,4 +242,5 @@ def simulator(request: HttpRequest, slug: str) -> HttpResponse:
         ruleset=campaign.ruleset,
         rules_name=f"the rules of {campaign.name}",
         action=reverse("campaign:simulator", args=[slug]),
+        rules_url=reverse("campaign:rules", args=[slug]),
     )

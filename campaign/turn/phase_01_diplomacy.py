@@ -103,7 +103,7 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
                 ctx,
                 order,
                 f"{order.nation.code} and {target.code} are at {state}; {order.get_kind_display().lower()} "
-                f"is given from {allowed} (RULES.md §10)",
+                f"is given from {allowed} (rules §10)",
             )
             continue
         key = (min(order.nation.code, target.code), max(order.nation.code, target.code))
@@ -139,7 +139,7 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
                 order_done(m.order, f"war declared on {m.target.code}")
             else:
                 order_skip(
-                    ctx, m.order, f"war declared by {declared} beats any other order between the pair (RULES.md §10)"
+                    ctx, m.order, f"war declared by {declared} beats any other order between the pair (rules §10)"
                 )
         return Relation.State.WAR
     leaves = [m for m in moves if m.order.kind == Order.Kind.LEAVE_ALLIANCE]
@@ -232,7 +232,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                     codes,
                     FleetNoted(
                         text=f"Treachery in port: {guest.code}'s {fleet.name} is inside {owner.code}'s "
-                        f"{fleet.port.name}, whose guns are now hostile to it (RULES.md §7).",
+                        f"{fleet.port.name}, whose guns are now hostile to it (rules §7).",
                         fleet_id=fleet.pk,
                         fleet_name=fleet.name,
                         port_key=fleet.port.key,
@@ -244,7 +244,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                     codes,
                     Note(
                         text=f"Treachery in port: {guest.code}'s {counted(units, 'land unit')} ashore in "
-                        f"{owner.code}'s ports now besiege them (RULES.md §7, §10)."
+                        f"{owner.code}'s ports now besiege them (rules §7, §10)."
                     ),
                 )
     elif old == Relation.State.WAR and new == Relation.State.PEACE:

@@ -36,7 +36,7 @@ class EmbarkForm(_ArmyForm):
     kind = Order.Kind.EMBARK
     title = "Embark land units"
     group = "Armies"
-    help = "Phase 3: land units board the fleet's empty transports, one unit each (RULES.md §7)."
+    help = "Phase 3: land units board the fleet's empty transports, one unit each (rules §7)."
 
     def ports_for(self, place: FleetPlace) -> list[Any]:
         units = self.choices.land_units_at
@@ -51,7 +51,7 @@ class LandForm(_ArmyForm):
     group = "Armies"
     help = (
         "Phase 6: units land at a port of the fleet's zone (after its move): own → garrison, allied → guests, "
-        "enemy → besiegers; never at a neutral port (RULES.md §7)."
+        "enemy → besiegers; never at a neutral port (rules §7)."
     )
 
     def ports_for(self, place: FleetPlace) -> list[Any]:

@@ -18,7 +18,7 @@ class LayDownForm(OrderForm):
     group = "Building and ships"
     help = (
         "Phase 2: a new ship in an own dockyard port, paid from the treasury; 1st and 2nd rates and four-deckers "
-        "within the quota (RULES.md §1)."
+        "within the quota (rules §1)."
     )
 
     def setup(self) -> None:
@@ -49,7 +49,7 @@ class RaiseForm(OrderForm):
     kind = Order.Kind.RAISE
     title = "Raise a land unit or siege train"
     group = "Building and ships"
-    help = "Phase 2: in an own port that is not besieged; it joins the garrison (RULES.md §7)."
+    help = "Phase 2: in an own port that is not besieged; it joins the garrison (rules §7)."
 
     def setup(self) -> None:
         self.fields["unit"] = forms.ChoiceField(
@@ -66,7 +66,7 @@ class RepairForm(OrderForm):
     kind = Order.Kind.REPAIR
     title = "Repair a ship"
     group = "Building and ships"
-    help = "Standing: repair a damaged or disabled ship in an own port with a dockyard, or stop a repair (RULES.md §2)."
+    help = "Standing: repair a damaged or disabled ship in an own port with a dockyard, or stop a repair (rules §2)."
 
     def setup(self) -> None:
         dockyard_ids = {p.pk for p in self.choices.dockyards}
@@ -102,7 +102,7 @@ class LayUpForm(OrderForm):
     kind = Order.Kind.LAY_UP
     title = "Lay a ship up in ordinary"
     group = "Building and ships"
-    help = "Phase 8: a ship in an own port goes into ordinary: less upkeep, it cannot leave port (RULES.md §2)."
+    help = "Phase 8: a ship in an own port goes into ordinary: less upkeep, it cannot leave port (rules §2)."
 
     def setup(self) -> None:
         own = {p.pk for p in self.choices.own_ports}
@@ -120,7 +120,7 @@ class RecommissionForm(OrderForm):
     kind = Order.Kind.RECOMMISSION
     title = "Recommission a ship"
     group = "Building and ships"
-    help = "Phase 8: a ship in ordinary in an own port returns to commission (RULES.md §2)."
+    help = "Phase 8: a ship in ordinary in an own port returns to commission (rules §2)."
 
     def setup(self) -> None:
         own = {p.pk for p in self.choices.own_ports}

@@ -29,22 +29,22 @@ class DiplomacyForm(OrderForm):
 class DeclareWarForm(DiplomacyForm):
     kind = Order.Kind.DECLARE_WAR
     title = "Declare war"
-    help = "Phase 1: from peace or alliance (RULES.md §10)."
+    help = "Phase 1: from peace or alliance (rules §10)."
 
 
 class OfferPeaceForm(DiplomacyForm):
     kind = Order.Kind.OFFER_PEACE
     title = "Offer peace"
-    help = "Phase 1: from war; peace comes when the other nation offers it too (RULES.md §10)."
+    help = "Phase 1: from war; peace comes when the other nation offers it too (rules §10)."
 
 
 class ProposeAllianceForm(DiplomacyForm):
     kind = Order.Kind.PROPOSE_ALLIANCE
     title = "Propose or accept an alliance"
-    help = "Phase 1: from peace; proposing to a nation that proposed to you accepts (RULES.md §10)."
+    help = "Phase 1: from peace; proposing to a nation that proposed to you accepts (rules §10)."
 
 
 class LeaveAllianceForm(DiplomacyForm):
     kind = Order.Kind.LEAVE_ALLIANCE
     title = "Leave an alliance"
-    help = "Phase 1: from alliance (RULES.md §10)."
+    help = "Phase 1: from alliance (rules §10)."

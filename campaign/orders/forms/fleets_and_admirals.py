@@ -14,7 +14,7 @@ class TransferForm(OrderForm):
     kind = Order.Kind.TRANSFER
     title = "Move ships between fleets"
     group = "Fleets and admirals"
-    help = "Phase 3, before movement: ships join another fleet in the same place (RULES.md §3)."
+    help = "Phase 3, before movement: ships join another fleet in the same place (rules §3)."
 
     def setup(self) -> None:
         self.ships_field(label="Ships")
@@ -28,7 +28,7 @@ class FormFleetForm(OrderForm):
     kind = Order.Kind.FORM_FLEET
     title = "Form a new fleet"
     group = "Fleets and admirals"
-    help = "Phase 3: ships in one place form a new fleet (RULES.md §3)."
+    help = "Phase 3: ships in one place form a new fleet (rules §3)."
 
     def setup(self) -> None:
         self.ships_field(label="Ships")
@@ -42,7 +42,7 @@ class MergeForm(OrderForm):
     kind = Order.Kind.MERGE
     title = "Merge fleets"
     group = "Fleets and admirals"
-    help = "Phase 3: a fleet joins another in the same place; it takes no later order (RULES.md §3)."
+    help = "Phase 3: a fleet joins another in the same place; it takes no later order (rules §3)."
 
     def setup(self) -> None:
         self.fleet_field(self.choices.fleets_afloat, label="Fleet")
@@ -56,7 +56,7 @@ class AppointForm(OrderForm):
     kind = Order.Kind.APPOINT
     title = "Appoint an admiral"
     group = "Fleets and admirals"
-    help = "Phase 3: an active admiral takes command of a fleet in the same place (RULES.md §0)."
+    help = "Phase 3: an active admiral takes command of a fleet in the same place (rules §0)."
 
     def setup(self) -> None:
         options: Choices = []

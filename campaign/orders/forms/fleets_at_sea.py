@@ -19,7 +19,7 @@ class MoveForm(OrderForm):
     group = "Fleets at sea"
     help = (
         "A path of up to 2 steps (1 with a disabled ship): an adjacent zone, entering an own or allied port "
-        "of the zone, or leaving port for its zone (RULES.md §4)."
+        "of the zone, or leaving port for its zone (rules §4)."
     )
     fleet_dependent = True
 
@@ -47,7 +47,7 @@ class PostureForm(OrderForm):
     kind = Order.Kind.POSTURE
     title = "Set a fleet's posture"
     group = "Fleets at sea"
-    help = "Standing: seek battle, avoid battle, or blockade a port from its zone (RULES.md §4)."
+    help = "Standing: seek battle, avoid battle, or blockade a port from its zone (rules §4)."
 
     def setup(self) -> None:
         self.fleet_field(self.choices.fleets_afloat)
@@ -72,7 +72,7 @@ class BattleOrdersForm(OrderForm):
     group = "Fleets at sea"
     help = (
         "After a day in which both sides held: evade if our losses are higher, continue, or evade; where to "
-        "retreat (RULES.md §4, §5)."
+        "retreat (rules §4, §5)."
     )
 
     def setup(self) -> None:
@@ -112,7 +112,7 @@ class LineOrderForm(OrderForm):
     kind = Order.Kind.LINE_ORDER
     title = "Line order"
     group = "Fleets at sea"
-    help = "Standing: the order of the fleet's line, flagship first (RULES.md §4). Number the ships 1, 2, 3…"
+    help = "Standing: the order of the fleet's line, flagship first (rules §4). Number the ships 1, 2, 3…"
     fleet_dependent = True
 
     def setup(self) -> None:
@@ -166,7 +166,7 @@ class RunGunsForm(_PortAttackForm):
     group = "Fleets at sea"
     help = (
         "Phase 5: attack a port of a nation at war, from sea in its zone — the fleet must blockade it or "
-        "win a battle in its zone this turn (RULES.md §4, §6)."
+        "win a battle in its zone this turn (rules §4, §6)."
     )
 
 
@@ -174,7 +174,7 @@ class FireshipsForm(_PortAttackForm):
     kind = Order.Kind.FIRESHIPS
     title = "Fireship attack"
     group = "Fleets at sea"
-    help = "Phase 5: the fleet's fireships attack the ships in an enemy port (RULES.md §9)."
+    help = "Phase 5: the fleet's fireships attack the ships in an enemy port (rules §9)."
 
     def fleets(self) -> list[FleetPlace]:
         return [p for p in self.choices.fleets_afloat if any(s.ship_class == "fireship" for s in p.ships)]
@@ -184,7 +184,7 @@ class SallyForm(OrderForm):
     kind = Order.Kind.SALLY
     title = "Sally against blockaders"
     group = "Fleets at sea"
-    help = "A fleet in a blockaded port leaves it to fight the blockaders, without sighting (RULES.md §4)."
+    help = "A fleet in a blockaded port leaves it to fight the blockaders, without sighting (rules §4)."
 
     def setup(self) -> None:
         self.fleet_field([p for p in self.choices.fleets_afloat if p.port is not None])
