@@ -413,6 +413,8 @@ def _tables(number: int, ruleset: Ruleset) -> list[Table]:
     return []
 
 
+_ROLLS = ("initiative", "combat", "boarding")
+
 #: Settings shown in the list tables above rather than one per row.
 _LISTED = ("grade.", "nationality.", "ship.", "quota.pct.", "quota.period_start.")
 
