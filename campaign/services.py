@@ -15,7 +15,7 @@ from fleets.selectors import navy_counts
 from fleets.services import keel_create, ship_name_validate
 from ports.models import LandUnit, Port
 from rules.construction import ConstructionRefused, check_lay_down
-from rules.ruleset import DEFAULTS, validate_flat
+from rules.ruleset import DEFAULTS, SHIP_CLASS_NAMES, validate_flat
 
 
 class TreasuryError(ValueError):
@@ -129,7 +129,7 @@ def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> 
     cost = check_lay_down(
         ruleset,
         navy=locked.navy,
-        nation_code=locked.code,
+        nation_name=locked.name,
         year=campaign.year,
         ship_class=ship_class,
         counts=navy_counts(nation_id=locked.pk),
@@ -141,7 +141,7 @@ def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> 
             turn=turn,
             amount=-cost,
             kind=LedgerEntry.Kind.LAY_DOWN,
-            reason=f"Laid down {ship_class} {cleaned_name} at {port.name}",
+            reason=f"Laid down {SHIP_CLASS_NAMES[ship_class]} {cleaned_name} at {port.name}",
         )
     nation.treasury = locked.treasury
     return keel_create(

@@ -151,7 +151,7 @@ def _pending(delivery: Delivery, turn: Turn) -> dict[str, Any]:
             for ship in repairs
         ],
         "sieges": [
-            f"{row.name} ({row.owner_name}), besieged by {', '.join(row.besiegers) or 'nobody now'}"
+            f"{row.name} ({row.owner_name}), besieged by {', '.join(row.besieger_names) or 'nobody now'}"
             + (f" for {row.siege_turns} turn{'s' if row.siege_turns != 1 else ''}" if row.siege_turns else "")
             for row in board.sieges
         ],

@@ -30,7 +30,7 @@ def rule_citations_in_words(text: str) -> str:
 @register.filter(name="rule_links")
 def rule_links(text: object, rules_url: str) -> SafeString:
     # Markup already made safe (a form's error list) keeps its tags; anything else is escaped.
-    escaped = rule_citations_in_words(str(text) if isinstance(text, SafeData) else str(conditional_escape(text)))
+    escaped = rule_citations_in_words(str(text) if isinstance(text, SafeData) else str(conditional_escape(str(text))))
 
     def link(match: re.Match[str]) -> str:
         number = int(match.group(1))

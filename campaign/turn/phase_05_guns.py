@@ -186,7 +186,7 @@ def _attacker(
             .first()
         )
     if fleet is None:
-        return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.code}'s fleets"
+        return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.name}'s fleets"
     if fleet.port_id is not None or fleet.sea_zone_id != port.sea_zone_id:
         return None, f"{fleet.name} is not at sea in {port.sea_zone.name}, the zone of {port.name}"
     blockades = fleet.pk in blockading_fleets(campaign_id=ctx.campaign.pk, turn=ctx.turn.number, port_id=port.pk)

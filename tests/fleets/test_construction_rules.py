@@ -8,7 +8,7 @@ from rules.ruleset import DEFAULT_RULESET, Ruleset
 
 def lay_down(ship_class: str, counts: NavyCounts, *, navy: str = "GB", year: int = 1805, ep: int = 100) -> int:
     return check_lay_down(
-        DEFAULT_RULESET, navy=navy, nation_code=navy, year=year, ship_class=ship_class, counts=counts, available_ep=ep
+        DEFAULT_RULESET, navy=navy, nation_name=navy, year=year, ship_class=ship_class, counts=counts, available_ep=ep
     )
 
 
@@ -96,7 +96,7 @@ def test_insufficient_ep_is_refused_with_cost_and_treasury() -> None:
 def test_a_house_rule_changes_the_quota() -> None:
     """RULES.md: every number is a campaign setting; GB at 25% in 1805 allows the third first rate."""
     house = Ruleset.from_flat({"quota.pct.GB.1800": 25})
-    check_limits(house, navy="GB", nation_code="GB", year=1805, ship_class="1st", counts=NavyCounts(11, 2, 0))
+    check_limits(house, navy="GB", nation_name="GB", year=1805, ship_class="1st", counts=NavyCounts(11, 2, 0))
 
 
 def test_big_ships_allowed_now_counts_successive_keels() -> None:

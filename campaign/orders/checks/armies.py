@@ -34,7 +34,7 @@ def embark_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     available = there - ctx.listed.embarked_at[port.key]
     if units > available:
         chk.refuse(
-            f"{ctx.nation.code} has {there} land unit{'s' if there != 1 else ''} at {port.name}"
+            f"{ctx.nation.name} has {there} land unit{'s' if there != 1 else ''} at {port.name}"
             + (f", {there - available} of them embarked by earlier orders" if there != available else "")
             + f"; {units} cannot embark",
             code=RefusalCode.NOT_ENOUGH_UNITS,

@@ -76,7 +76,7 @@ def battle_orders_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checke
         port = ctx.port(chk, port_key, "retreat_port")
         if not ctx.board.friendly(ctx.nation, port):
             chk.refuse(
-                f"{port.name} is {ctx.board.owner_code(port)}'s; a fleet retreats only into an own or allied "
+                f"{port.name} is {ctx.board.owner_name(port)}'s; a fleet retreats only into an own or allied "
                 "port (rules §4)",
                 code=RefusalCode.PORT_NOT_FRIENDLY,
                 field="retreat_port",

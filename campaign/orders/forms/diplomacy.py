@@ -8,6 +8,9 @@ from django import forms
 
 from campaign.models import Order
 from campaign.orders.forms.base import OrderForm
+from campaign.orders.schema import DIPLOMACY_FROM
+
+_RELATION_WORDS = {"peace": "at peace with", "war": "at war with", "alliance": "allied with"}
 
 
 class DiplomacyForm(OrderForm):
@@ -15,10 +18,11 @@ class DiplomacyForm(OrderForm):
 
     def setup(self) -> None:
         targets = self.choices.diplomacy_targets(self.kind)
+        allowed = " or ".join(_RELATION_WORDS[state] for state in DIPLOMACY_FROM[self.kind])
+        self.why_empty["nation"] = f"No nation: this order is given only to a nation you are {allowed}."
         self.fields["nation"] = forms.ChoiceField(
             label="Nation",
-            choices=[(n.code, f"{n.name} ({n.code}) — now at {state}") for n, state in targets],
-            help_text="" if targets else "No nation: the current relations allow this order towards none.",
+            choices=[(n.code, f"{n.name} — now at {state}") for n, state in targets],
             error_messages={"invalid_choice": "Choose a nation from the list."},
         )
 

@@ -8,9 +8,11 @@ from typing import Any
 from django import forms
 
 from campaign.models import Order
-from campaign.orders.choices import FleetPlace
+from campaign.orders.choices import FleetPlace, PathChoice
 from campaign.orders.forms.base import OrderForm
 from fleets.models import Fleet
+
+NO_FLEET = "You have no fleet with ships afloat."
 
 
 class MoveForm(OrderForm):
@@ -22,18 +24,38 @@ class MoveForm(OrderForm):
         "of the zone, or leaving port for its zone (rules §4)."
     )
     fleet_dependent = True
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         places = self.choices.fleets_afloat
-        self.fleet_field(places)
-        chosen = self.selected_fleet(places)
-        paths = self.choices.move_paths(chosen) if chosen is not None else []
+        paths: dict[int, list[PathChoice]] = {}
+
+        def paths_of(place: FleetPlace) -> list[PathChoice]:
+            if place.fleet.pk not in paths:
+                paths[place.fleet.pk] = self.choices.move_paths(place)
+            return paths[place.fleet.pk]
+
+        # The fleet shown first is one that can move; those that cannot say so in the list.
+        self.fleet_field(places, note=lambda p: "" if paths_of(p) else "cannot move now")
+        chosen = self.selected_fleet(places, can_act=lambda p: bool(paths_of(p)))
+        options = paths_of(chosen) if chosen is not None else []
         self.fields["path"] = forms.ChoiceField(
             label="Path",
-            choices=[(p.value, p.label) for p in paths],
-            help_text="" if paths else "This fleet has no move: ships in ordinary cannot leave port (§2).",
+            choices=[(p.value, p.label) for p in options],
             error_messages={"invalid_choice": "Choose a path from the list (choose the fleet first)."},
         )
+        if chosen is not None and not options:
+            self.why_empty["path"] = self.no_move_reason(chosen)
+
+    @staticmethod
+    def no_move_reason(place: FleetPlace) -> str:
+        laid_up = [s.name for s in place.ships if s.in_ordinary]
+        if laid_up and place.port is not None:
+            return (
+                f"{place.fleet.name} cannot move: ships in ordinary cannot leave port (rules §2) — "
+                f"{', '.join(laid_up)}. Recommission them or move them to another fleet first."
+            )
+        return f"{place.fleet.name} has nowhere to go from {place.where}: no step its orders allow (rules §4)."
 
     def body(self) -> dict[str, Any]:
         return {"kind": self.kind, "fleet": self.cleaned_data["fleet"], "path": self.cleaned_data["path"].split("|")}
@@ -48,6 +70,7 @@ class PostureForm(OrderForm):
     title = "Set a fleet's posture"
     group = "Fleets at sea"
     help = "Standing: seek battle, avoid battle, or blockade a port from its zone (rules §4)."
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         self.fleet_field(self.choices.fleets_afloat)
@@ -74,6 +97,7 @@ class BattleOrdersForm(OrderForm):
         "After a day in which both sides held: evade if our losses are higher, continue, or evade; where to "
         "retreat (rules §4, §5)."
     )
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         self.fleet_field(self.choices.fleets_afloat)
@@ -114,6 +138,7 @@ class LineOrderForm(OrderForm):
     group = "Fleets at sea"
     help = "Standing: the order of the fleet's line, flagship first (rules §4). Number the ships 1, 2, 3…"
     fleet_dependent = True
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         places = self.choices.fleets_afloat
@@ -144,17 +169,26 @@ class _PortAttackForm(OrderForm):
     """Run the guns or send fireships at an enemy port the fleet can reach (RULES.md §4, §6, §9)."""
 
     fleet_dependent = True
+    empty = {"fleet": NO_FLEET}
 
     def fleets(self) -> list[FleetPlace]:
         return self.choices.fleets_afloat
 
+    def targets(self, place: FleetPlace) -> list[Any]:
+        reach = self.choices.zones_in_reach(place)
+        return [p for p in self.choices.enemy_ports if p.sea_zone_id in reach]
+
     def setup(self) -> None:
         places = self.fleets()
-        self.fleet_field(places)
-        chosen = self.selected_fleet(places)
-        reach = self.choices.zones_in_reach(chosen) if chosen is not None else set()
-        ports = [p for p in self.choices.enemy_ports if p.sea_zone_id in reach]
+        targets: dict[int, list[Any]] = {p.fleet.pk: self.targets(p) for p in places}
+        self.fleet_field(places, note=lambda p: "" if targets[p.fleet.pk] else "no enemy port in reach")
+        chosen = self.selected_fleet(places, can_act=lambda p: bool(targets[p.fleet.pk]))
+        ports = targets[chosen.fleet.pk] if chosen is not None else []
         self.port_field("port", ports, label="Port (of a nation at war, in the fleet's reach)")
+        if chosen is not None and not ports:
+            self.why_empty["port"] = (
+                f"{chosen.fleet.name} can reach no port of a nation at war with you this turn (from {chosen.where})."
+            )
 
     def body(self) -> dict[str, Any]:
         return {"kind": self.kind, "fleet": self.cleaned_data["fleet"], "port": self.cleaned_data["port"]}
@@ -175,6 +209,7 @@ class FireshipsForm(_PortAttackForm):
     title = "Fireship attack"
     group = "Fleets at sea"
     help = "Phase 5: the fleet's fireships attack the ships in an enemy port (rules §9)."
+    empty = {"fleet": "None of your fleets has a fireship."}
 
     def fleets(self) -> list[FleetPlace]:
         return [p for p in self.choices.fleets_afloat if any(s.ship_class == "fireship" for s in p.ships)]
@@ -185,6 +220,7 @@ class SallyForm(OrderForm):
     title = "Sally against blockaders"
     group = "Fleets at sea"
     help = "A fleet in a blockaded port leaves it to fight the blockaders, without sighting (rules §4)."
+    empty = {"fleet": "None of your fleets is in port."}
 
     def setup(self) -> None:
         self.fleet_field([p for p in self.choices.fleets_afloat if p.port is not None])
