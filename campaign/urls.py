@@ -22,6 +22,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/turns/<int:number>/", views.turn_detail, name="turn"),
     path("campaigns/<slug:slug>/orders/", order_views.orders_page, name="orders"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/", order_views.order_edit, name="order_edit"),
+    path("campaigns/<slug:slug>/orders/<int:order_id>/move/", order_views.order_move_view, name="order_move"),
     path(
         "campaigns/<slug:slug>/orders/<int:order_id>/withdraw/",
         order_views.order_withdraw_view,

@@ -274,6 +274,14 @@ class OrderSerializer(serializers.Serializer[Any]):
     body = serializers.DictField(help_text="The order body as stored (README 'Orders JSON').")
 
 
+class OrderReorderSerializer(serializers.Serializer[Any]):
+    order = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Every order id of the open turn's list, each once, in the new listed order (the order of "
+        "resolution within a phase).",
+    )
+
+
 class OrderListSerializer(serializers.Serializer[Any]):
     nation = serializers.CharField()
     turn = serializers.IntegerField(allow_null=True, help_text="The open turn, or null when orders are closed.")
