@@ -232,6 +232,9 @@ class OrderChoices:
         return f"{ship.name} ({', '.join(bits)}) — {place.fleet.name}, {place.where}"
 
     # -- movement -----------------------------------------------------------------------------------------
+    def zone_name(self, zone_id: int) -> str:
+        return self.board.zones_by_id[zone_id].name
+
     def _zone_name(self, zone_id: int) -> str:
         return self.board.zones_by_id[zone_id].name
 
@@ -291,9 +294,9 @@ class OrderChoices:
     def ports(self) -> list[Port]:
         return sorted(self.board.ports.values(), key=lambda p: p.name)
 
-    def port_label(self, port: Port) -> str:
+    def port_label(self, port: Port, *, zone: bool = True) -> str:
         owner = self.board.owner_name(port)
-        return f"{port.name} ({owner}, {self._zone_name(port.sea_zone_id)})"
+        return f"{port.name} ({owner}, {self._zone_name(port.sea_zone_id)})" if zone else f"{port.name} ({owner})"
 
     @cached_property
     def own_ports(self) -> list[Port]:

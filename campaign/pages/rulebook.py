@@ -368,7 +368,7 @@ def _tables(number: int, ruleset: Ruleset) -> list[Table]:
         )
         navies = Table(
             "Navies",
-            ["Navy", "Initiative", "Gunnery (d10)", "Boarding (d6)"],
+            ["Navy", "Initiative", "Gunnery", "Boarding"],
             [
                 Row(
                     _navy_label(n),

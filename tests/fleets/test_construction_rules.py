@@ -25,7 +25,7 @@ def test_the_rules_example_refuses_a_third_first_rate_naming_rule_period_and_num
         lay_down("1st", NavyCounts(sol=11, big=2, four_deckers=0))
     message = refused.value.message
     assert refused.value.rule == "quota"
-    assert "RULES.md §1" in message and "quota" in message
+    assert "rules §1" in message and "quota" in message
     assert "1800–1808" in message
     assert "100×3=300 > 20×12=240" in message
     assert "3rd rates and smaller ships may be laid down" in message

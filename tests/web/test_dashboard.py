@@ -173,8 +173,8 @@ def test_ports_sieges_and_blockades_are_shown(fw: FogWorld) -> None:
     assert "Portsmouth ⚓ The Channel 2 2" in ports
     assert "besieged 2 turns" in ports and "no income" in ports
     sieges = _text(_section(page, "sieges"))
-    assert "Portsmouth GB FR 2" in sieges
-    assert "Brest (FR) blockaded by GB" in sieges
+    assert "Portsmouth Great Britain France 2" in sieges
+    assert "Brest (France) blockaded by Great Britain" in sieges
 
 
 # --- ready ----------------------------------------------------------------------------------------------
@@ -289,7 +289,7 @@ def test_turn_history_shows_the_report_by_phase_and_the_battles_fought(fw: FogWo
     assert report.index("Battles and blockades") < report.index("Income and upkeep")
     assert "Battle at Bay of Biscay." in report
     battles = _text(_section(page, "battles"))
-    assert "Bay of Biscay Fleet action GB against FR GB" in battles
+    assert "Bay of Biscay Fleet action Great Britain against France Great Britain" in battles
     assert "FR against NL" not in battles  # neither Britain's battle nor in its report
     assert neutral.pk != battle.pk
     assert "The map as turn 1 left it" in page

@@ -19,6 +19,9 @@ from campaign.orders.errors import OrderRefused
 
 Choices = list[tuple[str, Any]]
 
+#: Lists longer than this are grouped (ports by sea zone).
+LONG_LIST = 12
+
 
 def _flat_choices(choices: Iterable[Any]) -> Iterable[Any]:
     """The values of a choice list, groups (``(label, [(value, label), …])``) opened."""
@@ -120,7 +123,16 @@ class OrderForm(forms.Form):
     def port_field(
         self, name: str, ports: Iterable[Any], *, label: str, required: bool = True, blank: str = "—"
     ) -> None:
+        ports = list(ports)
         options: Choices = [(p.key, self.choices.port_label(p)) for p in ports]
+        if len(ports) > LONG_LIST:
+            # A long list is grouped by sea zone (<optgroup>), the zones in name order.
+            zones: dict[str, list[tuple[str, str]]] = {}
+            for port in ports:
+                zones.setdefault(self.choices.zone_name(port.sea_zone_id), []).append(
+                    (port.key, self.choices.port_label(port, zone=False))
+                )
+            options = [(zone, zones[zone]) for zone in sorted(zones)]
         if not required:
             options = [("", blank), *options]
         self.fields[name] = forms.ChoiceField(
