@@ -103,3 +103,11 @@ def test_big_ships_allowed_now_counts_successive_keels() -> None:
     """GB at 20% with 10 SOL and 1 big: a 2nd keel (200 ≤ 220), not a 3rd (300 > 240)."""
     assert big_ships_allowed_now(DEFAULT_RULESET, navy="GB", year=1805, counts=NavyCounts(10, 1, 0)) == 1
     assert big_ships_allowed_now(DEFAULT_RULESET, navy="GB", year=1805, counts=NavyCounts(11, 2, 0)) == 0
+
+
+def test_the_rules_words_for_ship_classes_are_the_models_labels() -> None:
+    """Messages from the pure rules (no Django) name classes as the pages do: "3rd rate (74/80)"."""
+    from fleets.models import ShipClass
+    from rules.ruleset import SHIP_CLASS_NAMES
+
+    assert dict(SHIP_CLASS_NAMES) == dict(ShipClass.choices)
