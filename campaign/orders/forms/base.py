@@ -56,6 +56,12 @@ class OrderForm(forms.Form):
         use_fast_selects(self)
 
     @property
+    def can_refresh(self) -> bool:
+        """Whether "show the choices for this fleet" has a fleet to show them for."""
+        field = self.fields.get("fleet")
+        return self.fleet_dependent and isinstance(field, forms.ChoiceField) and bool(list(field.choices))  # type: ignore[arg-type]
+
+    @property
     def blocked(self) -> str:
         """Why this order cannot be given now ("" when it can): a required list with nothing in it. The
         page shows the reason and no active button (an empty list with a button only invites a refusal)."""
