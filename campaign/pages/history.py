@@ -86,6 +86,11 @@ class _Relations:
         return self.states.get(frozenset((a, b))) == Relation.State.WAR
 
 
+def _name(nations: Mapping[str, Nation], code: str) -> str:
+    nation = nations.get(code)
+    return nation.name if nation is not None else code
+
+
 def _snapshot_ports(
     snapshot: Mapping[str, Any],
     nations: Mapping[str, Nation],
@@ -123,8 +128,9 @@ def _snapshot_ports(
                 int(p.get("fortification", 0)),
                 bool(p.get("dockyard")),
                 int(p.get("siege_turns") or 0),
-                tuple(sorted(besiegers[p["key"]])),
-                tuple(sorted(blockaders[p["key"]])),
+                # The map shows them to people: names, not codes.
+                tuple(_name(nations, c) for c in sorted(besiegers[p["key"]])),
+                tuple(_name(nations, c) for c in sorted(blockaders[p["key"]])),
             )
         )
     return ports
