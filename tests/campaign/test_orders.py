@@ -186,13 +186,13 @@ def test_malformed_bodies_are_refused_naming_the_order_and_the_field(w: World, b
 def test_another_nations_fleet_is_refused_as_if_it_did_not_exist(w: World) -> None:
     """Fog of war (RULES.md §3): the refusal names no French fleet."""
     message = refusal(w, move(w.brest_fleet, "sea"))
-    assert message == f"Order 1 (move, fleet {w.brest_fleet.pk}): GB has no fleet {w.brest_fleet.pk}."
+    assert message == f"Order 1 (move, fleet {w.brest_fleet.pk}): Great Britain has no fleet {w.brest_fleet.pk}."
     assert "Brest Fleet" not in message
 
 
 def test_another_nations_ship_is_refused(w: World) -> None:
     french = Ship.objects.get(name="Redoutable")
-    assert f"GB has no ship {french.pk}" in refusal(w, {"kind": "lay_up", "ship": french.pk})
+    assert f"Great Britain has no ship {french.pk}" in refusal(w, {"kind": "lay_up", "ship": french.pk})
 
 
 def test_an_unknown_zone_or_port_key_is_refused(w: World) -> None:
@@ -260,10 +260,10 @@ def test_a_fleet_enters_an_own_or_allied_port_of_its_zone_only(w: World) -> None
     ShipFactory.create(fleet=lisbon_run, ship_class="frigate")
     assert check(w, move(lisbon_run, "port:lisbon")).kind == "move"  # allied
     message = refusal(w, move(w.western, "biscay", "port:brest"))
-    assert "Brest is FR's and GB is at war with it; fleets enter only own or allied ports" in message
+    assert "Brest is France's and Great Britain is at war with it; fleets enter only own or allied ports" in message
     baltic = FleetFactory.create(nation=w.gb, name="Baltic Squadron", sea_zone=w.baltic)
     ShipFactory.create(fleet=baltic, ship_class="frigate")
-    assert "GB is at peace with it" in refusal(w, move(baltic, "port:kronstadt"))
+    assert "Great Britain is at peace with it" in refusal(w, move(baltic, "port:kronstadt"))
     assert "Plymouth lies in Western Approaches, not in The Channel" in refusal(w, move(w.home, "sea", "port:plymouth"))
 
 
@@ -313,7 +313,7 @@ def test_battle_orders_retreat_only_into_an_own_or_allied_port(w: World) -> None
     message = refusal(
         w, {"kind": "battle_orders", "fleet": w.home.pk, "after_battle": "continue", "retreat_port": "brest"}
     )
-    assert "Brest is FR's; a fleet retreats only into an own or allied port" in message
+    assert "Brest is France's; a fleet retreats only into an own or allied port" in message
 
 
 def test_a_line_order_lists_exactly_the_fleets_ships_afloat(w: World) -> None:
@@ -340,7 +340,7 @@ def test_running_the_guns_is_refused_at_a_port_of_a_nation_not_at_war(w: World) 
     baltic = FleetFactory.create(nation=w.gb, name="Baltic Squadron", sea_zone=w.baltic)
     ShipFactory.create(fleet=baltic)
     message = refusal(w, {"kind": "run_guns", "fleet": baltic.pk, "port": "kronstadt"})
-    assert "GB is at peace with it; only the guns of a port of a nation at war can be run" in message
+    assert "Great Britain is at peace with it; only the guns of a port of a nation at war can be run" in message
     assert "own port" in refusal(w, {"kind": "run_guns", "fleet": w.western.pk, "port": "plymouth"})
 
 
@@ -527,7 +527,8 @@ def test_an_active_admiral_of_the_nation_is_appointed(w: World) -> None:
     AdmiralFactory.create(nation=w.fr, name="Pierre Villeneuve")
     body = {"kind": "appoint", "admiral": "Horatio Nelson", "fleet": w.home.pk}
     assert check(w, body).fleet == w.home
-    assert "GB has no admiral named 'Pierre Villeneuve'" in refusal(w, {**body, "admiral": "Pierre Villeneuve"})
+    unknown = refusal(w, {**body, "admiral": "Pierre Villeneuve"})
+    assert "Great Britain has no admiral named 'Pierre Villeneuve'" in unknown
     assert "Lost Admiral is lost" in refusal(w, {**body, "admiral": "Lost Admiral"})
     assert "already appointed by order 1" in refusal(w, {**body, "fleet": w.western.pk}, earlier=[body])
 
@@ -555,7 +556,7 @@ def test_units_embark_onto_empty_transports_in_their_port(w: World) -> None:
     )
     at_sea = transports(w, 1, fleet=FleetFactory.create(nation=w.gb, name="Sea Convoy", sea_zone=w.approaches))
     message = refusal(w, {**body, "fleet": at_sea.pk, "port": "plymouth", "units": 1})
-    assert "GB has 0 land units at Plymouth; 1 cannot embark" in message
+    assert "Great Britain has 0 land units at Plymouth; 1 cannot embark" in message
     assert "Portsmouth is not in Western Approaches" in refusal(w, {**body, "fleet": at_sea.pk, "units": 1})
 
 
@@ -601,7 +602,7 @@ def test_a_fleet_in_port_lands_units_only_in_that_port(w: World) -> None:
 def test_each_diplomatic_order_starts_from_its_relation(w: World) -> None:
     assert check(w, {"kind": "declare_war", "nation": "RU"}).body == {"kind": "declare_war", "nation": "RU"}
     assert check(w, {"kind": "declare_war", "nation": "PT"}).kind == "declare_war"  # from alliance
-    assert "GB and FR are at war; declare_war is given from peace or alliance" in refusal(
+    assert "Great Britain and France are at war; declare_war is given from peace or alliance" in refusal(
         w, {"kind": "declare_war", "nation": "FR"}
     )
     assert check(w, {"kind": "offer_peace", "nation": "FR"}).kind == "offer_peace"

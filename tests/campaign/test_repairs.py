@@ -155,7 +155,7 @@ def test_an_unaffordable_repair_is_skipped_and_reported_and_orders_are_paid_in_l
     second.refresh_from_db()
     assert (first.condition, second.condition) == ("damaged", "damaged")
     late.refresh_from_db()
-    assert late.outcome == "skipped" and "costs 1 EP and GB has 0" in late.outcome_note
+    assert late.outcome == "skipped" and "costs 1 EP and Great Britain has 0" in late.outcome_note
     assert any(e["nations"] == ["GB"] and "skipped" in e["text"] and "HMS 2" in e["text"] for e in events)
     world.gb.refresh_from_db()
     assert world.gb.treasury == 0
