@@ -228,8 +228,9 @@ def _siege_report(
 ) -> None:
     """Everyone sees "every port's owner, sieges" (§3 fog of war); the numbers and the die go to the
     owner and the besieging nations."""
-    besieging = sorted({u.nation.name for u in besiegers})
-    text = f"{port.name} ({owner.name}), besieged by {', '.join(besieging)}, {_OUTCOME_TEXT[result.outcome]}"
+    besieging = sorted({u.nation.code for u in besiegers})  # who is told the dice
+    named = ", ".join(sorted({u.nation.name for u in besiegers}))
+    text = f"{port.name} ({owner.name}), besieged by {named}, {_OUTCOME_TEXT[result.outcome]}"
     if result.outcome is SiegeOutcome.GARRISON_LOST and result.taken:
         text += ", its last: the port is taken"
     if captor is not None:

@@ -1,4 +1,4 @@
-"""Phase 6 through the pipeline: landings, sieges and captures (RULES.md §7, §3 phases 6 and 9).
+"""Phase 6 through the pipeline: landings, sieges and captures (rules §7, §3 phases 6 and 9).
 
 Dice come from the campaign seed (campaign seed, turn, phase, place). A test that needs a given
 face picks the campaign seed whose dice show it, using the same derivation as the pipeline, and
