@@ -408,8 +408,9 @@ def test_the_treasury_is_committed_across_lay_downs_and_raises(w: World) -> None
     with pytest.raises(OrderRefused) as refused:
         order_add(nation=w.gb, body=orders[4])
     assert refused.value.message == (
-        "Order 5 (raise, land unit at Plymouth): not enough EP (rules §1–§2): a land unit costs 3 EP; Great Britain has 45 "
-        "EP, of which 45 EP are committed by the lay-downs and raises listed before this order, so 0 EP are available."
+        "Order 5 (raise, land unit at Plymouth): not enough EP (rules §1–§2): a land unit costs 3 EP; "
+        "Great Britain has 45 EP, of which 45 EP are committed by the lay-downs and raises listed before this "
+        "order, so 0 EP are available."
     )
     assert len(stored(w.gb)) == 4
 

@@ -344,5 +344,6 @@ def test_a_blockade_is_checked_at_resolution_with_the_order_checks_words() -> No
     phases_run(world.turn, 8)
     order.refresh_from_db()
     assert order.outcome_note == (
-        "HMS 0 cannot be repaired: Portsmouth is blockaded against Great Britain this turn; a blockaded port does not repair"
+        "HMS 0 cannot be repaired: Portsmouth is blockaded against Great Britain this turn; "
+        "a blockaded port does not repair"
     )
