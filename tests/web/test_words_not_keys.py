@@ -43,7 +43,10 @@ class _Text(HTMLParser):
             self.parts.append("\n")
         if tag in self.VOID:
             return
-        hidden = tag in ("script", "style", "textarea") or ("aria-hidden", "true") in attrs
+        # The time zone list is IANA's names ("GB" is a zone there), not the game's codes.
+        hidden = (
+            tag in ("script", "style", "textarea") or ("aria-hidden", "true") in attrs or ("name", "time_zone") in attrs
+        )
         self._stack.append(hidden or (bool(self._stack) and self._stack[-1]))
 
     def handle_endtag(self, tag: str) -> None:
