@@ -141,12 +141,13 @@ def port_battle_record(
     )
 
 
-def losses_text(losses: Mapping[str, Counter[str]]) -> str:
+def losses_text(losses: Mapping[str, Counter[str]], names: Mapping[str, str] | None = None) -> str:
+    """Each nation's losses ("Great Britain 1 captured, 2 sunk"); ``names`` gives a code's nation name."""
     if not losses:
         return "no ship was hit"
     parts = []
     for code in sorted(losses):
         counts = losses[code]
         what = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
-        parts.append(f"{code} {what}")
+        parts.append(f"{(names or {}).get(code, code)} {what}")
     return "; ".join(parts)

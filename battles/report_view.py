@@ -27,8 +27,16 @@ from battles.engine.text import (
     signed,
 )
 from battles.models import Battle, Engagement
-from fleets.models import Fleet, Ship
+from fleets.models import Fleet, Ship, ShipClass
+from rules.ruleset import NAVY_NAMES
 from rules.turn_events import BattleFought, event_from_json
+
+#: Ship classes by their names: the page says "3rd rate (74/80)", never the key "3rd-74".
+CLASS_NAMES: dict[str, str] = dict(ShipClass.choices)
+
+
+def _class_name(key: str) -> str:
+    return CLASS_NAMES.get(key, key)
 
 
 @dataclass
@@ -126,6 +134,21 @@ def stored_sides(raw: Any) -> list[dict[str, Any]]:
     return [s if isinstance(s, dict) else {} for s in raw]
 
 
+def side_label(side: Mapping[str, Any], nation_names: Mapping[str, str], index: int) -> str:
+    """A side as players read it: a name made of nation codes ("GB", "FR/ES") becomes the nations'
+    names; another name (a port's, a fleet's) is kept, followed by its nations' names when it does
+    not already say them."""
+    name = str(side.get("name") or "")
+    codes = [c.strip() for c in re.split(r"[/,&]", name)] if name else []
+    if codes and all(c in nation_names for c in codes):
+        return " & ".join(nation_names[c] for c in codes)
+    nations = [nation_names.get(str(c), str(c)) for c in side.get("nations") or []]
+    missing = [n for n in nations if n not in name]
+    if not name:
+        return " & ".join(nations) or ("First side" if index == 0 else "Second side")
+    return f"{name} ({', '.join(missing)})" if missing else name
+
+
 def _pairs(lines: Sequence[Sequence[str]]) -> list[tuple[str, str]]:
     """§5 Lines: ship k of the smaller line faces ship k of the other; extras double up on 1, 2, 3…"""
     if len(lines) != 2:
@@ -165,7 +188,7 @@ def _fire_summary(dice: Iterable[Mapping[str, Any]], names: Sequence[str]) -> li
             if effect and effect not in ("miss", "none", "no effect", "no explosion", "wins", "loses"):
                 effects[effect] = effects.get(effect, 0) + 1
         done = ", ".join(f"{n} {e}" for e, n in effects.items()) or "no effect"
-        out.append(f"{names[s]}: {len(rows)} dice — {done}")
+        out.append(f"{names[s]}: {len(rows)} {'die' if len(rows) == 1 else 'dice'} — {done}")
     return out
 
 
@@ -239,17 +262,14 @@ def _side_views(battle: Battle, report: Mapping[str, Any], engine_sides: Sequenc
         engine = engine_sides[k] if k < len(engine_sides) else {}
         admiral = kept.get("admiral") or engine.get("admiral")
         outcome = (report.get("outcome") or ["", ""])[k] if len(report.get("outcome") or []) > k else ""
-        name = str(kept.get("name") or engine.get("name") or f"Side {k}")
-        codes = [c.strip() for c in re.split(r"[/,&]", name)]
-        if codes and all(c in nation_names for c in codes):
-            name = " & ".join(nation_names[c] for c in codes)
+        name = side_label({**kept, "name": kept.get("name") or engine.get("name") or ""}, nation_names, k)
         sides.append(
             SideView(
                 index=k,
                 name=name,
                 fleets=", ".join(fleet_names[f] for f in kept.get("fleets") or [] if f in fleet_names),
-                nations=list(kept.get("nations") or []),
-                navy=str(engine.get("navy", "")),
+                nations=[nation_names.get(c, c) for c in kept.get("nations") or []],
+                navy=NAVY_NAMES.get(str(engine.get("navy", "")), str(engine.get("navy", ""))),
                 admiral=f"{admiral.get('name') or 'unnamed'} ({admiral.get('grade')})" if admiral else "",
                 ships=int(engine.get("ships", 0) or 0),
                 lost=int(engine.get("lost", 0) or 0),
@@ -283,15 +303,19 @@ def _ship_views(report: Mapping[str, Any], sides: list[SideView]) -> list[list[S
             ShipView(
                 side=side,
                 name=str(row.get("name", "")),
-                cls=str(row.get("class", ship.ship_class if ship else "")),
+                cls=_class_name(str(row.get("class", ship.ship_class if ship else ""))),
                 crew=crew,
-                nation=ship.original_nation.code if ship is not None else "",
+                nation=ship.original_nation.name if ship is not None else "",
                 fate=str(row.get("fate", "")),
                 exploded=bool(row.get("exploded")),
                 captured_by=names[by] if by in (0, 1) else "",
             )
         )
     for k, side_view in enumerate(sides):
+        if len(side_view.nations) == 1:
+            for view in ships[k]:  # a ship of the side's only nation needs no "(nation)" after its name
+                if view.nation == side_view.nations[0]:
+                    view.nation = ""
         side_view.ship_list = ships[k]
         side_view.crew = ", ".join(sorted(crews[k]))
         if not side_view.ships:
@@ -323,7 +347,7 @@ def _ships_out_of_line(battle: Battle, sides: list[SideView], ships: list[list[S
                 ShipView(
                     side=row.side,
                     name=row.ship_name,
-                    cls=row.ship_class,
+                    cls=_class_name(row.ship_class),
                     crew="",
                     nation="",
                     fate=row.fate,

@@ -111,8 +111,8 @@ def garrison_guns_fire(
         report={**report.to_json(), "dice_offset": offset},
     )
     text = (
-        f"The guns of {port.name} ({holder.code}) fired {_dice(report.barrage[0] if report.barrage else 0)} "
-        f"at {len(targets)} hostile {'ship' if len(targets) == 1 else 'ships'} inside: {losses_text(losses)}."
+        f"The guns of {port.name} ({holder.name}) fired {_dice(report.barrage[0] if report.barrage else 0)} "
+        f"at {counted(len(targets), 'hostile ship')} inside: {losses_text(losses, _names(ctx))}."
     )
     return PortActionResult(battle, sorted({*codes, holder.code}), text, losses)
 
@@ -174,8 +174,10 @@ def fireships_send(
         winner=None,
         report=_fireship_report_json(result, by_id, ctx.dice.seed, offset),
     )
+    names = _names(ctx)
     text = (
-        f"{fleet.name} ({fleet_code}) sent {counted(len(spent), 'fireship')} into {port.name}: {losses_text(losses)}."
+        f"{fleet.name} ({names.get(fleet_code, fleet_code)}) sent {counted(len(spent), 'fireship')} into "
+        f"{port.name}: {losses_text(losses, names)}."
     )
     return PortActionResult(battle, sorted({fleet_code, *target_codes}), text, losses)
 
@@ -306,15 +308,24 @@ def running_the_guns_fight(
         winner=report.winner,
         report={**report.to_json(), "dice_offset": offset},
     )
-    who = {0: f"the attackers ({', '.join(attacker_codes)})", 1: f"the defenders of {port.name}"}
+    names = _names(ctx)
+    who = {
+        0: f"the attackers ({', '.join(names.get(c, c) for c in attacker_codes)})",
+        1: f"the defenders of {port.name}",
+    }
     text = (
         f"{', '.join(f.name for f in fleets)} ran the guns of {port.name} with {counted(len(line), 'ship')} against "
         f"{len(defenders)} in port; barrage {', '.join(map(str, report.barrage or ()))} dice over {report.rounds} "
-        f"{'round' if report.rounds == 1 else 'rounds'}; {losses_text(losses)}; "
+        f"{'round' if report.rounds == 1 else 'rounds'}; {losses_text(losses, _names(ctx))}; "
         + (f"won by {who[report.winner]}" if report.winner is not None else "no winner")
         + f"; the attackers broke off into {port.sea_zone.name}."
     )
     return PortActionResult(battle, sorted({*attacker_codes, *defender_codes}), text, losses)
+
+
+def _names(ctx: PortActionContext) -> dict[str, str]:
+    """Nation codes to names, for the texts players read."""
+    return {n.code: n.name for n in ctx.nations.values()}
 
 
 def _dice(n: int) -> str:

@@ -84,7 +84,7 @@ def parse_ship_lines(text: str, *, side_name: str) -> list[dict[str, Any]]:
     return ships
 
 
-NAVY_CHOICES = [(n, f"{NAVY_NAMES[n]} ({n})") for n in NAVIES]
+NAVY_CHOICES = [(n, NAVY_NAMES[n]) for n in NAVIES]  # names, not codes, in what people read
 GRADE_CHOICES = [(g, g) for g in GRADES]
 
 

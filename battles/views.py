@@ -53,9 +53,11 @@ def simulator(request: HttpRequest) -> HttpResponse:
     return simulator_page(request, ruleset=DEFAULT_RULESET, rules_name=None, action=reverse("battles:simulator"))
 
 
-def simulator_page(request: HttpRequest, *, ruleset: Ruleset, rules_name: str | None, action: str) -> HttpResponse:
-    """The simulator under ``ruleset`` (a campaign's house rules when ``rules_name`` names them); the
-    caller has checked that the visitor may use those rules."""
+def simulator_page(
+    request: HttpRequest, *, ruleset: Ruleset, rules_name: str | None, action: str, rules_url: str | None = None
+) -> HttpResponse:
+    """The simulator under ``ruleset`` (a campaign's house rules when ``rules_name`` names them, told on
+    the page at ``rules_url``); the caller has checked that the visitor may use those rules."""
     htmx = bool(getattr(request, "htmx", False))
     if request.method == "POST" and "state" in request.POST:
         return _simulator_chunk(request)
@@ -65,6 +67,7 @@ def simulator_page(request: HttpRequest, *, ruleset: Ruleset, rules_name: str | 
         "max_at_once": MAX_RUNS_AT_ONCE,
         "action": action,
         "rules_name": rules_name,
+        "rules_url": rules_url,
         "house_rules": len(ruleset.overrides()),
     }
     if request.method == "POST" and form.is_valid():

@@ -27,7 +27,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from battles.models import Battle
-from battles.report_view import stored_sides
+from battles.report_view import side_label, stored_sides
 from campaign.permissions import campaign_role
 from rules.turn_events import report_events
 
@@ -152,4 +152,9 @@ def battles_for_player(*, user: User, campaign: str, page: int | str | None = 1,
     battles = Battle.objects.filter(pk__in=list(chosen.object_list)).select_related("turn", "sea_zone", "port")
     by_id = {b.pk: b for b in battles}
     chosen.object_list = [by_id[pk] for pk in chosen.object_list if pk in by_id]
+    names = dict(the_campaign.nations.values_list("code", "name"))
+    for battle in chosen.object_list:
+        # Sides and winner in the nations' names, never their codes.
+        battle.side_labels = [side_label(s, names, k) for k, s in enumerate(stored_sides(battle.sides))]
+        battle.winner_label = battle.side_labels[battle.winner] if battle.winner in (0, 1) else ""
     return BattleList(the_campaign, chosen, viewer.is_gm)

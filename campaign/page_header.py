@@ -29,6 +29,7 @@ def page_paths(viewer: Viewer) -> dict[str, str]:
         "map": reverse("campaign:map", args=[slug]),
         "map_move": reverse("campaign:map_move", args=[slug]),
         "table": reverse("campaign:tables", args=[slug]),
+        "rules": reverse("campaign:rules", args=[slug]),
         "turns": reverse("campaign:turns", args=[slug]),
         "ready": reverse("campaign:ready", args=[slug]),
     }

@@ -15,7 +15,7 @@ from fleets.selectors import navy_counts
 from fleets.services import keel_create, ship_name_validate
 from ports.models import LandUnit, Port
 from rules.construction import ConstructionRefused, check_lay_down
-from rules.ruleset import DEFAULTS, validate_flat
+from rules.ruleset import DEFAULTS, SHIP_CLASS_NAMES, validate_flat
 
 
 class TreasuryError(ValueError):
@@ -31,7 +31,7 @@ def ledger_post(*, nation: Nation, turn: int, amount: int, kind: str, reason: st
     ``nation.treasury`` is refreshed on the passed instance.
     """
     if amount == 0:
-        raise ValueError("A ledger line must move the treasury: amount 0 is not allowed (RULES.md §2).")
+        raise ValueError("A ledger line must move the treasury: amount 0 is not allowed (rules §2).")
     if not reason.strip():
         raise ValueError("A ledger line needs a reason a player can read.")
     locked = Nation.objects.select_for_update().get(pk=nation.pk)
@@ -39,7 +39,7 @@ def ledger_post(*, nation: Nation, turn: int, amount: int, kind: str, reason: st
     if balance < 0:
         raise TreasuryError(
             f"{locked.code} has {locked.treasury} EP; {reason} needs {-amount} EP "
-            f"({-balance} EP short). A treasury never goes below 0 (RULES.md §2)."
+            f"({-balance} EP short). A treasury never goes below 0 (rules §2)."
         )
     locked.treasury = balance
     locked.save(update_fields=["treasury"])
@@ -86,17 +86,17 @@ def lay_down_port_check(*, nation: Nation, port: Port, turn: int) -> None:
         raise ConstructionRefused("port", f"{port.name} is not a port of this campaign.")
     if port.owner_id != nation.pk:
         raise ConstructionRefused(
-            "port", f"Ships are laid down only in an own port (RULES.md §1); {port.name} is not {nation.code}'s."
+            "port", f"Ships are laid down only in an own port (rules §1); {port.name} is not {nation.code}'s."
         )
     if not port.dockyard:
         raise ConstructionRefused("port", f"{port.name} has no dockyard; ships are laid down only where there is one.")
     if port.siege_turns > 0:
-        raise ConstructionRefused("port", f"{port.name} is besieged; no ship can be laid down there (RULES.md §1).")
+        raise ConstructionRefused("port", f"{port.name} is besieged; no ship can be laid down there (rules §1).")
     if port.taken_turn is not None and port.taken_turn >= turn - 1:
         raise ConstructionRefused(
             "port",
             f"{port.name} was taken in turn {port.taken_turn}; it can build again from turn "
-            f"{port.taken_turn + 2} (RULES.md §1, §7).",
+            f"{port.taken_turn + 2} (rules §1, §7).",
         )
 
 
@@ -106,10 +106,10 @@ def raise_port_check(*, nation: Nation, port: Port, what: str = "land unit") -> 
     phase 2. Raises :class:`ConstructionRefused` with rule ``not_own_port`` or ``besieged``."""
     if port.owner_id != nation.pk:
         raise ConstructionRefused(
-            "not_own_port", f"a {what} is raised only in an own port (RULES.md §7); {port.name} is not {nation.code}'s"
+            "not_own_port", f"a {what} is raised only in an own port (rules §7); {port.name} is not {nation.code}'s"
         )
     if port.siege_turns > 0:
-        raise ConstructionRefused("besieged", f"{port.name} is besieged; no {what} can be raised there (RULES.md §7)")
+        raise ConstructionRefused("besieged", f"{port.name} is besieged; no {what} can be raised there (rules §7)")
 
 
 @transaction.atomic
@@ -129,7 +129,7 @@ def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> 
     cost = check_lay_down(
         ruleset,
         navy=locked.navy,
-        nation_code=locked.code,
+        nation_name=locked.name,
         year=campaign.year,
         ship_class=ship_class,
         counts=navy_counts(nation_id=locked.pk),
@@ -141,7 +141,7 @@ def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> 
             turn=turn,
             amount=-cost,
             kind=LedgerEntry.Kind.LAY_DOWN,
-            reason=f"Laid down {ship_class} {cleaned_name} at {port.name}",
+            reason=f"Laid down {SHIP_CLASS_NAMES[ship_class]} {cleaned_name} at {port.name}",
         )
     nation.treasury = locked.treasury
     return keel_create(

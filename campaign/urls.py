@@ -20,6 +20,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/ready/", views.ready, name="ready"),
     path("campaigns/<slug:slug>/map/", views.map_view, name="map"),
     path("campaigns/<slug:slug>/map/move/", views.map_move, name="map_move"),
+    path("campaigns/<slug:slug>/rules/", views.rules, name="rules"),
     path("campaigns/<slug:slug>/simulator/", views.simulator, name="simulator"),
     path("campaigns/<slug:slug>/turns/", views.turn_list, name="turns"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.turn_detail, name="turn"),
@@ -29,6 +30,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/table/<int:table_id>/pack.pdf", table_views.table_pack_pdf, name="table_pack_pdf"),
     path("campaigns/<slug:slug>/orders/", order_views.orders_page, name="orders"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/", order_views.order_edit, name="order_edit"),
+    path("campaigns/<slug:slug>/orders/<int:order_id>/move/", order_views.order_move_view, name="order_move"),
     path(
         "campaigns/<slug:slug>/orders/<int:order_id>/withdraw/",
         order_views.order_withdraw_view,

@@ -60,7 +60,7 @@ class ShipAdminForm(forms.ModelForm[Ship]):
             check_limits(
                 campaign.ruleset,
                 navy=nation.navy,
-                nation_code=nation.code,
+                nation_name=nation.name,
                 year=campaign.year,
                 ship_class=ship_class,
                 counts=navy_counts(nation_id=nation.pk, exclude_ship_id=instance.pk),

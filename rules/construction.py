@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.ruleset import BIG_CLASSES, SHIP_CLASSES, SOL_CLASSES, Ruleset
+from rules.ruleset import BIG_CLASSES, SHIP_CLASS_NAMES, SHIP_CLASSES, SOL_CLASSES, Ruleset
 
 
 class ConstructionRefused(ValueError):
@@ -76,7 +76,7 @@ def big_ships_allowed_now(ruleset: Ruleset, *, navy: str, year: int, counts: Nav
 
 
 def check_limits(
-    ruleset: Ruleset, *, navy: str, nation_code: str, year: int, ship_class: str, counts: NavyCounts
+    ruleset: Ruleset, *, navy: str, nation_name: str, year: int, ship_class: str, counts: NavyCounts
 ) -> None:
     """§1 quota and four-decker limit for one more ship of ``ship_class`` on top of ``counts``.
 
@@ -90,7 +90,7 @@ def check_limits(
     if ship_class == "four-decker" and after.four_deckers > limit:
         raise ConstructionRefused(
             "four_decker_limit",
-            f"Four-decker limit (RULES.md §1): {nation_code} may have at most {limit} four-decker"
+            f"Four-decker limit (rules §1): {nation_name} may have at most {limit} four-decker"
             f"{'s' if limit != 1 else ''} afloat or building, not counting captured ones; it already has "
             f"{counts.four_deckers}. Captured four-deckers may always be used; lay down a 1st or 2nd rate "
             "instead, within quota.",
@@ -98,10 +98,11 @@ def check_limits(
     if ship_class in BIG_CLASSES and not within_quota(ruleset, navy=navy, year=year, counts=after):
         pct = ruleset.quota_percent(navy, year)
         period = period_label(ruleset, year)
+        what = SHIP_CLASS_NAMES.get(ship_class, ship_class).lower()
         raise ConstructionRefused(
             "quota",
-            f"1st/2nd-rate quota (RULES.md §1): in {period} at most {pct}% of {nation_code}'s ships of the "
-            f"line may be 1st rates, 2nd rates or four-deckers. With this {ship_class} it would have "
+            f"1st/2nd-rate quota (rules §1): in {period} at most {pct}% of {nation_name}'s ships of the "
+            f"line may be 1st rates, 2nd rates or four-deckers. With this {what} it would have "
             f"{after.big} of {after.sol}: 100×{after.big}={100 * after.big} > {pct}×{after.sol}="
             f"{pct * after.sol}. No 1st, 2nd rate or four-decker may be laid down until the navy is back "
             "within quota; 3rd rates and smaller ships may be laid down (each new ship of the line "
@@ -113,7 +114,7 @@ def check_lay_down(
     ruleset: Ruleset,
     *,
     navy: str,
-    nation_code: str,
+    nation_name: str,
     year: int,
     ship_class: str,
     counts: NavyCounts,
@@ -125,12 +126,13 @@ def check_lay_down(
     ``available_ep`` is the treasury less their cost. Limits are checked before money so that the
     error names the rule a player cannot fix by waiting for income.
     """
-    check_limits(ruleset, navy=navy, nation_code=nation_code, year=year, ship_class=ship_class, counts=counts)
+    check_limits(ruleset, navy=navy, nation_name=nation_name, year=year, ship_class=ship_class, counts=counts)
     cost = ruleset.ship_cost[ship_class]
     if cost > available_ep:
         raise ConstructionRefused(
             "treasury",
-            f"Not enough EP (RULES.md §1–§2): a {ship_class} costs {cost} EP and {nation_code} has "
+            f"Not enough EP (rules §1–§2): a {SHIP_CLASS_NAMES.get(ship_class, ship_class).lower()} costs {cost} EP "
+            f"and {nation_name} has "
             f"{available_ep} EP available (treasury less this turn's other lay-downs).",
         )
     return cost

@@ -62,6 +62,24 @@ SHIP_CLASSES: Final = (
     "fireship",
     "transport",
 )
+#: The classes as players read them (the same words as ``fleets.models.ShipClass``'s labels, which a
+#: test keeps equal): messages say "3rd rate (74/80)", never the key "3rd-74".
+SHIP_CLASS_NAMES: Final = MappingProxyType(
+    {
+        "four-decker": "Four-decker",
+        "1st": "1st rate",
+        "2nd": "2nd rate",
+        "3rd-74": "3rd rate (74/80)",
+        "3rd-64": "3rd rate (64)",
+        "4th": "4th rate (50–60)",
+        "heavy-frigate": "Heavy frigate",
+        "frigate": "Frigate",
+        "sloop": "Sloop",
+        "brig": "Brig / cutter",
+        "fireship": "Fireship",
+        "transport": "Transport",
+    }
+)
 #: RULES.md §1: classes that count as ships of the line.
 SOL_CLASSES: Final = frozenset({"four-decker", "1st", "2nd", "3rd-74", "3rd-64"})
 #: RULES.md §1 quota: "1st rate, 2nd rate or four-decker".

@@ -210,7 +210,7 @@ class BattleReportSerializer(serializers.Serializer[Any]):
         child=serializers.IntegerField(), required=False, help_text="Running the guns: dice due per round."
     )
     ships = ShipFateSerializer(many=True)
-    dice = DieSerializer(many=True, help_text="Every die, in canonical order (RULES.md §5).")
+    dice = DieSerializer(many=True, help_text="Every die, in canonical order (rules §5).")
     sides = ReportSideSerializer(many=True)
     first = serializers.IntegerField(allow_null=True, help_text="The side that fired first in round 1.")
     max_rounds = serializers.IntegerField()

@@ -123,16 +123,16 @@ def fates_apply(
         result["lifts_blockade"] = outcome[blockaders] in LEAVING
         if result["lifts_blockade"]:
             port_name = e.port.name if e.port is not None else e.place
-            text = f"The {sides[blockaders].label} blockade of {port_name} was broken by a sally."
+            text = f"The blockade of {port_name} by {sides[blockaders].words} was broken by a sally."
             event_add(result, None, EngagementNoted(text=text, engagement_id=e.pk))
     everyone = sorted(set(sides[0].nations) | set(sides[1].nations))
-    won = "no winner" if winner is None else f"the {sides[winner].label} side won"
-    summary = "; ".join(f"{s.label} {outcome[s.index]}: {_losses(rows, s.index)}" for s in sides)
+    won = "no winner" if winner is None else f"{sides[winner].words} won"
+    summary = "; ".join(f"{s.words} {outcome[s.index]}: {_losses(rows, s.index)}" for s in sides)
     event_add(
         result,
         everyone,
         BattleFought(
-            text=f"Battle at {where}: {sides[0].label} against {sides[1].label}, {counted(days, 'day')}; {won}. "
+            text=f"Battle at {where}: {sides[0].words} against {sides[1].words}, {counted(days, 'day')}; {won}. "
             f"{summary}.",
             battle_id=battle.pk,
             engagement_id=e.pk,
@@ -142,7 +142,7 @@ def fates_apply(
         ),
     )
     for admiral, side in lost_admirals:
-        text = f"Admiral {admiral.name} ({side.label}) was lost with his flagship at {where}."
+        text = f"Admiral {admiral.name} ({side.words}) was lost with his flagship at {where}."
         event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
 
 
@@ -350,7 +350,7 @@ def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, stat
         admiral = fleet.admiral
         if admiral is not None and admiral.status == Admiral.Status.ACTIVE:
             taken_admirals.append((admiral, fleet))
-            text = f"Admiral {admiral.name} ({prey.label}) was taken with his ships at {where}."
+            text = f"Admiral {admiral.name} ({prey.words}) was taken with his ships at {where}."
             event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
     admirals_lose(taken_admirals)
     for fleet in captor.fleets:
@@ -365,8 +365,8 @@ def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, stat
         result,
         everyone,
         SideCaptured(
-            text=f"At {where} the {captor.label} fleet captured all {len(ships)} {prey.label} "
-            f"{'ship' if len(ships) == 1 else 'ships'} without a battle: they had no ship able to form a line"
+            text=f"At {where} {captor.words} captured all {counted(len(ships), 'ship')} of {prey.words} "
+            f"without a battle: they had no ship able to form a line"
             f"{lost if lost_units else ''}.",
             engagement_id=e.pk,
             place_key=e.place,

@@ -281,10 +281,10 @@ def _besieged_port_contact(
     where = e.port.name if e.port is not None else e.place
     if intercepted:
         anchored = " and caught them at anchor" if sighting.at_anchor else ""
-        text = f"Off besieged {where} the {sea.label} fleet engaged the {port.label} ships in port{anchored}."
+        text = f"Off besieged {where} the fleet of {sea.words} engaged the ships of {port.words} in port{anchored}."
         event_add(result, sea.nations + port.nations, EngagementNoted(text=text, engagement_id=e.pk))
     elif sighting.sighted:
-        text = f"Off besieged {where} we sighted the {port.label} ships but could not engage them."
+        text = f"Off besieged {where} we sighted the ships of {port.words} but could not engage them."
         event_add(result, sea.nations, EngagementNoted(text=text, engagement_id=e.pk))
     contact = {
         "sighted": sighting.sighted,

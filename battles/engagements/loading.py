@@ -64,6 +64,12 @@ class FightingSide:
     def label(self) -> str:
         return "/".join(sorted({f.nation.code for f in self.fleets})) or "/".join(self.data.get("nations", []))
 
+    @property
+    def words(self) -> str:
+        """The side as the reports' texts name it: its nations' names ("Spain & France")."""
+        names = sorted({f.nation.name for f in self.fleets})
+        return " & ".join(names) or " & ".join(self.data.get("nations", []))
+
     def all_ships(self) -> list[Ship]:
         return [s for f in self.fleets for s in self.ships[f.pk]]
 
@@ -187,8 +193,11 @@ def battle_spec(sides: list[FightingSide], *, at_anchor_side: int | None) -> tup
         specs = []
         for ship in side.line:
             name = ship.name
-            if name in seen:
-                name = f"{ship.name} ({ship.nation.code} #{ship.pk})"
+            if name in seen:  # told apart by words a player reads: the nation, then a number
+                name = f"{ship.name} ({ship.nation.name})"
+                k = 2
+                while name in seen:
+                    name, k = f"{ship.name} ({ship.nation.name}, {k})", k + 1
             seen.add(name)
             names[ship.pk] = name
             specs.append(ShipSpec(name, ship.ship_class, ship.nation.navy, ship.crew, ship.condition, ship.pk))

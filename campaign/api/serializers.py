@@ -57,7 +57,7 @@ class DockyardSerializer(serializers.Serializer[Any]):
 
 
 class QuotaSerializer(serializers.Serializer[Any]):
-    period = serializers.CharField(help_text="The quota period of the current year (RULES.md §1).")
+    period = serializers.CharField(help_text="The quota period of the current year (rules §1).")
     percent = serializers.IntegerField(help_text="The nation's quota percentage for the period.")
     within = serializers.BooleanField(help_text="The navy is within its quota, counting this turn's lay-downs.")
     ships_of_the_line = serializers.IntegerField(source="counts.sol")
@@ -253,10 +253,18 @@ class OrderBodyField(serializers.DictField):
 
 class OrderSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    position = serializers.IntegerField(help_text="Place in the nation's list (RULES.md §3), from 1.")
+    position = serializers.IntegerField(help_text="Place in the nation's list (rules §3), from 1.")
     kind = serializers.ChoiceField(choices=Order.Kind.choices)
     description = serializers.CharField(help_text="One readable line, e.g. \"Order 2 (move, fleet 'X'): a → b\".")
     body = OrderBodyField(help_text="The order body as stored (README 'Orders JSON').")
+
+
+class OrderReorderSerializer(serializers.Serializer[Any]):
+    order = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Every order id of the open turn's list, each once, in the new listed order (the order of "
+        "resolution within a phase).",
+    )
 
 
 class OrderListSerializer(serializers.Serializer[Any]):

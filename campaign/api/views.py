@@ -47,6 +47,7 @@ from campaign.api.serializers import (
     LedgerEntrySerializer,
     NationViewSerializer,
     OrderListSerializer,
+    OrderReorderSerializer,
     OrderSerializer,
     ReadySerializer,
     ReadyStateSerializer,
@@ -58,7 +59,7 @@ from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.selectors import orders_for_turn
-from campaign.orders.services import order_add, order_update, order_withdraw, orders_replace
+from campaign.orders.services import order_add, order_update, order_withdraw, orders_reorder, orders_replace
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player
 from campaign.pages.home import home_for_player
@@ -446,6 +447,31 @@ class OrderListView(ApiView):
         except OrderRefused as refused:
             raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
         return Response(OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position))).data)
+
+    @extend_schema(
+        operation_id="orders_reorder",
+        summary="Put the orders in a new listed order",
+        description="Name every order of the list once, by id, in the new order. A new order that would leave "
+        "an order refused (money, room in a port…) is refused and nothing moves.",
+        parameters=[NATION],
+        request=OrderReorderSerializer,
+        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        desk = _open_desk(request, slug)
+        try:
+            data = _data(request)
+            ids = data.get("order") if isinstance(data, dict) else None
+            if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+                raise OrderRefused(
+                    'The body must be {"order": [order ids]}: every order id of the list, once, in the new order.',
+                    code=RefusalCode.NOT_THE_LIST,
+                    field="order",
+                )
+            stored = orders_reorder(nation=desk.nation, order_ids=ids, actor=request.user)
+        except OrderRefused as refused:
+            raise _refusal(desk, refused) from None
+        return Response(OrderListSerializer(_order_list(desk, stored)).data)
 
 
 class OrderDetailView(ApiView):

@@ -110,6 +110,7 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
             return None
         context["report"] = report
         context["turn_url"] = absolute(reverse("campaign:turn", args=[slug, turn.number]))
+        context["rules_url"] = absolute(reverse("campaign:rules", args=[slug]))  # a skipped order cites a rule
         context["battle_urls"] = [absolute(reverse("battles:detail", args=[slug, pk])) for pk in report.battle_ids]
     elif event == MailEvent.TURN_OPENED and turn is not None:
         context["deadline"] = local(turn.deadline, zone)
@@ -181,7 +182,7 @@ def _pending(delivery: Delivery, turn: Turn) -> dict[str, Any]:
             for ship in repairs
         ],
         "sieges": [
-            f"{row.name} ({row.owner_name}), besieged by {', '.join(row.besiegers) or 'nobody now'}"
+            f"{row.name} ({row.owner_name}), besieged by {', '.join(row.besieger_names) or 'nobody now'}"
             + (f" for {row.siege_turns} turn{'s' if row.siege_turns != 1 else ''}" if row.siege_turns else "")
             for row in board.sieges
         ],

@@ -42,7 +42,7 @@ def leave_port_check(*, ships: Iterable[Ship]) -> None:
     laid_up = [s for s in ships if s.in_ordinary]
     if laid_up:
         raise CheckFailed(
-            f"ships in ordinary cannot leave port (RULES.md §2): {ship_names(laid_up)} "
+            f"ships in ordinary cannot leave port (rules §2): {ship_names(laid_up)} "
             f"{'is' if len(laid_up) == 1 else 'are'} in ordinary; transfer them to another fleet first "
             "(fleet organisation comes before movement) or recommission them (phase 8)",
             code=RefusalCode.IN_ORDINARY,
@@ -54,7 +54,7 @@ def sally_place_check(*, zone: SeaZone, port: Port | None) -> None:
     a port sallies. Made by the sally order's check and by phase 3 as the fleet is after moving."""
     if port is None:
         raise CheckFailed(
-            f"the fleet is at sea in {zone.name}; only a fleet in a port sallies (RULES.md §4)", code=RefusalCode.AT_SEA
+            f"the fleet is at sea in {zone.name}; only a fleet in a port sallies (rules §4)", code=RefusalCode.AT_SEA
         )
 
 
@@ -75,22 +75,22 @@ def repair_check(
     """
     if ship.condition not in (Ship.Condition.DAMAGED, Ship.Condition.DISABLED):
         raise CheckFailed(
-            f"{ship.name} is {ship.condition}; only a damaged or disabled ship is repaired (RULES.md §2)",
+            f"{ship.name} is {ship.condition}; only a damaged or disabled ship is repaired (rules §2)",
             code=RefusalCode.NOT_DAMAGED,
         )
     if port is None:
         raise CheckFailed(
-            f"{ship.name} is at sea; ships are repaired in an own port with a dockyard (RULES.md §2)",
+            f"{ship.name} is at sea; ships are repaired in an own port with a dockyard (rules §2)",
             code=RefusalCode.AT_SEA,
         )
     if port.owner_id != nation.pk:
         raise CheckFailed(
-            f"{ship.name} is in {port.name}, which is not {nation.code}'s; repairs need an own port",
+            f"{ship.name} is in {port.name}, which is not {nation.name}'s; repairs need an own port",
             code=RefusalCode.NOT_OWN_PORT,
         )
     if not port.dockyard:
         raise CheckFailed(
-            f"{port.name} has no dockyard; ships are repaired only where there is one (RULES.md §2)",
+            f"{port.name} has no dockyard; ships are repaired only where there is one (rules §2)",
             code=RefusalCode.NO_DOCKYARD,
         )
     if port_recently_taken(port, turn):
@@ -102,12 +102,12 @@ def repair_check(
         )
     if blockaded:
         raise CheckFailed(
-            f"{port.name} is blockaded against {nation.code} this turn; a blockaded port does not repair",
+            f"{port.name} is blockaded against {nation.name} this turn; a blockaded port does not repair",
             code=RefusalCode.BLOCKADED,
         )
     if upkeep_unpaid_lately(nation, turn):
         raise CheckFailed(
-            f"{nation.code} left upkeep unpaid in turn {nation.unpaid_upkeep_turn}, so all its ships are out of "
+            f"{nation.name} left upkeep unpaid in turn {nation.unpaid_upkeep_turn}, so all its ships are out of "
             f"supply until the end of turn {turn}; ships out of supply are not repaired",
             code=RefusalCode.OUT_OF_SUPPLY,
         )
@@ -129,7 +129,7 @@ def upkeep_unpaid_lately(nation: Nation, turn: int) -> bool:
 def ordinary_check(*, nation: Nation, ship: Ship, port: Port | None, lay_up: bool) -> None:
     """RULES.md §2: "lay up" and "recommission" orders are for a ship in an own port."""
     if port is None or port.owner_id != nation.pk:
-        where = "at sea" if port is None else f"in {port.name}, which is not {nation.code}'s"
+        where = "at sea" if port is None else f"in {port.name}, which is not {nation.name}'s"
         raise CheckFailed(
             f"{ship.name} is {where}; only a ship in an own port is laid up or recommissioned (§2)",
             code=RefusalCode.NOT_OWN_PORT,
@@ -227,6 +227,11 @@ class Board:
         owner = self.nations_by_id.get(port.owner_id)
         return owner.code if owner is not None else "?"
 
+    def owner_name(self, port: Port) -> str:
+        """Whose port it is, as players read it."""
+        owner = self.nations_by_id.get(port.owner_id)
+        return owner.name if owner is not None else "nobody"
+
     def relation(self, nation: Nation, other_id: int) -> str:
         """ "self", "peace", "war" or "alliance" (RULES.md §10; no stored relation is peace)."""
         return self.diplomacy.state(nation.pk, other_id)
@@ -246,8 +251,8 @@ class Board:
         if not self.friendly(nation, port):
             state = self.relation(nation, port.owner_id)
             raise CheckFailed(
-                f"{port.name} is {self.owner_code(port)}'s and {nation.code} is at {state} with it; fleets enter "
-                "only own or allied ports (RULES.md §4)",
+                f"{port.name} is {self.owner_name(port)}'s and {nation.name} is at {state} with it; fleets enter "
+                "only own or allied ports (rules §4)",
                 code=RefusalCode.PORT_NOT_FRIENDLY,
             )
 
@@ -322,14 +327,14 @@ class Board:
         its zone. ``zone``/``in_port``: where the fleet will be after movement."""
         if port.owner_id == nation.pk:
             raise CheckFailed(
-                f"{port.name} is {nation.code}'s own port; nobody runs the guns of its own side",
+                f"{port.name} is {nation.name}'s own port; nobody runs the guns of its own side",
                 code=RefusalCode.OWN_PORT,
             )
         state = self.relation(nation, port.owner_id)
         if state != Relation.State.WAR:
             raise CheckFailed(
-                f"{port.name} is {self.owner_code(port)}'s and {nation.code} is at {state} with it; only the guns of "
-                "a port of a nation at war can be run (RULES.md §4)",
+                f"{port.name} is {self.owner_name(port)}'s and {nation.name} is at {state} with it; only the guns of "
+                "a port of a nation at war can be run (rules §4)",
                 code=RefusalCode.NOT_AT_WAR,
             )
         if in_port is not None:
@@ -357,14 +362,14 @@ class Board:
         if in_port is not None and in_port.pk != port.pk:
             raise CheckFailed(
                 f"the fleet will be in port at {in_port.name} (after any move order listed before this one); "
-                f"ships in port are not in the zone (RULES.md §4), so it lands units only there, or at "
+                f"ships in port are not in the zone (rules §4), so it lands units only there, or at "
                 f"{port.name} from sea",
                 code=RefusalCode.IN_PORT,
             )
         if self.relation(nation, port.owner_id) == Relation.State.PEACE:
             raise CheckFailed(
-                f"{port.name} is {self.owner_code(port)}'s, a neutral nation ({nation.code} is at peace with it); "
-                "landing at a neutral port is refused (RULES.md §7)",
+                f"{port.name} is {self.owner_name(port)}'s, a neutral nation ({nation.name} is at peace with it); "
+                "landing at a neutral port is refused (rules §7)",
                 code=RefusalCode.NEUTRAL_PORT,
             )
 
@@ -372,11 +377,11 @@ class Board:
         """RULES.md §10: declare war from peace or alliance; offer peace from war; propose an alliance
         from peace; leave an alliance from alliance. Never towards oneself."""
         if other.pk == nation.pk:
-            raise CheckFailed(f"{nation.code} cannot give a diplomatic order to itself", code=RefusalCode.OWN_NATION)
+            raise CheckFailed(f"{nation.name} cannot give a diplomatic order to itself", code=RefusalCode.OWN_NATION)
         state = self.relation(nation, other.pk)
         if state not in DIPLOMACY_FROM[kind]:
             allowed = " or ".join(DIPLOMACY_FROM[kind])
             raise CheckFailed(
-                f"{nation.code} and {other.code} are at {state}; {kind} is given from {allowed} (RULES.md §10)",
+                f"{nation.name} and {other.name} are at {state}; {kind} is given from {allowed} (rules §10)",
                 code=RefusalCode.WRONG_RELATION,
             )

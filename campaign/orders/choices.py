@@ -23,8 +23,8 @@ from django.db.models import Count
 from django.http import Http404
 
 from campaign.models import Campaign, Nation, Order, Relation, Turn
-from campaign.orders.board import Board, max_steps
-from campaign.orders.errors import CheckFailed
+from campaign.orders.board import Board, max_steps, repair_check
+from campaign.orders.errors import CheckFailed, RefusalCode
 from campaign.orders.schema import DIPLOMACY_FROM, RAISE_COST_KEY
 from campaign.orders.selectors import orders_committed_ep, orders_for_turn
 from campaign.viewer import Viewer, viewer_for_player
@@ -35,6 +35,9 @@ from rules.construction import ConstructionRefused, NavyCounts, check_limits, pe
 from rules.ruleset import SHIP_CLASSES, Ruleset
 
 User = AbstractBaseUser | AnonymousUser
+
+#: :meth:`OrderChoices.repair_refusal` of a ship that is neither damaged nor disabled.
+NOT_DAMAGED = "not damaged"
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ class OrderChoices:
         )
         ships: dict[int, list[Ship]] = defaultdict(list)
         rows = Ship.objects.filter(nation=self.nation, condition__in=Ship.AFLOAT).only(
-            "name", "ship_class", "condition", "in_ordinary", "fleet_id", "line_position", "crew"
+            "name", "ship_class", "condition", "in_ordinary", "fleet_id", "line_position", "crew", "cargo_id"
         )
         for ship in rows:
             if ship.fleet_id is not None:
@@ -213,6 +216,15 @@ class OrderChoices:
     def ships(self) -> dict[int, tuple[Ship, FleetPlace]]:
         return {s.pk: (s, place) for place in self.fleets for s in place.ships}
 
+    def repair_refusal(self, ship: Ship, place: FleetPlace) -> str | None:
+        """Why ``ship`` cannot be repaired now (:data:`NOT_DAMAGED` when it has nothing to repair), or
+        None when it can: the repair order's own check (:func:`campaign.orders.board.repair_check`)."""
+        try:
+            repair_check(nation=self.nation, ship=ship, port=place.port, turn=self.turn.number)
+        except CheckFailed as refused:
+            return NOT_DAMAGED if refused.code == RefusalCode.NOT_DAMAGED else str(refused)
+        return None
+
     def ship_label(self, ship: Ship, place: FleetPlace) -> str:
         bits = [ship.get_ship_class_display(), ship.condition]
         if ship.in_ordinary:
@@ -220,6 +232,9 @@ class OrderChoices:
         return f"{ship.name} ({', '.join(bits)}) — {place.fleet.name}, {place.where}"
 
     # -- movement -----------------------------------------------------------------------------------------
+    def zone_name(self, zone_id: int) -> str:
+        return self.board.zones_by_id[zone_id].name
+
     def _zone_name(self, zone_id: int) -> str:
         return self.board.zones_by_id[zone_id].name
 
@@ -279,9 +294,9 @@ class OrderChoices:
     def ports(self) -> list[Port]:
         return sorted(self.board.ports.values(), key=lambda p: p.name)
 
-    def port_label(self, port: Port) -> str:
-        owner = self.board.owner_code(port)
-        return f"{port.name} ({owner}, {self._zone_name(port.sea_zone_id)})"
+    def port_label(self, port: Port, *, zone: bool = True) -> str:
+        owner = self.board.owner_name(port)
+        return f"{port.name} ({owner}, {self._zone_name(port.sea_zone_id)})" if zone else f"{port.name} ({owner})"
 
     @cached_property
     def own_ports(self) -> list[Port]:
@@ -359,7 +374,7 @@ class OrderChoices:
                 check_limits(
                     self.ruleset,
                     navy=self.nation.navy,
-                    nation_code=self.nation.code,
+                    nation_name=self.nation.name,
                     year=self.turn.year,
                     ship_class=cls,
                     counts=self.navy_counts,

@@ -83,7 +83,7 @@ class OrderContext:
     def __init__(self, *, nation: Nation, turn: Turn, board: Board | None = None) -> None:
         if turn.campaign_id != nation.campaign_id:
             raise OrderRefused(
-                f"Turn {turn.number} is not a turn of {nation.code}'s campaign.", code=RefusalCode.WRONG_TURN
+                f"Turn {turn.number} is not a turn of {nation.name}'s campaign.", code=RefusalCode.WRONG_TURN
             )
         # Fresh from the database: the treasury on a caller's instance may be stale.
         self.nation = Nation.objects.get(pk=nation.pk)
@@ -247,7 +247,7 @@ class OrderContext:
         if chk.subject is None:
             chk.subject = f"{subject} {fleet.name!r}" if fleet is not None else f"{subject} {fid}"
         if fleet is None:
-            chk.refuse(f"{self.nation.code} has no fleet {fid}", code=RefusalCode.UNKNOWN_FLEET, field=key)
+            chk.refuse(f"{self.nation.name} has no fleet {fid}", code=RefusalCode.UNKNOWN_FLEET, field=key)
         merged = self.listed.merged.get(fleet.pk)
         if merged is not None:
             into = self.fleets.get(merged[0])
@@ -282,7 +282,7 @@ class OrderContext:
             chk.subject = f"ship {sid}"
         other = Ship.objects.filter(pk=sid, nation=self.nation).first()
         if other is None:
-            chk.refuse(f"{self.nation.code} has no ship {sid}", code=RefusalCode.UNKNOWN_SHIP, field=key)
+            chk.refuse(f"{self.nation.name} has no ship {sid}", code=RefusalCode.UNKNOWN_SHIP, field=key)
         chk.refuse(
             f"{other.name} is {other.get_condition_display().lower()}, not afloat in a fleet",
             code=RefusalCode.UNKNOWN_SHIP,
@@ -294,7 +294,7 @@ class OrderContext:
         unknown = [sid for sid in ids if sid not in self.ships]
         if unknown:
             chk.refuse(
-                f"{self.nation.code} has no ship afloat with id {', '.join(map(str, unknown))} "
+                f"{self.nation.name} has no ship afloat with id {', '.join(map(str, unknown))} "
                 "(ships building, sunk or of another nation cannot be given orders)",
                 code=RefusalCode.UNKNOWN_SHIP,
                 field=key,
@@ -332,7 +332,7 @@ class OrderContext:
         available = self.available_ep()
         if cost > available:
             chk.refuse(
-                f"not enough EP (RULES.md §1–§2): {what} costs {cost} EP; {self.nation.code} has "
+                f"not enough EP (rules §1–§2): {what} costs {cost} EP; {self.nation.name} has "
                 f"{self.nation.treasury} EP, of which {self.listed.committed_ep} EP are committed by the lay-downs "
                 f"and raises listed before this order, so {max(available, 0)} EP are available",
                 code=RefusalCode.NOT_ENOUGH_EP,

@@ -92,6 +92,8 @@ class RefusalCode(StrEnum):
     ORDER_GONE = "order_gone"  #: the order was withdrawn meanwhile
     BREAKS_ANOTHER_ORDER = "breaks_another_order"  #: the change would leave another order refused
     STORE_CONFLICT = "store_conflict"  #: orders stored meanwhile conflict with these
+    CANNOT_MOVE = "cannot_move"  #: an order moved past the top or the bottom of the list
+    NOT_THE_LIST = "not_the_list"  #: a new order of the list that does not name each order once
     ORDERS_REFUSED = "orders_refused"  #: a whole list refused: see its ``refusals``
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from campaign.audit import CommandLine, acting_for_nation_is_audited, audit_record
@@ -217,6 +218,82 @@ def order_withdraw(*, order: Order, actor: Actor = None) -> None:
             stored.position = position
             stored.save(update_fields=["position", "updated_at"])
     _mark_submitted(nation=nation, turn=turn)
+
+
+def _positions_store(orders: Sequence[Order]) -> None:
+    """Give ``orders`` the positions 1, 2, 3… in that order. The unique (turn, nation, position)
+    constraint is checked row by row, so the rows that move are first parked past the end of the list
+    (one UPDATE), then put in place."""
+    moving = [o for k, o in enumerate(orders, 1) if o.position != k]
+    if not moving:
+        return
+    park = len(orders) + max(o.position for o in orders)
+    Order.objects.filter(pk__in=[o.pk for o in moving]).update(position=F("position") + park)
+    for k, order in enumerate(orders, 1):
+        if order.position != k:
+            order.position = k
+            order.save(update_fields=["position", "updated_at"])
+
+
+@transaction.atomic
+def orders_reorder(*, nation: Nation, order_ids: Sequence[int], actor: Actor = None) -> list[Order]:
+    """Put the nation's orders of the open turn in the order ``order_ids`` gives (each order once).
+
+    The listed order matters at resolution (nations' orders are carried out in listed order within a
+    phase: two lay-downs against one treasury, two fleets for the last room in a port), so the new
+    list is checked as a whole like any change: a reordering that would leave an order refused is
+    refused (:data:`RefusalCode.BREAKS_ANOTHER_ORDER`) and nothing moves. Returns the orders in
+    their new order.
+    """
+    turn = _turn_locked(campaign_id=nation.campaign_id)
+    before = list(orders_for_turn(nation=nation, turn=turn))
+    by_id = {o.pk: o for o in before}
+    ids = list(order_ids)
+    if sorted(ids) != sorted(by_id) or len(set(ids)) != len(ids):
+        listed = ", ".join(str(o.position) for o in before) or "none"
+        raise OrderRefused(
+            f"A new order of the list must name each of this turn's {len(before)} orders exactly once "
+            f"(orders {listed}); the list may have changed meanwhile: reload it.",
+            code=RefusalCode.NOT_THE_LIST,
+        )
+    after = [by_id[i] for i in ids]
+    _list_change_check(nation=nation, turn=turn, before=before, after=[(o.pk, o.body) for o in after], changed=None)
+    _audit_for_nation(
+        nation=nation,
+        actor=actor,
+        action=AuditAction.ORDER_CHANGED,
+        summary="put the orders in a new listed order",
+        before={"order": [o.pk for o in before]},
+        after={"order": ids},
+    )
+    _positions_store(after)
+    _mark_submitted(nation=nation, turn=turn)
+    return after
+
+
+@transaction.atomic
+def order_move(*, order: Order, by: int, actor: Actor = None) -> Order:
+    """Move ``order`` ``by`` places in its nation's list (−1: up, one place earlier; +1: down), the
+    orders between shifting to make room; see :func:`orders_reorder` for what is checked."""
+    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
+    nation = Nation.objects.get(pk=order.nation_id)
+    before = list(orders_for_turn(nation=nation, turn=turn))
+    ids = [o.pk for o in before]
+    if order.pk not in ids:
+        raise OrderRefused(f"Order {order.position} no longer exists; it was withdrawn.", code=RefusalCode.ORDER_GONE)
+    here = ids.index(order.pk)
+    there = here + by
+    if by == 0:
+        return order
+    if not 0 <= there < len(ids):
+        where = "first" if there < 0 else "last"
+        raise OrderRefused(
+            f"Order {here + 1} is already {where} of {len(ids)}; it can move only within the list.",
+            code=RefusalCode.CANNOT_MOVE,
+        )
+    ids.insert(there, ids.pop(here))
+    moved = orders_reorder(nation=nation, order_ids=ids, actor=actor)
+    return next(o for o in moved if o.pk == order.pk)
 
 
 @transaction.atomic

@@ -22,9 +22,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaign.models import Order
 from campaign.orders.choices import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
 from campaign.orders.describe import order_describe, order_summary
-from campaign.orders.errors import OrderRefused
+from campaign.orders.errors import OrderRefused, RefusalCode
 from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
-from campaign.orders.services import order_add, order_update, order_withdraw
+from campaign.orders.services import order_add, order_move, order_update, order_withdraw
 
 #: Query parameters that are not form values.
 _NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh"})
@@ -58,6 +58,8 @@ def _header(request: HttpRequest, desk: OrderDesk) -> dict[str, Any]:
         "turns": reverse("campaign:turns", args=[slug]),
         "ready": reverse("campaign:ready", args=[slug]),
         "dispatches": reverse("campaign:dispatches", args=[slug]),
+        "simulator": reverse("campaign:simulator", args=[slug]),
+        "rules": reverse("campaign:rules", args=[slug]),
     }
     nation = f"nation={viewer.nation.code}" if viewer.is_gm else ""
     return {
@@ -187,6 +189,31 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     initial = {**form_class.initial_from_body(order.body), **_query_initial(request)}
     form = form_class(choices=choices, initial=initial)
     return _render(request, desk, choices=choices, form=form, editing=order)
+
+
+#: The move buttons' values: places an order moves in its list.
+_MOVES = {"up": -1, "down": 1}
+
+
+@login_required
+@require_POST
+def order_move_view(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
+    """Move an order one place up or down its list (``direction`` = up or down); the others shift."""
+    desk = _desk(request, slug)
+    order = order_for_player(desk=desk, order_id=order_id)
+    direction = request.POST.get("direction", "")
+    try:
+        if direction not in _MOVES:
+            raise OrderRefused(f"Move an order “up” or “down”, not {direction!r}.", code=RefusalCode.CANNOT_MOVE)
+        moved = order_move(order=order, by=_MOVES[direction], actor=request.user)
+    except OrderRefused as refused:
+        messages.error(request, refused.message)
+        if getattr(request, "htmx", False):
+            choices = OrderChoices(desk=desk) if desk.open else None
+            form = order_form_for(DEFAULT_KIND, choices=choices) if choices is not None else None
+            return _render(request, desk, choices=choices, form=form)
+        return HttpResponseRedirect(_page_url(desk))
+    return _done(request, desk, f"Moved {direction} to place {moved.position}: {order_describe(moved)}")
 
 
 @login_required

@@ -301,7 +301,7 @@ def _quota(
         reason = ""
         try:
             check_limits(
-                ruleset, navy=nation.navy, nation_code=nation.code, year=year, ship_class=ship_class, counts=counts
+                ruleset, navy=nation.navy, nation_name=nation.name, year=year, ship_class=ship_class, counts=counts
             )
         except ConstructionRefused as refused:
             reason = "four-decker limit reached" if refused.rule == "four_decker_limit" else "over the quota"

@@ -16,6 +16,7 @@ from typing import Any
 from django.http import Http404
 
 from battles.models import Battle
+from battles.report_view import side_label
 from campaign.geo.theatre import THEATRES, Theatre
 from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
 from campaign.pages.contacts import Contact, contacts_from_events
@@ -86,6 +87,11 @@ class _Relations:
         return self.states.get(frozenset((a, b))) == Relation.State.WAR
 
 
+def _name(nations: Mapping[str, Nation], code: str) -> str:
+    nation = nations.get(code)
+    return nation.name if nation is not None else code
+
+
 def _snapshot_ports(
     snapshot: Mapping[str, Any],
     nations: Mapping[str, Nation],
@@ -123,8 +129,9 @@ def _snapshot_ports(
                 int(p.get("fortification", 0)),
                 bool(p.get("dockyard")),
                 int(p.get("siege_turns") or 0),
-                tuple(sorted(besiegers[p["key"]])),
-                tuple(sorted(blockaders[p["key"]])),
+                # The map shows them to people: names, not codes.
+                tuple(_name(nations, c) for c in sorted(besiegers[p["key"]])),
+                tuple(_name(nations, c) for c in sorted(blockaders[p["key"]])),
             )
         )
     return ports
@@ -229,6 +236,7 @@ def _battles_seen(
     friendly = viewer.friendly_codes
     battles = []
     kinds = dict(Battle.Kind.choices)
+    nation_names = {n.code: n.name for n in viewer.nations}
     sides_by_id: dict[int, list[Any]] = {}
     for pk, kind, _place, sides, winner, zone_name, port_name in battle_rows:
         sides = sides if isinstance(sides, list) else []
@@ -237,7 +245,7 @@ def _battles_seen(
         if not fought and not (in_it & friendly) and pk not in seen:
             continue
         sides_by_id[pk] = sides
-        names = [str(s.get("name") or "/".join(s.get("nations") or [])) for s in sides if isinstance(s, Mapping)]
+        names = [side_label(s, nation_names, k) for k, s in enumerate(sides) if isinstance(s, Mapping)]
         won = names[winner] if winner is not None and 0 <= winner < len(names) else "no winner"
         battles.append(
             BattleRow(pk, kinds.get(kind, kind), port_name or zone_name, " against ".join(names), won, fought)

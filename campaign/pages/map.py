@@ -437,8 +437,8 @@ def _map_port(port: Port, row: PortRow, theatre: Theatre | None, zones: dict[str
         port.fortification,
         port.dockyard,
         port.siege_turns,
-        row.besiegers,
-        row.blockaders,
+        row.besieger_names,  # shown to people: names, not codes
+        row.blockader_names,
     )
 
 

@@ -29,8 +29,10 @@ class PortRow:
     dockyard: bool
     garrison: int
     siege_turns: int
-    besiegers: tuple[str, ...]
+    besiegers: tuple[str, ...]  # nation codes (the API's)
     blockaders: tuple[str, ...]
+    besieger_names: tuple[str, ...]  # the same nations by name, for people
+    blockader_names: tuple[str, ...]
     taken_turn: int | None
     pays: bool
     can_build: bool
@@ -72,7 +74,9 @@ def _besiegers(viewer: Viewer) -> dict[int, set[int]]:
 def _port_row(viewer: Viewer, port: Port, *, blockades: Blockades, besiegers: set[int], turn_number: int) -> PortRow:
     by_id = viewer.nations_by_id
     owner = by_id[port.owner_id]
-    blockaders = sorted(by_id[n].code for n in blockades.blockaders_of(port.pk, port.owner_id))
+    blockading = sorted((by_id[n] for n in blockades.blockaders_of(port.pk, port.owner_id)), key=lambda n: n.code)
+    besieging = sorted((by_id[n] for n in besiegers), key=lambda n: n.code)
+    blockaders = [n.code for n in blockading]
     taken_recently = port_recently_taken(port, turn_number)
     besieged = port.siege_turns > 0
     return PortRow(
@@ -88,8 +92,10 @@ def _port_row(viewer: Viewer, port: Port, *, blockades: Blockades, besiegers: se
         dockyard=port.dockyard,
         garrison=int(getattr(port, "garrison", 0)),
         siege_turns=port.siege_turns,
-        besiegers=tuple(sorted(by_id[n].code for n in besiegers)),
+        besiegers=tuple(n.code for n in besieging),
         blockaders=tuple(blockaders),
+        besieger_names=tuple(n.name for n in besieging),
+        blockader_names=tuple(n.name for n in blockading),
         taken_turn=port.taken_turn,
         # §2: whether phase 9 counts it, by the rule phase 9 applies (rules.economy.IncomePort.pays).
         pays=IncomePort(port.key, port.ep_value, besieged, bool(blockaders), taken_recently).pays,

@@ -32,6 +32,7 @@ from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
 from campaign.pages.map_moves import map_move_submit
+from campaign.pages.rulebook import rules_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
 
@@ -194,6 +195,13 @@ def map_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """The campaign's rules for players, every number this campaign's, house rules marked."""
+    data = rules_for_player(user=request.user, slug=slug, nation_code=request.GET.get("nation"))
+    return render(request, "campaign/rules.html", _page_context(request, data.viewer, "rules", r=data))
+
+
+@login_required
 @require_POST
 def map_move(request: HttpRequest, slug: str) -> HttpResponse:
     """A move clicked on the map (``fleet``, ``path``): entered through the order form and service.
@@ -243,4 +251,5 @@ def simulator(request: HttpRequest, slug: str) -> HttpResponse:
         ruleset=campaign.ruleset,
         rules_name=f"the rules of {campaign.name}",
         action=reverse("campaign:simulator", args=[slug]),
+        rules_url=reverse("campaign:rules", args=[slug]),
     )

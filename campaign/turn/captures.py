@@ -121,7 +121,7 @@ def ports_taken_change_owner(ctx: PhaseContext) -> list[Capture]:
         capture = port_capture_complete(port=port, turn=ctx.turn.number, diplomacy=diplomacy)
         captures.append(capture)
         old, new = capture.old_owner.code, capture.captor.code
-        text = f"{port.name} passed from {old} to {new}."
+        text = f"{port.name} passed from {capture.old_owner.name} to {capture.captor.name}."
         ctx.report(None, PortCaptured(text=text, port_key=port.key, port_name=port.name, owner=new, previous_owner=old))
         taken = []
         if capture.ships:

@@ -102,8 +102,8 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
             order_skip(
                 ctx,
                 order,
-                f"{order.nation.code} and {target.code} are at {state}; {order.get_kind_display().lower()} "
-                f"is given from {allowed} (RULES.md §10)",
+                f"{order.nation.name} and {target.name} are at {state}; {order.get_kind_display().lower()} "
+                f"is given from {allowed} (rules §10)",
             )
             continue
         key = (min(order.nation.code, target.code), max(order.nation.code, target.code))
@@ -136,17 +136,17 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
         declared = " and ".join(sorted({m.order.nation.code for m in wars}))
         for m in moves:
             if m.order.kind == Order.Kind.DECLARE_WAR:
-                order_done(m.order, f"war declared on {m.target.code}")
+                order_done(m.order, f"war declared on {m.target.name}")
             else:
                 order_skip(
-                    ctx, m.order, f"war declared by {declared} beats any other order between the pair (RULES.md §10)"
+                    ctx, m.order, f"war declared by {declared} beats any other order between the pair (rules §10)"
                 )
         return Relation.State.WAR
     leaves = [m for m in moves if m.order.kind == Order.Kind.LEAVE_ALLIANCE]
     if leaves:
         # From alliance the only other valid order is a declaration of war, handled above.
         for m in leaves:
-            order_done(m.order, f"left the alliance with {m.target.code}")
+            order_done(m.order, f"left the alliance with {m.target.name}")
         return Relation.State.PEACE
     new: str | None = None
     for m in moves:  # offers of peace (at war) or of alliance (at peace): one kind per pair
@@ -159,13 +159,13 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
         what = "peace" if kind == DiplomaticOffer.Kind.PEACE else "an alliance"
         if mutual:
             new = _OFFER_GIVES[order.kind]
-            order_done(order, f"{target.code} gave the same order this turn: {what} agreed")
+            order_done(order, f"{target.name} gave the same order this turn: {what} agreed")
         elif stored:
             new = _OFFER_GIVES[order.kind]
-            order_done(order, f"accepted {target.code}'s offer of {what} made in turn {turn - 1}")
+            order_done(order, f"accepted {target.name}'s offer of {what} made in turn {turn - 1}")
         else:
             offer_store(campaign=ctx.campaign, from_nation=order.nation, to_nation=target, kind=kind, turn=turn)
-            order_done(order, f"offer of {what} made to {target.code}; it can be accepted next turn")
+            order_done(order, f"offer of {what} made to {target.name}; it can be accepted next turn")
             ctx.report(
                 [order.nation.code, target.code],
                 OfferMade(
@@ -205,7 +205,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                 ctx.report(
                     codes,
                     FleetNoted(
-                        text=f"The alliance has ended: {guest.code}'s {fleet.name} left {owner.code}'s {port.name} "
+                        text=f"The alliance has ended: {guest.name}'s {fleet.name} left {owner.name}'s {port.name} "
                         f"for {port.sea_zone.name}.",
                         fleet_id=fleet.pk,
                         fleet_name=fleet.name,
@@ -218,7 +218,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                 ctx.report(
                     codes,
                     Note(
-                        text=f"{guest.code}'s {counted(units, 'land unit')} in {owner.code}'s ports stay ashore as "
+                        text=f"{guest.name}'s {counted(units, 'land unit')} in {owner.name}'s ports stay ashore as "
                         "guests until they re-embark."
                     ),
                 )
@@ -231,8 +231,8 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                 ctx.report(
                     codes,
                     FleetNoted(
-                        text=f"Treachery in port: {guest.code}'s {fleet.name} is inside {owner.code}'s "
-                        f"{fleet.port.name}, whose guns are now hostile to it (RULES.md §7).",
+                        text=f"Treachery in port: {guest.name}'s {fleet.name} is inside {owner.name}'s "
+                        f"{fleet.port.name}, whose guns are now hostile to it (rules §7).",
                         fleet_id=fleet.pk,
                         fleet_name=fleet.name,
                         port_key=fleet.port.key,
@@ -243,8 +243,8 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                 ctx.report(
                     codes,
                     Note(
-                        text=f"Treachery in port: {guest.code}'s {counted(units, 'land unit')} ashore in "
-                        f"{owner.code}'s ports now besiege them (RULES.md §7, §10)."
+                        text=f"Treachery in port: {guest.name}'s {counted(units, 'land unit')} ashore in "
+                        f"{owner.name}'s ports now besiege them (rules §7, §10)."
                     ),
                 )
     elif old == Relation.State.WAR and new == Relation.State.PEACE:

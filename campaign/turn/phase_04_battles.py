@@ -81,7 +81,7 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
         ctx.report(
             None,
             PortBlockaded(
-                text=f"{fleet.name} ({fleet.nation.code}) blockades {port.name}.",
+                text=f"{fleet.name} ({fleet.nation.name}) blockades {port.name}.",
                 fleet_id=fleet.pk,
                 fleet_name=fleet.name,
                 nation=fleet.nation.code,

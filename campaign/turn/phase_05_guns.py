@@ -186,7 +186,7 @@ def _attacker(
             .first()
         )
     if fleet is None:
-        return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.code}'s fleets"
+        return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.name}'s fleets"
     if fleet.port_id is not None or fleet.sea_zone_id != port.sea_zone_id:
         return None, f"{fleet.name} is not at sea in {port.sea_zone.name}, the zone of {port.name}"
     blockades = fleet.pk in blockading_fleets(campaign_id=ctx.campaign.pk, turn=ctx.turn.number, port_id=port.pk)
@@ -194,11 +194,10 @@ def _attacker(
         turn_id=ctx.turn.pk, sea_zone_id=port.sea_zone_id, fleet_id=fleet.pk, nation_code=order.nation.code
     ):
         return None, (
-            f"{fleet.name} neither blockades {port.name} nor won a battle in {port.sea_zone.name} this turn "
-            "(RULES.md §4)"
+            f"{fleet.name} neither blockades {port.name} nor won a battle in {port.sea_zone.name} this turn (rules §4)"
         )
     if holder is not None and relations.allied(holder, fleet.nation_id):
-        return None, f"the guns of {port.name} are held by its own side: nobody runs them (RULES.md §4)"
+        return None, f"the guns of {port.name} are held by its own side: nobody runs them (rules §4)"
     return fleet, ""
 
 

@@ -145,7 +145,7 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
         elif diplomacy.at_war(nation_id, port.owner_id):
             state, role = LandUnit.State.ASHORE, "ashore to besiege it"
         else:
-            order_skip(ctx, order, f"{port.name} belongs to {port.owner.code}, a neutral: landing refused (§7)")
+            order_skip(ctx, order, f"{port.name} belongs to {port.owner.name}, a neutral: landing refused (§7)")
             continue
         transports = list(
             fleet.ships.filter(ship_class="transport", cargo__isnull=False, condition__in=Ship.AFLOAT)
@@ -172,7 +172,7 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
             ),
         )
         if state == LandUnit.State.ASHORE and diplomacy.at_war(nation_id, port.owner_id):
-            text = f"{order.nation.code} landed {counted(len(units), 'land unit')} before {port.name}."
+            text = f"{order.nation.name} landed {counted(len(units), 'land unit')} before {port.name}."
             ctx.report([nations[port.owner_id].code], PortNoted(text=text, port_key=port.key, port_name=port.name))
 
 
@@ -202,7 +202,7 @@ def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nat
         if not besiegers:
             if port.siege_turns:
                 siege_end(port=port)
-                text = f"The siege of {port.name} ({nations[owner].code}) has ended."
+                text = f"The siege of {port.name} ({nations[owner].name}) has ended."
                 ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
             continue
         garrison = [u for u in units if u not in besiegers and diplomacy.allied(u.nation_id, owner)]
@@ -228,12 +228,13 @@ def _siege_report(
 ) -> None:
     """Everyone sees "every port's owner, sieges" (§3 fog of war); the numbers and the die go to the
     owner and the besieging nations."""
-    besieging = sorted({u.nation.code for u in besiegers})
-    text = f"{port.name} ({owner.code}), besieged by {', '.join(besieging)}, {_OUTCOME_TEXT[result.outcome]}"
+    besieging = sorted({u.nation.code for u in besiegers})  # who is told the dice
+    named = ", ".join(sorted({u.nation.name for u in besiegers}))
+    text = f"{port.name} ({owner.name}), besieged by {named}, {_OUTCOME_TEXT[result.outcome]}"
     if result.outcome is SiegeOutcome.GARRISON_LOST and result.taken:
         text += ", its last: the port is taken"
     if captor is not None:
-        text += f". {captor.code} takes it over at the end of the turn"
+        text += f". {captor.name} takes it over at the end of the turn"
     elif result.still_besieged:
         text += f" (besieged {counted(result.next_earlier_turns, 'turn')} running)"
     elif not result.taken:

@@ -81,7 +81,7 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
     at_sea: dict[str, list[WeatherShip]] = defaultdict(list)
     nation_of: dict[int, int] = {}
     for ship_id, fleet_id, position, condition, cargo_id, zone, nation_id, name in rows:
-        label = f"{name} ({nations[nation_id].code})"
+        label = f"{name} ({nations[nation_id].name})"
         at_sea[zone].append(WeatherShip(ship_id, fleet_id, position, _afloat(condition), cargo_id, label))
         nation_of[ship_id] = nation_id
     if not at_sea:
@@ -127,7 +127,7 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
                     None,
                     PortNoted(
                         text=f"The storm in {zone_name} lifted the blockade of {blockade.port.name} by "
-                        f"{blockade.fleet.name} ({nations[blockade.fleet.nation_id].code}) for supply, repairs and "
+                        f"{blockade.fleet.name} ({nations[blockade.fleet.nation_id].name}) for supply, repairs and "
                         "income.",
                         port_key=blockade.port.key,
                         port_name=blockade.port.name,
@@ -307,7 +307,7 @@ def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Natio
     )
     for ship_id, fleet_id, position, condition, cargo_id, nation_id, name in rows:
         ship = WeatherShip(
-            ship_id, fleet_id, position, _afloat(condition), cargo_id, f"{name} ({nations[nation_id].code})"
+            ship_id, fleet_id, position, _afloat(condition), cargo_id, f"{name} ({nations[nation_id].name})"
         )
         places[_fleet_place(out_fleets[fleet_id])][0].append(AttritionShip(ship, supply.fleet_streaks[fleet_id]))
         nation_of_ship[ship_id] = nation_id
@@ -362,7 +362,7 @@ def _garrisons_starved(
         left = [u for u in besiegers if u.pk not in lost]
         if besiegers and not left and port.siege_turns:
             siege_end(port=port)
-            text = f"The siege of {port.name} ({nations[owner].code}) has ended: no besiegers are left."
+            text = f"The siege of {port.name} ({nations[owner].name}) has ended: no besiegers are left."
             ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
         if port.captor_id is not None or not garrison or any(u.pk not in lost for u in garrison):
             continue
@@ -373,7 +373,7 @@ def _garrisons_starved(
             ctx.report(
                 None,
                 PortNoted(
-                    text=f"{port.name}'s garrison ({nations[owner].code}) starved to the last man: "
+                    text=f"{port.name}'s garrison ({nations[owner].name}) starved to the last man: "
                     f"{captor.code} takes the port at the end of the turn.",
                     port_key=port.key,
                     port_name=port.name,
@@ -384,7 +384,7 @@ def _garrisons_starved(
             ctx.report(
                 None,
                 PortNoted(
-                    text=f"{port.name}'s garrison starved to the last man; it stays {nations[owner].code}'s, "
+                    text=f"{port.name}'s garrison starved to the last man; it stays {nations[owner].name}'s, "
                     "ungarrisoned.",
                     port_key=port.key,
                     port_name=port.name,

@@ -180,7 +180,7 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
                     reason=f"Repair of {ship.name} ({was}) at {port.name}",
                 )
             except TreasuryError:
-                reason = f"the repair of {ship.name} ({was}) costs {cost} EP and {nation.code} has {nation.treasury}"
+                reason = f"the repair of {ship.name} ({was}) costs {cost} EP and {nation.name} has {nation.treasury}"
                 if this_turn:
                     order_skip(ctx, order, reason)
                 else:

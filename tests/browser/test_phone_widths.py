@@ -12,6 +12,8 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page
 
 from battles.models import Battle
+from campaign.orders.forms import ORDER_FORMS
+from campaign.orders.services import order_add
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from tests.browser.test_player_journey import PASSWORD, journey_world
@@ -22,20 +24,27 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def _pages(slug: str, battle_id: int) -> dict[str, str]:
-    """Every page a player uses, by a name for the screenshot."""
-    return {
+def _pages(slug: str, battle_id: int, order_id: int) -> dict[str, str]:
+    """Every page a player uses, by a name for the screenshot: each order form too, and an order
+    being changed."""
+    pages = {
+        "home": "/",
         "dashboard": f"/campaigns/{slug}/",
         "map": f"/campaigns/{slug}/map/",
         "map-zone": f"/campaigns/{slug}/map/?zone=gulf-of-cadiz",
         "orders": f"/campaigns/{slug}/orders/",
+        "order-edit": f"/campaigns/{slug}/orders/{order_id}/",
         "battles": f"/campaigns/{slug}/battles/",
         "battle": f"/campaigns/{slug}/battles/{battle_id}/",
         "turns": f"/campaigns/{slug}/turns/",
         "turn": f"/campaigns/{slug}/turns/1/",
+        "rules": f"/campaigns/{slug}/rules/",
         "simulator": f"/campaigns/{slug}/simulator/",
+        "mail-preferences": f"/campaigns/{slug}/mail/",
         "settings": "/settings/",
     }
+    pages.update({f"orders-{kind}": f"/campaigns/{slug}/orders/?kind={kind}" for kind in ORDER_FORMS})
+    return pages
 
 
 def _logged_in(browser: Browser, base: str, viewport: dict[str, int]) -> Page:
@@ -55,7 +64,10 @@ def test_no_player_page_is_wider_than_a_phone(live_server: Any, browser: Browser
     assert turn_claim(turn_id=turn.pk, now=timezone.now())
     assert turn_resolve(turn.pk) == "done"
     battle = Battle.objects.filter(turn=turn, kind=Battle.Kind.FLEET_ACTION).get()
-    pages = _pages(world["campaign"].slug, battle.pk)
+    gb = world["campaign"].nations.get(code="GB")
+    order = order_add(nation=gb, body={"kind": "raise", "unit": "land_unit", "port": "portsmouth"})
+    order_add(nation=gb, body={"kind": "raise", "unit": "siege_train", "port": "portsmouth"})
+    pages = _pages(world["campaign"].slug, battle.pk, order.pk)
 
     too_wide: dict[str, tuple[int, list[str]]] = {}
     phone = _logged_in(browser, live_server.url, PHONE)
@@ -80,3 +92,35 @@ def test_no_player_page_is_wider_than_a_phone(live_server: Any, browser: Browser
         desktop.goto(live_server.url + path)
         desktop.screenshot(path=str(screenshots / f"desktop-{name}.png"), full_page=True)
     assert too_wide == {}, too_wide
+
+
+def test_an_order_moves_down_its_list_on_a_phone_with_and_without_javascript(
+    live_server: Any, browser: Browser, screenshots: Path
+) -> None:
+    """Issue 13, "Forms": reorder orders with up/down buttons that work without JavaScript."""
+    world = journey_world()
+    gb = world["campaign"].nations.get(code="GB")
+    first = order_add(nation=gb, body={"kind": "raise", "unit": "land_unit", "port": "portsmouth"})
+    second = order_add(nation=gb, body={"kind": "raise", "unit": "siege_train", "port": "portsmouth"})
+    url = f"{live_server.url}/campaigns/{world['campaign'].slug}/orders/"
+    for javascript in (False, True):
+        context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)  # type: ignore[arg-type]
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.get_by_label("Username").fill("nelson")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(lambda u: "/accounts/login/" not in u)
+        page.goto(url)
+        rows = page.locator("table.orders tbody tr")
+        top = first if not javascript else second  # the first pass moved it down
+        assert rows.nth(0).get_attribute("id") == f"order-{top.pk}"
+        rows.nth(0).get_by_role("button", name="Move order 1 down").click()
+        page.wait_for_selector(f"table.orders tbody tr:first-child#order-{(second if top == first else first).pk}")
+        assert "Moved down to place 2" in page.locator("body").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(
+            path=str(screenshots / f"phone-order-moved-{'js' if javascript else 'nojs'}.png"), full_page=True
+        )
+        context.close()
+    assert list(gb.orders.values_list("pk", flat=True)) == [first.pk, second.pk]

@@ -1,5 +1,5 @@
 """Phase 4: battles fought inline from the engagements phase 3 found, their records and results,
-sallies, fights in and at ports, and blockades (RULES.md §4, §5, §0).
+sallies, fights in and at ports, and blockades (rules §4, §5, §0).
 
 Where dice decide, the campaign seed was checked to give the case under test, and the test also
 checks the stored battle report (the engine's dice and fates) against what was applied.
@@ -278,7 +278,7 @@ def test_a_sally_that_drives_the_blockaders_off_lifts_the_blockade() -> None:
     if Ship.objects.filter(fleet=squadron, condition__in=Ship.AFLOAT).exists():
         assert where(squadron) == ("channel", None)  # out of the zone, towards Portsmouth
     assert where(world.brest_fleet) == ("biscay", "brest")
-    assert any("blockade of Brest was broken" in t for t in seen(world.turn, "GB"))
+    assert any("blockade of Brest by Great Britain was broken" in t for t in seen(world.turn, "GB"))
 
 
 def test_hostile_fleets_in_one_port_fight_with_the_gauge_to_the_guns() -> None:

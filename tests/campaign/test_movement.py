@@ -1,5 +1,5 @@
 """Phase 3: fleet organisation, embarkation, movement in two steps, contacts and port capacity
-(RULES.md §3, §4, §0, §7), run one phase at a time with ``phase_run``.
+(rules §3, §4, §0, §7), run one phase at a time with ``phase_run``.
 
 Where dice decide, the campaign seed was checked to give the case under test, and the test also
 checks that the stored dice log agrees with what happened.
@@ -350,6 +350,6 @@ def test_a_sally_by_a_fleet_at_sea_is_skipped_with_the_order_checks_words() -> N
     state, note = outcome(sally)
     assert (state, note) == (
         "skipped",
-        "the fleet is at sea in Bay of Biscay; only a fleet in a port sallies (RULES.md §4)",
+        "the fleet is at sea in Bay of Biscay; only a fleet in a port sallies (rules §4)",
     )
     assert refused.value.code == RefusalCode.AT_SEA and refused.value.message.endswith(f": {note}.")

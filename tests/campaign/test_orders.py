@@ -1,4 +1,4 @@
-"""Orders (RULES.md §3–§10): every kind validated on submission, the order-list services, submit_orders.
+"""Orders (rules §3–§10): every kind validated on submission, the order-list services, submit_orders.
 
 The world: Great Britain at war with France, at peace with Russia, allied with Portugal. Zones in a
 chain Channel — Western Approaches — Biscay — Iberia, and the Baltic off the Channel. GB's Home
@@ -184,15 +184,15 @@ def test_malformed_bodies_are_refused_naming_the_order_and_the_field(w: World, b
 
 
 def test_another_nations_fleet_is_refused_as_if_it_did_not_exist(w: World) -> None:
-    """Fog of war (RULES.md §3): the refusal names no French fleet."""
+    """Fog of war (rules §3): the refusal names no French fleet."""
     message = refusal(w, move(w.brest_fleet, "sea"))
-    assert message == f"Order 1 (move, fleet {w.brest_fleet.pk}): GB has no fleet {w.brest_fleet.pk}."
+    assert message == f"Order 1 (move, fleet {w.brest_fleet.pk}): Great Britain has no fleet {w.brest_fleet.pk}."
     assert "Brest Fleet" not in message
 
 
 def test_another_nations_ship_is_refused(w: World) -> None:
     french = Ship.objects.get(name="Redoutable")
-    assert f"GB has no ship {french.pk}" in refusal(w, {"kind": "lay_up", "ship": french.pk})
+    assert f"Great Britain has no ship {french.pk}" in refusal(w, {"kind": "lay_up", "ship": french.pk})
 
 
 def test_an_unknown_zone_or_port_key_is_refused(w: World) -> None:
@@ -200,7 +200,7 @@ def test_an_unknown_zone_or_port_key_is_refused(w: World) -> None:
     assert "there is no port 'atlantis'" in refusal(w, {"kind": "run_guns", "fleet": w.western.pk, "port": "atlantis"})
 
 
-# --- move (RULES.md §4) -----------------------------------------------------------------------------------------------
+# --- move (rules §4) -----------------------------------------------------------------------------------------------
 
 
 def test_a_move_of_two_adjacent_steps_is_accepted_and_names_its_fleet(w: World) -> None:
@@ -240,7 +240,7 @@ def test_ships_in_ordinary_cannot_leave_port(w: World) -> None:
     """§2: "A ship in ordinary cannot leave port"."""
     Ship.objects.filter(name="Seventy-four 0").update(in_ordinary=True)
     message = refusal(w, move(w.home, "sea"))
-    assert "ships in ordinary cannot leave port (RULES.md §2): Seventy-four 0 is in ordinary" in message
+    assert "ships in ordinary cannot leave port (rules §2): Seventy-four 0 is in ordinary" in message
 
 
 def test_ships_in_ordinary_transferred_out_earlier_in_the_list_let_the_fleet_sail(w: World) -> None:
@@ -260,10 +260,10 @@ def test_a_fleet_enters_an_own_or_allied_port_of_its_zone_only(w: World) -> None
     ShipFactory.create(fleet=lisbon_run, ship_class="frigate")
     assert check(w, move(lisbon_run, "port:lisbon")).kind == "move"  # allied
     message = refusal(w, move(w.western, "biscay", "port:brest"))
-    assert "Brest is FR's and GB is at war with it; fleets enter only own or allied ports" in message
+    assert "Brest is France's and Great Britain is at war with it; fleets enter only own or allied ports" in message
     baltic = FleetFactory.create(nation=w.gb, name="Baltic Squadron", sea_zone=w.baltic)
     ShipFactory.create(fleet=baltic, ship_class="frigate")
-    assert "GB is at peace with it" in refusal(w, move(baltic, "port:kronstadt"))
+    assert "Great Britain is at peace with it" in refusal(w, move(baltic, "port:kronstadt"))
     assert "Plymouth lies in Western Approaches, not in The Channel" in refusal(w, move(w.home, "sea", "port:plymouth"))
 
 
@@ -313,7 +313,7 @@ def test_battle_orders_retreat_only_into_an_own_or_allied_port(w: World) -> None
     message = refusal(
         w, {"kind": "battle_orders", "fleet": w.home.pk, "after_battle": "continue", "retreat_port": "brest"}
     )
-    assert "Brest is FR's; a fleet retreats only into an own or allied port" in message
+    assert "Brest is France's; a fleet retreats only into an own or allied port" in message
 
 
 def test_a_line_order_lists_exactly_the_fleets_ships_afloat(w: World) -> None:
@@ -340,7 +340,7 @@ def test_running_the_guns_is_refused_at_a_port_of_a_nation_not_at_war(w: World) 
     baltic = FleetFactory.create(nation=w.gb, name="Baltic Squadron", sea_zone=w.baltic)
     ShipFactory.create(fleet=baltic)
     message = refusal(w, {"kind": "run_guns", "fleet": baltic.pk, "port": "kronstadt"})
-    assert "GB is at peace with it; only the guns of a port of a nation at war can be run" in message
+    assert "Great Britain is at peace with it; only the guns of a port of a nation at war can be run" in message
     assert "own port" in refusal(w, {"kind": "run_guns", "fleet": w.western.pk, "port": "plymouth"})
 
 
@@ -361,7 +361,7 @@ def test_fireships_need_fireship_class_ships(w: World) -> None:
     assert check(w, body, earlier).kind == "fireships"
 
 
-# --- laying down and raising (RULES.md §1, §2, §7) --------------------------------------------------------------------
+# --- laying down and raising (rules §1, §2, §7) --------------------------------------------------------------------
 
 
 def lay_down(name: str, ship_class: str = "1st", port: str = "plymouth") -> dict[str, Any]:
@@ -379,7 +379,7 @@ def test_a_second_first_rate_in_one_list_is_refused_on_quota(w: World) -> None:
     with pytest.raises(OrdersRefused) as refused:
         orders_replace(nation=w.gb, bodies=[lay_down("Caledonia"), lay_down("Hibernia")])
     [error] = refused.value.errors
-    assert error.startswith("Order 2 (lay_down, 1st 'Hibernia'): 1st/2nd-rate quota (RULES.md §1): in 1800–1808")
+    assert error.startswith("Order 2 (lay_down, 1st rate 'Hibernia'): 1st/2nd-rate quota (rules §1): in 1800–1808")
     assert "100×3=300 > 20×12=240" in error
     assert stored(w.gb) == []
 
@@ -387,7 +387,7 @@ def test_a_second_first_rate_in_one_list_is_refused_on_quota(w: World) -> None:
 def test_a_second_four_decker_in_one_list_is_refused_on_the_four_decker_limit(w: World) -> None:
     """§1: "at most one per nation at any time (afloat or building)", the earlier order counted."""
     message = refusal(w, lay_down("Leviathan", "four-decker"), earlier=[lay_down("Behemoth", "four-decker")])
-    assert message.startswith("Order 2 (lay_down, four-decker 'Leviathan'): Four-decker limit (RULES.md §1)")
+    assert message.startswith("Order 2 (lay_down, Four-decker 'Leviathan'): Four-decker limit (rules §1)")
 
 
 def test_the_treasury_is_committed_across_lay_downs_and_raises(w: World) -> None:
@@ -408,8 +408,9 @@ def test_the_treasury_is_committed_across_lay_downs_and_raises(w: World) -> None
     with pytest.raises(OrderRefused) as refused:
         order_add(nation=w.gb, body=orders[4])
     assert refused.value.message == (
-        "Order 5 (raise, land unit at Plymouth): not enough EP (RULES.md §1–§2): a land unit costs 3 EP; GB has 45 "
-        "EP, of which 45 EP are committed by the lay-downs and raises listed before this order, so 0 EP are available."
+        "Order 5 (raise, land unit at Plymouth): not enough EP (rules §1–§2): a land unit costs 3 EP; "
+        "Great Britain has 45 EP, of which 45 EP are committed by the lay-downs and raises listed before this "
+        "order, so 0 EP are available."
     )
     assert len(stored(w.gb)) == 4
 
@@ -435,7 +436,7 @@ def test_land_units_are_raised_only_in_an_own_port_not_besieged(w: World) -> Non
     assert "Plymouth is besieged" in refusal(w, {"kind": "raise", "unit": "siege_train", "port": "plymouth"})
 
 
-# --- ship orders (RULES.md §2) ----------------------------------------------------------------------------------------
+# --- ship orders (rules §2) ----------------------------------------------------------------------------------------
 
 
 def test_a_damaged_ship_in_an_own_dockyard_port_may_be_repaired(w: World) -> None:
@@ -527,12 +528,13 @@ def test_an_active_admiral_of_the_nation_is_appointed(w: World) -> None:
     AdmiralFactory.create(nation=w.fr, name="Pierre Villeneuve")
     body = {"kind": "appoint", "admiral": "Horatio Nelson", "fleet": w.home.pk}
     assert check(w, body).fleet == w.home
-    assert "GB has no admiral named 'Pierre Villeneuve'" in refusal(w, {**body, "admiral": "Pierre Villeneuve"})
+    unknown = refusal(w, {**body, "admiral": "Pierre Villeneuve"})
+    assert "Great Britain has no admiral named 'Pierre Villeneuve'" in unknown
     assert "Lost Admiral is lost" in refusal(w, {**body, "admiral": "Lost Admiral"})
     assert "already appointed by order 1" in refusal(w, {**body, "fleet": w.western.pk}, earlier=[body])
 
 
-# --- embarking and landing (RULES.md §7) ------------------------------------------------------------------------------
+# --- embarking and landing (rules §7) ------------------------------------------------------------------------------
 
 
 def transports(w: World, count: int, *, fleet: Fleet | None = None) -> Fleet:
@@ -555,7 +557,7 @@ def test_units_embark_onto_empty_transports_in_their_port(w: World) -> None:
     )
     at_sea = transports(w, 1, fleet=FleetFactory.create(nation=w.gb, name="Sea Convoy", sea_zone=w.approaches))
     message = refusal(w, {**body, "fleet": at_sea.pk, "port": "plymouth", "units": 1})
-    assert "GB has 0 land units at Plymouth; 1 cannot embark" in message
+    assert "Great Britain has 0 land units at Plymouth; 1 cannot embark" in message
     assert "Portsmouth is not in Western Approaches" in refusal(w, {**body, "fleet": at_sea.pk, "units": 1})
 
 
@@ -572,7 +574,7 @@ def test_units_land_at_own_allied_or_enemy_ports_but_never_neutral_ones(w: World
     unit = LandUnit.objects.create(campaign=w.campaign, nation=w.gb, state=LandUnit.State.EMBARKED, port=None)
     ShipFactory.create(fleet=baltic, ship_class="transport", cargo=unit)
     message = refusal(w, {"kind": "land", "fleet": baltic.pk, "port": "kronstadt", "units": 1})
-    assert "landing at a neutral port is refused (RULES.md §7)" in message
+    assert "landing at a neutral port is refused (rules §7)" in message
     brest_landing = [embark, move(convoy, "sea", "approaches")]
     assert "Brest lies in Bay of Biscay" in refusal(w, {**land, "port": "brest"}, earlier=brest_landing)
 
@@ -595,13 +597,13 @@ def test_a_fleet_in_port_lands_units_only_in_that_port(w: World) -> None:
     )
 
 
-# --- diplomacy (RULES.md §10) -----------------------------------------------------------------------------------------
+# --- diplomacy (rules §10) -----------------------------------------------------------------------------------------
 
 
 def test_each_diplomatic_order_starts_from_its_relation(w: World) -> None:
     assert check(w, {"kind": "declare_war", "nation": "RU"}).body == {"kind": "declare_war", "nation": "RU"}
     assert check(w, {"kind": "declare_war", "nation": "PT"}).kind == "declare_war"  # from alliance
-    assert "GB and FR are at war; declare_war is given from peace or alliance" in refusal(
+    assert "Great Britain and France are at war; declare_war is given from peace or alliance" in refusal(
         w, {"kind": "declare_war", "nation": "FR"}
     )
     assert check(w, {"kind": "offer_peace", "nation": "FR"}).kind == "offer_peace"
@@ -612,7 +614,7 @@ def test_each_diplomatic_order_starts_from_its_relation(w: World) -> None:
     assert "at peace; leave_alliance is given from alliance" in refusal(w, {"kind": "leave_alliance", "nation": "RU"})
     assert "cannot give a diplomatic order to itself" in refusal(w, {"kind": "declare_war", "nation": "GB"})
     assert "there is no nation 'XX'" in refusal(w, {"kind": "declare_war", "nation": "XX"})
-    assert "order 1 is already a diplomatic order towards RU" in refusal(
+    assert "order 1 is already a diplomatic order towards Russia" in refusal(
         w, {"kind": "propose_alliance", "nation": "RU"}, earlier=[{"kind": "declare_war", "nation": "RU"}]
     )
 
@@ -669,7 +671,7 @@ def test_an_update_keeps_the_place_and_is_validated_against_the_list(w: World) -
     with pytest.raises(OrderRefused) as refused:
         order_update(order=orders[0], body=lay_down("Hibernia"))  # the second first rate would break the quota
     assert refused.value.message.startswith(
-        "That change would leave another order refused: Order 2 (lay_down, 1st 'Caledonia'): 1st/2nd-rate quota"
+        "That change would leave another order refused: Order 2 (lay_down, 1st rate 'Caledonia'): 1st/2nd-rate quota"
     )
     with pytest.raises(OrderRefused, match="the path has 3 steps"):
         order_update(order=orders[1], body=move(w.western, "biscay", "iberia", "biscay"))
@@ -855,7 +857,7 @@ def test_submit_orders_refuses_all_with_exit_code_2_and_every_refusal(w: World, 
     assert lines[0] == "3 of 5 orders refused; nothing was stored:"
     assert [line.split(":")[0] for line in lines[1:]] == [
         "Order 2 (move, fleet 'Western Squadron')",
-        "Order 4 (lay_down, 1st 'Hibernia')",
+        "Order 4 (lay_down, 1st rate 'Hibernia')",
         "Order 5 (offer_peace, RU)",
     ]
     assert [line.rsplit(" ", 1)[1] for line in lines[1:]] == ["[one_per_turn]", "[over_quota]", "[wrong_relation]"]
@@ -913,7 +915,7 @@ def test_submit_orders_exits_2_on_a_nation_code_that_is_not_text(w: World, tmp_p
 
 
 def test_the_move_choices_are_exactly_the_paths_the_order_check_accepts(w: World) -> None:
-    """Issue 8: one move length and one legal step (RULES.md §4) for the order check and the order
+    """Issue 8: one move length and one legal step (rules §4) for the order check and the order
     form's choices. Every path offered is accepted; every path the check accepts is offered, but for
     the pointless ones (back to where the fleet started, out of a port just entered)."""
     Ship.objects.filter(name="Amazon").update(condition=Ship.Condition.DISABLED)  # the Western Squadron: 1 step

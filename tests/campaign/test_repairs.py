@@ -1,4 +1,4 @@
-"""Phase 8: repairs, lay up / recommission (RULES.md §2, §3, §8), through orders."""
+"""Phase 8: repairs, lay up / recommission (rules §2, §3, §8), through orders."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def test_an_unaffordable_repair_is_skipped_and_reported_and_orders_are_paid_in_l
     second.refresh_from_db()
     assert (first.condition, second.condition) == ("damaged", "damaged")
     late.refresh_from_db()
-    assert late.outcome == "skipped" and "costs 1 EP and GB has 0" in late.outcome_note
+    assert late.outcome == "skipped" and "costs 1 EP and Great Britain has 0" in late.outcome_note
     assert any(e["nations"] == ["GB"] and "skipped" in e["text"] and "HMS 2" in e["text"] for e in events)
     world.gb.refresh_from_db()
     assert world.gb.treasury == 0
@@ -344,5 +344,6 @@ def test_a_blockade_is_checked_at_resolution_with_the_order_checks_words() -> No
     phases_run(world.turn, 8)
     order.refresh_from_db()
     assert order.outcome_note == (
-        "HMS 0 cannot be repaired: Portsmouth is blockaded against GB this turn; a blockaded port does not repair"
+        "HMS 0 cannot be repaired: Portsmouth is blockaded against Great Britain this turn; "
+        "a blockaded port does not repair"
     )

@@ -1,4 +1,4 @@
-"""Phase 6 through the pipeline: landings, sieges and captures (RULES.md §7, §3 phases 6 and 9).
+"""Phase 6 through the pipeline: landings, sieges and captures (rules §7, §3 phases 6 and 9).
 
 Dice come from the campaign seed (campaign seed, turn, phase, place). A test that needs a given
 face picks the campaign seed whose dice show it, using the same derivation as the pipeline, and
@@ -259,7 +259,7 @@ def test_a_small_force_before_gibraltar_cannot_storm_it_and_the_rock_holds_turn_
         assert LandUnit.objects.filter(port=s.gibraltar, state=LandUnit.State.GARRISON, nation=w.gb).count() == 2
         # Everyone sees every port's sieges (§3 fog of war); the numbers go to the two sides.
         for nation in (w.gb, w.fr):
-            assert any("Gibraltar (GB), besieged by FR, holds" in t for t in report_texts(turn, nation))
+            assert any("Gibraltar (Great Britain), besieged by France, holds" in t for t in report_texts(turn, nation))
             assert any("B 3 against G 10; no roll" in t for t in report_texts(turn, nation))
     # GB's income left out the besieged Rock each turn (§2): base 3 + Portsmouth 2.
     incomes = LedgerEntry.objects.filter(nation=w.gb, kind=LedgerEntry.Kind.INCOME).values_list("amount", flat=True)
@@ -383,7 +383,7 @@ def test_a_captured_port_changes_hands_after_phase_9_with_its_ships_keels_and_gu
     assert waiting.status == Admiral.Status.LOST and waiting.port is None
 
     phases_run(w.turn, 10)
-    assert any("Gibraltar passed from GB to FR" in t for t in report_texts(w.turn, es))
+    assert any("Gibraltar passed from Great Britain to France" in t for t in report_texts(w.turn, es))
     assert not any("Taken with Gibraltar" in t for t in report_texts(w.turn, es))
     for nation in (w.gb, w.fr):
         [taken] = [t for t in report_texts(w.turn, nation) if t.startswith("Taken with Gibraltar")]

@@ -1,4 +1,4 @@
-"""Phase 7 through the pipeline: storms, supply and attrition (RULES.md §8, §4 blockade lift, §2).
+"""Phase 7 through the pipeline: storms, supply and attrition (rules §8, §4 blockade lift, §2).
 
 As in test_sieges, a test that needs given faces gives the campaign the first seed whose dice at
 (turn, phase, place) show them — the pipeline's own derivation — and checks the result against
@@ -90,7 +90,7 @@ def test_a_storm_sinks_a_damaged_ship_at_sea_and_lifts_the_blockade_it_hit() -> 
     assert storm["raw"] == 6
     hits = dice(w.turn, "storm_damage", "biscay")
     assert [ship_of(d) for d in hits] == [battered.pk, sound.pk]
-    assert hits[0]["subject"] == f"{battered.name} (GB) [ship:{battered.pk}]"  # named in the dice log
+    assert hits[0]["subject"] == f"{battered.name} (Great Britain) [ship:{battered.pk}]"  # named in the dice log
     battered.refresh_from_db()
     assert (battered.condition, battered.fleet_id, battered.lost_turn) == ("sunk", None, 1)
     record.refresh_from_db()

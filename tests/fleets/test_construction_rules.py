@@ -8,7 +8,7 @@ from rules.ruleset import DEFAULT_RULESET, Ruleset
 
 def lay_down(ship_class: str, counts: NavyCounts, *, navy: str = "GB", year: int = 1805, ep: int = 100) -> int:
     return check_lay_down(
-        DEFAULT_RULESET, navy=navy, nation_code=navy, year=year, ship_class=ship_class, counts=counts, available_ep=ep
+        DEFAULT_RULESET, navy=navy, nation_name=navy, year=year, ship_class=ship_class, counts=counts, available_ep=ep
     )
 
 
@@ -25,7 +25,7 @@ def test_the_rules_example_refuses_a_third_first_rate_naming_rule_period_and_num
         lay_down("1st", NavyCounts(sol=11, big=2, four_deckers=0))
     message = refused.value.message
     assert refused.value.rule == "quota"
-    assert "RULES.md §1" in message and "quota" in message
+    assert "rules §1" in message and "quota" in message
     assert "1800–1808" in message
     assert "100×3=300 > 20×12=240" in message
     assert "3rd rates and smaller ships may be laid down" in message
@@ -96,10 +96,18 @@ def test_insufficient_ep_is_refused_with_cost_and_treasury() -> None:
 def test_a_house_rule_changes_the_quota() -> None:
     """RULES.md: every number is a campaign setting; GB at 25% in 1805 allows the third first rate."""
     house = Ruleset.from_flat({"quota.pct.GB.1800": 25})
-    check_limits(house, navy="GB", nation_code="GB", year=1805, ship_class="1st", counts=NavyCounts(11, 2, 0))
+    check_limits(house, navy="GB", nation_name="GB", year=1805, ship_class="1st", counts=NavyCounts(11, 2, 0))
 
 
 def test_big_ships_allowed_now_counts_successive_keels() -> None:
     """GB at 20% with 10 SOL and 1 big: a 2nd keel (200 ≤ 220), not a 3rd (300 > 240)."""
     assert big_ships_allowed_now(DEFAULT_RULESET, navy="GB", year=1805, counts=NavyCounts(10, 1, 0)) == 1
     assert big_ships_allowed_now(DEFAULT_RULESET, navy="GB", year=1805, counts=NavyCounts(11, 2, 0)) == 0
+
+
+def test_the_rules_words_for_ship_classes_are_the_models_labels() -> None:
+    """Messages from the pure rules (no Django) name classes as the pages do: "3rd rate (74/80)"."""
+    from fleets.models import ShipClass
+    from rules.ruleset import SHIP_CLASS_NAMES
+
+    assert dict(SHIP_CLASS_NAMES) == dict(ShipClass.choices)

@@ -118,7 +118,7 @@ def test_quota_status_says_how_many_big_ships_may_be_laid_down(fw: FogWorld) -> 
     """§1 1800–1808, GB 20%: with ten 74s, a 1st (1 of 11) and a 2nd (2 of 12) fit; a third does not."""
     construction = _text(_section(_dashboard(fw), "construction"))
     assert "Quota 1800–1808: at most 20%" in construction
-    assert "GB has 0 of 10 ships of the line — within quota" in construction
+    assert "Great Britain has 0 of 10 ships of the line — within quota" in construction
     assert "2 more 1st/2nd rates may be laid down now" in construction
     assert "Four-deckers: 0 of 1 allowed" in construction
     assert "Four-decker 30 4 needs 30 EP, 60 EP available" not in construction
@@ -129,7 +129,7 @@ def test_quota_status_counts_the_lay_downs_already_ordered(fw: FogWorld) -> None
     order_add(nation=fw.w.gb, body={"kind": "lay_down", "class": "1st", "name": "Caledonia", "port": "portsmouth"})
     order_add(nation=fw.w.gb, body={"kind": "lay_down", "class": "2nd", "name": "Ocean", "port": "portsmouth"})
     construction = _text(_section(_dashboard(fw), "construction"))
-    assert "GB has 2 of 12 ships of the line" in construction
+    assert "Great Britain has 2 of 12 ships of the line" in construction
     assert "no 1st or 2nd rate may be laid down now" in construction
     assert "Counting 2 lay-down orders already listed this turn" in construction
     assert re.search(r"1st rate 20 \d+ over the quota", construction)
@@ -173,8 +173,8 @@ def test_ports_sieges_and_blockades_are_shown(fw: FogWorld) -> None:
     assert "Portsmouth ⚓ The Channel 2 2" in ports
     assert "besieged 2 turns" in ports and "no income" in ports
     sieges = _text(_section(page, "sieges"))
-    assert "Portsmouth GB FR 2" in sieges
-    assert "Brest (FR) blockaded by GB" in sieges
+    assert "Portsmouth Great Britain France 2" in sieges
+    assert "Brest (France) blockaded by Great Britain" in sieges
 
 
 # --- ready ----------------------------------------------------------------------------------------------
@@ -289,7 +289,7 @@ def test_turn_history_shows_the_report_by_phase_and_the_battles_fought(fw: FogWo
     assert report.index("Battles and blockades") < report.index("Income and upkeep")
     assert "Battle at Bay of Biscay." in report
     battles = _text(_section(page, "battles"))
-    assert "Bay of Biscay Fleet action GB against FR GB" in battles
+    assert "Bay of Biscay Fleet action Great Britain against France Great Britain" in battles
     assert "FR against NL" not in battles  # neither Britain's battle nor in its report
     assert neutral.pk != battle.pk
     assert "The map as turn 1 left it" in page

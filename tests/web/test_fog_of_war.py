@@ -195,7 +195,7 @@ def test_enemies_fought_in_a_battle_are_shown_with_their_fates(fw: FogWorld) -> 
     page = client.get(_pages(fw)["map"]).content.decode()
     assert "France: 1 ship seen at sea in Bay of Biscay" in page  # the sunk one is not there any more
     history = client.get(reverse("campaign:turn", args=[fw.campaign.slug, 1])).content.decode()
-    assert "GB against FR" in history
+    assert "Great Britain against France" in history
 
 
 def test_a_blockader_sees_the_ships_in_the_port(fw: FogWorld) -> None:

@@ -67,8 +67,8 @@ def test_blockades_and_sieges_are_marked_on_the_ports(fw: FogWorld) -> None:
         assert "blockaded" in brest and "besieged" not in brest
         portsmouth = svg.split('data-port="portsmouth"')[0].rsplit("<g", 1)[1]
         assert "besieged" in portsmouth
-        assert "besieged 1 turn by FR" in svg
-        assert "blockaded by GB" in svg
+        assert "besieged 1 turn by France" in svg
+        assert "blockaded by Great Britain" in svg
     assert 'class="blockade-ring"' in _svg(_map(fw))
     # Last turn's blockades only: a blockade two turns old is not drawn.
     turn_close(fw.campaign)
@@ -97,7 +97,7 @@ def test_a_zone_panel_shows_what_the_nation_knows_there(fw: FogWorld) -> None:
     page = _map(fw, "?zone=channel")
     panel = page[page.index('id="zone-panel"') :]
     assert "<h2>The Channel</h2>" in panel
-    assert "Channel Fleet</strong> (GB) — 10 ships, 10 of the line, in Portsmouth" in panel
+    assert "Channel Fleet</strong> (Great Britain) — 10 ships, 10 of the line, in Portsmouth" in panel
     assert "Give orders" in panel or "Ships and condition" in panel
     assert "Portsmouth</strong> (Great Britain)" in panel
     assert "Bay of Biscay" in panel and "North Sea" in panel  # adjacent zones
@@ -122,8 +122,9 @@ def test_the_legend_explains_the_marks_and_names_the_nations(fw: FogWorld) -> No
     legend = page[page.index('id="legend-h"') :]
     for words in ("Port under siege", "Port blockaded", "Our ships at sea", "Allied ships", "Enemy ships seen"):
         assert words in legend
-    assert "GB Great Britain" in legend and "PT Portugal" in legend
-    assert "NL Batavian Republic" in legend  # it owns a port on the map
+    letters = re.sub(r"<[^>]+>", "", legend)  # each nation's letter (a map symbol) beside its name
+    assert "GB Great Britain" in letters and "PT Portugal" in letters
+    assert "NL Batavian Republic" in letters  # it owns a port on the map
 
 
 def test_the_map_scales_to_its_content_and_keeps_labels_apart() -> None:

@@ -34,7 +34,7 @@ def embark_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     available = there - ctx.listed.embarked_at[port.key]
     if units > available:
         chk.refuse(
-            f"{ctx.nation.code} has {there} land unit{'s' if there != 1 else ''} at {port.name}"
+            f"{ctx.nation.name} has {there} land unit{'s' if there != 1 else ''} at {port.name}"
             + (f", {there - available} of them embarked by earlier orders" if there != available else "")
             + f"; {units} cannot embark",
             code=RefusalCode.NOT_ENOUGH_UNITS,
@@ -44,7 +44,7 @@ def embark_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     if units > len(empty):
         chk.refuse(
             f"fleet {fleet.name!r} has {len(empty)} empty transport{'s' if len(empty) != 1 else ''}; each "
-            f"carries one land unit (RULES.md §7), so {units} cannot embark",
+            f"carries one land unit (rules §7), so {units} cannot embark",
             code=RefusalCode.NOT_ENOUGH_TRANSPORTS,
             field="units",
         )

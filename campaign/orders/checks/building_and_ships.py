@@ -12,7 +12,7 @@ from campaign.services import lay_down_port_check, raise_port_check
 from fleets.models import Ship
 from fleets.services import ShipNameError, ship_name_validate
 from rules.construction import ConstructionRefused, check_lay_down
-from rules.ruleset import SHIP_CLASSES
+from rules.ruleset import SHIP_CLASS_NAMES, SHIP_CLASSES
 
 #: The rule a ConstructionRefused names (rules/construction.py) → the refusal's code and field.
 _CONSTRUCTION_RULES: dict[str, tuple[RefusalCode, str]] = {
@@ -32,7 +32,7 @@ def lay_down_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     """RULES.md §1: an own dockyard port, a free name, within quota and the four-decker limit, paid for."""
     ship_class = f.choice("class", SHIP_CLASSES)
     name = clean_name(f.text("name"))
-    chk.subject = f"{ship_class} {name!r}"
+    chk.subject = f"{SHIP_CLASS_NAMES[ship_class]} {name!r}"
     port = ctx.port(chk, f.text("port"))
     try:
         lay_down_port_check(nation=ctx.nation, port=port, turn=ctx.turn.number)
@@ -59,7 +59,7 @@ def lay_down_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
         check_lay_down(
             ctx.ruleset,
             navy=ctx.nation.navy,
-            nation_code=ctx.nation.code,
+            nation_name=ctx.nation.name,
             year=ctx.turn.year,
             ship_class=ship_class,
             counts=counts,
@@ -70,7 +70,7 @@ def lay_down_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
         chk.refuse(
             refused.message.rstrip(".") + " (lay-downs listed before this one are counted)", code=code, field=field
         )
-    ctx.money_check(chk, f"a {ship_class}", cost, field="class")
+    ctx.money_check(chk, f"a {SHIP_CLASS_NAMES[ship_class].lower()}", cost, field="class")
     return {"class": ship_class, "name": name, "port": port.key}, None, cost
 
 

@@ -23,7 +23,7 @@ def diplomacy_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     earlier = ctx.listed.diplomacy.get(other.code)
     if earlier is not None:
         chk.refuse(
-            f"order {earlier} is already a diplomatic order towards {other.code}; give one per nation a turn",
+            f"order {earlier} is already a diplomatic order towards {other.name}; give one per nation a turn",
             code=RefusalCode.ONE_PER_TURN,
             field="nation",
         )

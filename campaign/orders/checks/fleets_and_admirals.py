@@ -60,7 +60,7 @@ def form_fleet_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
         )
     if any(fleet.name == name for fleet in ctx.fleets.values()):
         chk.refuse(
-            f"{ctx.nation.code} already has a fleet named {name!r}; choose another name",
+            f"{ctx.nation.name} already has a fleet named {name!r}; choose another name",
             code=RefusalCode.BAD_NAME,
             field="name",
         )
@@ -112,7 +112,7 @@ def appoint_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     admiral = Admiral.objects.filter(campaign=ctx.campaign, nation=ctx.nation, name=name).first()
     if admiral is None:
         chk.refuse(
-            f"{ctx.nation.code} has no admiral named {name!r}", code=RefusalCode.UNKNOWN_ADMIRAL, field="admiral"
+            f"{ctx.nation.name} has no admiral named {name!r}", code=RefusalCode.UNKNOWN_ADMIRAL, field="admiral"
         )
     if admiral.status != Admiral.Status.ACTIVE:
         chk.refuse(

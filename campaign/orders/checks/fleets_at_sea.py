@@ -31,7 +31,7 @@ def move_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
         why = f"a fleet with a disabled ship ({ship_names(disabled)})" if disabled else "a fleet"
         chk.refuse(
             f"the path has {len(path)} steps; {why} moves at most {limit} step{'s' if limit != 1 else ''} "
-            "a turn (RULES.md §4)",
+            "a turn (rules §4)",
             code=RefusalCode.PATH_TOO_LONG,
             field="path",
         )
@@ -76,8 +76,8 @@ def battle_orders_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checke
         port = ctx.port(chk, port_key, "retreat_port")
         if not ctx.board.friendly(ctx.nation, port):
             chk.refuse(
-                f"{port.name} is {ctx.board.owner_code(port)}'s; a fleet retreats only into an own or allied "
-                "port (RULES.md §4)",
+                f"{port.name} is {ctx.board.owner_name(port)}'s; a fleet retreats only into an own or allied "
+                "port (rules §4)",
                 code=RefusalCode.PORT_NOT_FRIENDLY,
                 field="retreat_port",
             )
@@ -135,7 +135,7 @@ def fireships_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     fleet, port, ships = _port_attack(ctx, chk, f)
     if not any(s.ship_class == "fireship" for s in ships):
         chk.refuse(
-            f"fleet {fleet.name!r} has no fireship (RULES.md §9: its fireship-class ships attack)",
+            f"fleet {fleet.name!r} has no fireship (rules §9: its fireship-class ships attack)",
             code=RefusalCode.NO_FIRESHIP,
             field="fleet",
         )

@@ -8,7 +8,8 @@ from typing import Any
 from django import forms
 
 from campaign.models import Order
-from campaign.orders.forms.base import OrderForm
+from campaign.orders.choices import NOT_DAMAGED
+from campaign.orders.forms.base import Choices, OrderForm
 from campaign.orders.schema import RAISE_UNITS
 
 
@@ -18,8 +19,11 @@ class LayDownForm(OrderForm):
     group = "Building and ships"
     help = (
         "Phase 2: a new ship in an own dockyard port, paid from the treasury; 1st and 2nd rates and four-deckers "
-        "within the quota (RULES.md §1)."
+        "within the quota (rules §1)."
     )
+    empty = {
+        "port": "You have no own port with a dockyard that can build now (not besieged, not taken this turn or last)."
+    }
 
     def setup(self) -> None:
         statuses = self.choices.class_statuses
@@ -49,7 +53,8 @@ class RaiseForm(OrderForm):
     kind = Order.Kind.RAISE
     title = "Raise a land unit or siege train"
     group = "Building and ships"
-    help = "Phase 2: in an own port that is not besieged; it joins the garrison (RULES.md §7)."
+    help = "Phase 2: in an own port that is not besieged; it joins the garrison (rules §7)."
+    empty = {"port": "You have no own port that is not besieged."}
 
     def setup(self) -> None:
         self.fields["unit"] = forms.ChoiceField(
@@ -66,25 +71,36 @@ class RepairForm(OrderForm):
     kind = Order.Kind.REPAIR
     title = "Repair a ship"
     group = "Building and ships"
-    help = "Standing: repair a damaged or disabled ship in an own port with a dockyard, or stop a repair (RULES.md §2)."
+    help = "Standing: repair a damaged or disabled ship in an own port with a dockyard, or stop a repair (rules §2)."
+
+    empty = {"ship": "None of your ships is damaged or disabled: there is nothing to repair."}
 
     def setup(self) -> None:
-        dockyard_ids = {p.pk for p in self.choices.dockyards}
         ships = sorted(self.choices.ships.values(), key=lambda sp: (sp[1].fleet.name, sp[0].name))
-        repairable = [
-            (s, p)
-            for s, p in ships
-            if s.condition in ("damaged", "disabled") and p.port is not None and p.port.pk in dockyard_ids
-        ]
-        others = [(s, p) for s, p in ships if (s, p) not in repairable]
+        repairable: list[tuple[int, str]] = []
+        waiting: list[tuple[int, str]] = []
+        for ship, place in ships:
+            # The repair check's own answer (the order's check and phase 8 ask it too): a ready ship
+            # is never listed; a damaged one that cannot be repaired now is listed with the reason, since
+            # its standing order waits for it (or is stopped here).
+            refusal = self.choices.repair_refusal(ship, place)
+            if refusal == NOT_DAMAGED:
+                continue
+            label = self.choices.ship_label(ship, place)
+            if refusal is None:
+                repairable.append((ship.pk, label))
+            else:
+                waiting.append((ship.pk, f"{label} — not now: {refusal}"))
+        groups: Choices = []
+        if repairable:
+            groups.append(("Can be repaired now", repairable))
+        if waiting:
+            groups.append(("Damaged, not repairable now (a standing order waits; or stop one)", waiting))
         self.fields["ship"] = forms.TypedChoiceField(
             label="Ship",
             coerce=int,
-            choices=[
-                ("Can be repaired now", [(s.pk, self.choices.ship_label(s, p)) for s, p in repairable]),
-                ("Other ships (to stop a repair)", [(s.pk, self.choices.ship_label(s, p)) for s, p in others]),
-            ],
-            error_messages={"invalid_choice": "Choose one of your ships from the list."},
+            choices=groups,
+            error_messages={"invalid_choice": "Choose one of your damaged or disabled ships from the list."},
         )
         self.fields["on"] = forms.ChoiceField(
             label="Repair", choices=[("on", "Start (or keep) repairing"), ("off", "Stop repairing")]
@@ -102,7 +118,8 @@ class LayUpForm(OrderForm):
     kind = Order.Kind.LAY_UP
     title = "Lay a ship up in ordinary"
     group = "Building and ships"
-    help = "Phase 8: a ship in an own port goes into ordinary: less upkeep, it cannot leave port (RULES.md §2)."
+    help = "Phase 8: a ship in an own port goes into ordinary: less upkeep, it cannot leave port (rules §2)."
+    empty = {"ship": "None of your ships in commission is in an own port."}
 
     def setup(self) -> None:
         own = {p.pk for p in self.choices.own_ports}
@@ -120,7 +137,8 @@ class RecommissionForm(OrderForm):
     kind = Order.Kind.RECOMMISSION
     title = "Recommission a ship"
     group = "Building and ships"
-    help = "Phase 8: a ship in ordinary in an own port returns to commission (RULES.md §2)."
+    help = "Phase 8: a ship in ordinary in an own port returns to commission (rules §2)."
+    empty = {"ship": "None of your ships is laid up in ordinary in an own port."}
 
     def setup(self) -> None:
         own = {p.pk for p in self.choices.own_ports}

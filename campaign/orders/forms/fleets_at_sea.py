@@ -8,9 +8,11 @@ from typing import Any
 from django import forms
 
 from campaign.models import Order
-from campaign.orders.choices import FleetPlace
+from campaign.orders.choices import FleetPlace, PathChoice
 from campaign.orders.forms.base import OrderForm
 from fleets.models import Fleet
+
+NO_FLEET = "You have no fleet with ships afloat."
 
 
 class MoveForm(OrderForm):
@@ -19,21 +21,41 @@ class MoveForm(OrderForm):
     group = "Fleets at sea"
     help = (
         "A path of up to 2 steps (1 with a disabled ship): an adjacent zone, entering an own or allied port "
-        "of the zone, or leaving port for its zone (RULES.md §4)."
+        "of the zone, or leaving port for its zone (rules §4)."
     )
     fleet_dependent = True
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         places = self.choices.fleets_afloat
-        self.fleet_field(places)
-        chosen = self.selected_fleet(places)
-        paths = self.choices.move_paths(chosen) if chosen is not None else []
+        paths: dict[int, list[PathChoice]] = {}
+
+        def paths_of(place: FleetPlace) -> list[PathChoice]:
+            if place.fleet.pk not in paths:
+                paths[place.fleet.pk] = self.choices.move_paths(place)
+            return paths[place.fleet.pk]
+
+        # The fleet shown first is one that can move; those that cannot say so in the list.
+        self.fleet_field(places, note=lambda p: "" if paths_of(p) else "cannot move now")
+        chosen = self.selected_fleet(places, can_act=lambda p: bool(paths_of(p)))
+        options = paths_of(chosen) if chosen is not None else []
         self.fields["path"] = forms.ChoiceField(
             label="Path",
-            choices=[(p.value, p.label) for p in paths],
-            help_text="" if paths else "This fleet has no move: ships in ordinary cannot leave port (§2).",
+            choices=[(p.value, p.label) for p in options],
             error_messages={"invalid_choice": "Choose a path from the list (choose the fleet first)."},
         )
+        if chosen is not None and not options:
+            self.why_empty["path"] = self.no_move_reason(chosen)
+
+    @staticmethod
+    def no_move_reason(place: FleetPlace) -> str:
+        laid_up = [s.name for s in place.ships if s.in_ordinary]
+        if laid_up and place.port is not None:
+            return (
+                f"{place.fleet.name} cannot move: ships in ordinary cannot leave port (rules §2) — "
+                f"{', '.join(laid_up)}. Recommission them or move them to another fleet first."
+            )
+        return f"{place.fleet.name} has nowhere to go from {place.where}: no step its orders allow (rules §4)."
 
     def body(self) -> dict[str, Any]:
         return {"kind": self.kind, "fleet": self.cleaned_data["fleet"], "path": self.cleaned_data["path"].split("|")}
@@ -47,7 +69,8 @@ class PostureForm(OrderForm):
     kind = Order.Kind.POSTURE
     title = "Set a fleet's posture"
     group = "Fleets at sea"
-    help = "Standing: seek battle, avoid battle, or blockade a port from its zone (RULES.md §4)."
+    help = "Standing: seek battle, avoid battle, or blockade a port from its zone (rules §4)."
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         self.fleet_field(self.choices.fleets_afloat)
@@ -72,8 +95,9 @@ class BattleOrdersForm(OrderForm):
     group = "Fleets at sea"
     help = (
         "After a day in which both sides held: evade if our losses are higher, continue, or evade; where to "
-        "retreat (RULES.md §4, §5)."
+        "retreat (rules §4, §5)."
     )
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         self.fleet_field(self.choices.fleets_afloat)
@@ -112,8 +136,9 @@ class LineOrderForm(OrderForm):
     kind = Order.Kind.LINE_ORDER
     title = "Line order"
     group = "Fleets at sea"
-    help = "Standing: the order of the fleet's line, flagship first (RULES.md §4). Number the ships 1, 2, 3…"
+    help = "Standing: the order of the fleet's line, flagship first (rules §4). Number the ships 1, 2, 3…"
     fleet_dependent = True
+    empty = {"fleet": NO_FLEET}
 
     def setup(self) -> None:
         places = self.choices.fleets_afloat
@@ -144,17 +169,26 @@ class _PortAttackForm(OrderForm):
     """Run the guns or send fireships at an enemy port the fleet can reach (RULES.md §4, §6, §9)."""
 
     fleet_dependent = True
+    empty = {"fleet": NO_FLEET}
 
     def fleets(self) -> list[FleetPlace]:
         return self.choices.fleets_afloat
 
+    def targets(self, place: FleetPlace) -> list[Any]:
+        reach = self.choices.zones_in_reach(place)
+        return [p for p in self.choices.enemy_ports if p.sea_zone_id in reach]
+
     def setup(self) -> None:
         places = self.fleets()
-        self.fleet_field(places)
-        chosen = self.selected_fleet(places)
-        reach = self.choices.zones_in_reach(chosen) if chosen is not None else set()
-        ports = [p for p in self.choices.enemy_ports if p.sea_zone_id in reach]
+        targets: dict[int, list[Any]] = {p.fleet.pk: self.targets(p) for p in places}
+        self.fleet_field(places, note=lambda p: "" if targets[p.fleet.pk] else "no enemy port in reach")
+        chosen = self.selected_fleet(places, can_act=lambda p: bool(targets[p.fleet.pk]))
+        ports = targets[chosen.fleet.pk] if chosen is not None else []
         self.port_field("port", ports, label="Port (of a nation at war, in the fleet's reach)")
+        if chosen is not None and not ports:
+            self.why_empty["port"] = (
+                f"{chosen.fleet.name} can reach no port of a nation at war with you this turn (from {chosen.where})."
+            )
 
     def body(self) -> dict[str, Any]:
         return {"kind": self.kind, "fleet": self.cleaned_data["fleet"], "port": self.cleaned_data["port"]}
@@ -166,7 +200,7 @@ class RunGunsForm(_PortAttackForm):
     group = "Fleets at sea"
     help = (
         "Phase 5: attack a port of a nation at war, from sea in its zone — the fleet must blockade it or "
-        "win a battle in its zone this turn (RULES.md §4, §6)."
+        "win a battle in its zone this turn (rules §4, §6)."
     )
 
 
@@ -174,7 +208,8 @@ class FireshipsForm(_PortAttackForm):
     kind = Order.Kind.FIRESHIPS
     title = "Fireship attack"
     group = "Fleets at sea"
-    help = "Phase 5: the fleet's fireships attack the ships in an enemy port (RULES.md §9)."
+    help = "Phase 5: the fleet's fireships attack the ships in an enemy port (rules §9)."
+    empty = {"fleet": "None of your fleets has a fireship."}
 
     def fleets(self) -> list[FleetPlace]:
         return [p for p in self.choices.fleets_afloat if any(s.ship_class == "fireship" for s in p.ships)]
@@ -184,7 +219,8 @@ class SallyForm(OrderForm):
     kind = Order.Kind.SALLY
     title = "Sally against blockaders"
     group = "Fleets at sea"
-    help = "A fleet in a blockaded port leaves it to fight the blockaders, without sighting (RULES.md §4)."
+    help = "A fleet in a blockaded port leaves it to fight the blockaders, without sighting (rules §4)."
+    empty = {"fleet": "None of your fleets is in port."}
 
     def setup(self) -> None:
         self.fleet_field([p for p in self.choices.fleets_afloat if p.port is not None])

@@ -17,7 +17,7 @@ from ports.models import SeaZone
 from rules.dice import SeededDice
 from rules.ruleset import LIGHT_CLASSES
 from rules.strategic_log import StrategicDie
-from rules.turn_events import ContactEscaped, ContactMade, FleetNoted, SeenShip
+from rules.turn_events import ContactEscaped, ContactMade, FleetNoted, SeenShip, counted
 
 #: A ship class's name for players (the class keys are the orders' and the data's).
 CLASS_NAMES: dict[str, str] = {str(k): str(v) for k, v in ShipClass.choices}
@@ -166,8 +166,8 @@ def _sightings(
             ctx.report(
                 world.codes(party),
                 ContactMade(
-                    text=f"{zone.name}, step {step}: we sighted {len(target.ships)} {labels[1 - k]} "
-                    f"{'ship' if len(target.ships) == 1 else 'ships'}: {_ship_summary(target.ships)}.",
+                    text=f"{zone.name}, step {step}: we sighted {counted(len(target.ships), 'ship')} of "
+                    f"{world.words(parties[1 - k])}: {_ship_summary(target.ships)}.",
                     how="sighted",
                     zone_key=zone.key,
                     zone_name=zone.name,
@@ -197,7 +197,7 @@ def _interception(
         ctx.report(
             world.codes(parties[k]),
             ContactEscaped(
-                text=f"{zone.name}, step {step}: the {labels[1 - k]} ships escaped us.",
+                text=f"{zone.name}, step {step}: the ships of {world.words(parties[1 - k])} escaped us.",
                 zone_key=zone.key,
                 zone_name=zone.name,
                 step=step,
@@ -230,8 +230,8 @@ def _engaged_report(
         ctx.report(
             world.codes(party),
             ContactMade(
-                text=f"{zone.name}, step {step}: {fleets} met {len(enemy.ships)} {labels[1 - k]} "
-                f"{'ship' if len(enemy.ships) == 1 else 'ships'} ({_ship_summary(enemy.ships)}); {how}. "
+                text=f"{zone.name}, step {step}: {fleets} met {counted(len(enemy.ships), 'ship')} of "
+                f"{world.words(enemy)} ({_ship_summary(enemy.ships)}); {how}. "
                 + ("They will be taken without a fight." if kind == Engagement.Kind.CAPTURE and not able[1 - k] else "")
                 + ("We cannot fight them." if kind == Engagement.Kind.CAPTURE and not able[k] else "")
                 + ("Battle follows." if kind == Engagement.Kind.AT_SEA else ""),

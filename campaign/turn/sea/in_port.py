@@ -144,7 +144,9 @@ def _sally_plan(world: SeaWorld, port: Port, orders: list[tuple[Order, Mover]], 
     group = [(o, m) for o, m in orders if world.friendly(first, m.fleet.nation_id)]
     for order, mover in orders:
         if (order, mover) not in group:
-            notes.append(MoveNote(order, True, f"{world.code(first)} sallies from {port.name} against other enemies"))
+            notes.append(
+                MoveNote(order, True, f"{world.nations[first].name} sallies from {port.name} against other enemies")
+            )
     nations = {m.fleet.nation_id for _, m in group}
     enemies = [
         m

@@ -66,7 +66,7 @@ def positions_report(world: SeaWorld) -> None:
         world.ctx.report(
             world.friends_of(fleet.nation_id),
             FleetMoved(
-                text=f"{fleet.name} ({world.code(fleet.nation_id)}, {counted(len(mover.ships), 'ship')})"
+                text=f"{fleet.name} ({world.nations[fleet.nation_id].name}, {counted(len(mover.ships), 'ship')})"
                 f" is {fleet_place_name(world, fleet)}.",
                 fleet_id=fleet.pk,
                 fleet_name=fleet.name,

@@ -137,6 +137,10 @@ class SeaWorld:
     def label(self, party: Party) -> str:
         return "/".join(self.code(n) for n in party.nations)
 
+    def words(self, party: Party) -> str:
+        """The party as the reports' texts name it: its nations' names ("France & Spain")."""
+        return " & ".join(self.nations[n].name for n in party.nations)
+
     def codes(self, party: Party) -> list[str]:
         return [self.code(n) for n in party.nations]
 
