@@ -265,8 +265,10 @@ _SCALARS: tuple[Setting, ...] = (
     Setting("gauge.initiative_bonus", 1, -5, 5, "§4 the gauge's initiative modifier, all day."),
     Setting("battle.max_days", 3, 1, 10, "§5 battle days per zone per turn."),
     # Tabletop battles (issue 15), house options
-    Setting("table.above_ships", 0, 0, 1000, "Battles with more ships than this go to the table (0: never by size)."),
-    Setting("table.days", 7, 1, 365, "Days a group has to fight a battle on the table and enter its result."),
+    Setting(
+        "table.above_ships", 0, 0, 1000, "§4 battles with more ships than this go to the table (0: never by size)."
+    ),
+    Setting("table.days", 7, 1, 365, "§4 days a group has to fight a battle on the table and enter its result."),
     # §5 fast fleet action
     Setting("battle.max_rounds", 6, 1, 50, "§5 rounds in a Naval Day."),
     Setting("battle.max_attackers_per_ship", 2, 1, 10, "§5 attackers one ship can face."),

@@ -45,7 +45,7 @@ def test_every_kind_of_refusal_is_a_problem(fw: FogWorld) -> None:
     _is_problem(wrong.get(f"{BASE}/"), 401, "authentication_failed")
     _is_problem(_as(fw.nelson).get(f"{BASE}/?nation=FR"), 403, "permission_denied")
     _is_problem(_as(fw.outsider).get(f"{BASE}/"), 404, "not_found")
-    not_allowed = _as(fw.nelson).patch(f"{BASE}/orders/", {}, format="json")
+    not_allowed = _as(fw.nelson).delete(f"{BASE}/orders/")
     _is_problem(not_allowed, 405, "method_not_allowed")
     assert "PUT" in not_allowed["Allow"]
     _is_problem(_as(fw.nelson).post(f"{BASE}/ready/", {"ready": 1}, format="json"), 400, "wrong_type")

@@ -44,6 +44,7 @@ PEOPLE = {
 #: Writes last, and the order withdrawn before the whole list is replaced: each allowed call succeeds.
 ORDER = [
     "order_update",
+    "orders_reorder",
     "order_create",
     "ready_set",
     "simulator_run",
@@ -69,6 +70,7 @@ ALLOWED = {
     "simulator_run": 200,
     "order_withdraw": 204,
     "orders_replace": 200,
+    "orders_reorder": 200,
     "dispatches_list": 200,
     "dispatches_send": 201,
     "dispatches_retrieve": 200,
@@ -111,6 +113,7 @@ def _body(c: Cast, operation: str) -> Any:
         "ready_set": {"ready": True},
         "simulator_run": SPEC,
         "orders_replace": [],
+        "orders_reorder": {"order": [c.order.pk]},
         "dispatches_send": {"to": ["NL"], "subject": "Matrix", "body": "A word from Britain."},
     }.get(operation)
 

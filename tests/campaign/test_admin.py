@@ -41,7 +41,7 @@ def test_the_quota_example_holds_through_the_admin_lay_down_page(gm_client: Clie
     refused = gm_client.post(url, {"ship_class": "1st", "name": "Ocean", "port": port.pk})
     assert refused.status_code == 200
     page = refused.content.decode()
-    assert "1st/2nd-rate quota (RULES.md §1)" in page and "100×3=300 &gt; 20×12=240" in page
+    assert "1st/2nd-rate quota (rules §1)" in page and "100×3=300 &gt; 20×12=240" in page
     nation.refresh_from_db()
     assert nation.treasury == 80
     assert not Ship.objects.filter(name="Ocean").exists()
@@ -70,7 +70,7 @@ def test_the_ship_add_form_refuses_a_second_four_decker(gm_client: Client) -> No
         },
     )
     assert response.status_code == 200
-    assert "Four-decker limit (RULES.md §1)" in response.content.decode()
+    assert "Four-decker limit (rules §1)" in response.content.decode()
     assert Ship.objects.filter(ship_class="four-decker").count() == 1
 
 

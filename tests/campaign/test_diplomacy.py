@@ -123,7 +123,7 @@ def test_an_offer_is_stored_and_accepted_the_next_turn() -> None:
     phases_run(turn_2, 1)
     assert state(world.gb, world.fr) == "peace"
     acceptance.refresh_from_db()
-    assert acceptance.outcome == "done" and "accepted GB's offer" in acceptance.outcome_note
+    assert acceptance.outcome == "done" and "accepted Great Britain's offer" in acceptance.outcome_note
     assert not DiplomaticOffer.objects.exists()
 
 
@@ -198,7 +198,7 @@ def test_an_alliance_ending_in_peace_puts_the_guests_fleets_to_sea_and_leaves_it
     own.refresh_from_db()
     assert own.port == world.portsmouth  # Britain's own fleet stays home
     texts = [e["text"] for e in events(world.turn)]
-    assert any("Escuadra left GB's Portsmouth for The Channel" in t for t in texts)
+    assert any("Escuadra left Great Britain's Portsmouth for The Channel" in t for t in texts)
 
 
 def test_an_alliance_ending_in_war_leaves_everything_where_it_is() -> None:
@@ -223,7 +223,10 @@ def test_an_alliance_ending_in_war_leaves_everything_where_it_is() -> None:
     assert army.state == "ashore" and army.port == world.portsmouth
     texts = [e["text"] for e in events(world.turn)]
     assert "Russia declared war on Great Britain. The alliance between them is broken." in texts
-    assert any(t.startswith("Treachery in port: RU's Mediterranean Squadron is inside GB's Portsmouth") for t in texts)
+    assert any(
+        t.startswith("Treachery in port: Russia's Mediterranean Squadron is inside Great Britain's Portsmouth")
+        for t in texts
+    )
     assert any("now besiege them" in t for t in texts)
 
 

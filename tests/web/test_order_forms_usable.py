@@ -239,6 +239,6 @@ def test_the_api_reorders_the_list(world: World) -> None:
     assert response.status_code == 200, response.content
     assert [o["id"] for o in response.json()["orders"]] == [b.pk, a.pk]
     response = client.patch(url, json.dumps({"order": [b.pk]}), content_type="application/json")
-    assert response.status_code == 400 and response.json()["refusals"][0]["code"] == "not_the_list"
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "not_the_list"
     response = client.patch(url, json.dumps([b.pk, a.pk]), content_type="application/json")
-    assert response.status_code == 400 and response.json()["refusals"][0]["code"] == "not_the_list"
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "not_the_list"
