@@ -78,7 +78,7 @@ def test_zones_and_ports_are_drawn_at_their_real_coordinates_over_natural_earth_
     halifax = Port.objects.get(campaign=campaign, key="halifax")
     assert EUROPE.frame_for(halifax.lon, halifax.lat).key == "americas"  # type: ignore[arg-type]
     # Markers carry the nation's letters as well as its colour.
-    assert re.search(r"<text x=\"\d+\" y=\"[\d.]+\">GB \d+</text>", svg)
+    assert re.search(r"<text aria-hidden=\"true\" x=\"\d+\" y=\"[\d.]+\">GB \d+</text>", svg)
     # The page stays light: the SVG with the land of Europe and both insets.
     assert len(svg.encode()) < 200_000, len(svg.encode())
 
