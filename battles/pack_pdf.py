@@ -8,8 +8,18 @@ HTML page is printed exactly as a browser prints it, with its print stylesheet (
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures import ThreadPoolExecutor
+
 from django.conf import settings
 from playwright.sync_api import sync_playwright
+
+logger = logging.getLogger(__name__)
+
+# Launching Chromium can take several seconds on a loaded machine; one more try after a failure
+# covers a browser that did not come up in time, without hiding a missing one.
+_ATTEMPTS = 2
+_LAUNCH_TIMEOUT_MS = 60_000
 
 _ARGS = [
     "--no-sandbox",
@@ -26,24 +36,40 @@ class PdfUnavailable(RuntimeError):
     """Chromium could not be started or could not print the page."""
 
 
+def _print_once(html: str, path: str) -> bytes:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=_ARGS, timeout=_LAUNCH_TIMEOUT_MS)
+        try:
+            page = browser.new_page()
+            page.set_content(html, wait_until="load")
+            return page.pdf(
+                format="A4",
+                print_background=True,
+                margin={"top": "12mm", "bottom": "12mm", "left": "10mm", "right": "10mm"},
+            )
+        finally:
+            browser.close()
+
+
+def _print_in_own_thread(html: str, path: str) -> bytes:
+    # Playwright's sync API refuses to start in a thread whose asyncio loop is running (an ASGI
+    # server's, or another Playwright session's); a fresh thread has none.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pack-pdf") as pool:
+        return pool.submit(_print_once, html, path).result()
+
+
 def html_to_pdf(html: str) -> bytes:
     """Print a self-contained HTML page (inline styles, no outside resources) to an A4 PDF."""
     path = getattr(settings, "CHROMIUM_PATH", "/usr/bin/chromium")
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=path, args=_ARGS)
-            try:
-                page = browser.new_page()
-                page.set_content(html, wait_until="load")
-                pdf = page.pdf(
-                    format="A4",
-                    print_background=True,
-                    margin={"top": "12mm", "bottom": "12mm", "left": "10mm", "right": "10mm"},
-                )
-            finally:
-                browser.close()
-    except Exception as exc:  # Playwright raises its own error types; the page says what happened
-        raise PdfUnavailable(
-            f"The PDF could not be printed ({type(exc).__name__}); use the printable page instead."
-        ) from exc
-    return pdf
+    last: Exception | None = None
+    for attempt in range(1, _ATTEMPTS + 1):
+        try:
+            return _print_in_own_thread(html, path)
+        except Exception as exc:  # Playwright raises its own error types; the log keeps the cause
+            logger.warning("Printing a battle pack failed (attempt %d of %d)", attempt, _ATTEMPTS, exc_info=True)
+            last = exc
+    assert last is not None
+    cause = (str(last).splitlines() or ["no message"])[0][:200]
+    raise PdfUnavailable(
+        f"The PDF could not be printed ({type(last).__name__}: {cause}); use the printable page instead."
+    ) from last

@@ -99,7 +99,7 @@ def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dic
             assert "".join(f"<td>{escape(c)}</td>" for c in row) in html, (t.title, row)
 
     pdf = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
-    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf", pdf.content[:500]
     body = pdf.content
     assert body.startswith(b"%PDF")
     path = tmp_path / "pack.pdf"
