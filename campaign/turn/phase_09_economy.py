@@ -8,7 +8,7 @@ from collections import defaultdict
 from campaign.economy import economy_inputs
 from campaign.models import LedgerEntry, Nation
 from campaign.selectors import diplomacy_for_campaign
-from campaign.services import ledger_post
+from campaign.services import LedgerPost, ledger_post_many
 from campaign.turn.captures import ports_taken_change_owner
 from campaign.turn.context import PhaseContext
 from fleets.models import Ship
@@ -31,18 +31,27 @@ def economy_phase(ctx: PhaseContext) -> None:
     ships: dict[int, list[Ship]] = defaultdict(list)
     for ship in Ship.objects.filter(campaign=ctx.campaign).only("nation_id", "ship_class", "condition", "in_ordinary"):
         ships[ship.nation_id].append(ship)
-    for nation in Nation.objects.filter(campaign=ctx.campaign).order_by("code"):
+    lines: list[LedgerPost] = []
+    out_of_supply: list[int] = []
+    # Locked for the phase: the treasuries the results start from are the ones the lines are booked on.
+    for nation in Nation.objects.select_for_update().filter(campaign=ctx.campaign).order_by("code"):
         inputs = economy_inputs(
             nation=nation, turn=turn, ports=ports[nation.pk], ships=ships[nation.pk], blockades=blockades
         )
         result = economy_turn(nation.treasury, inputs.income(), inputs.upkeep(ctx.ruleset))
         for line in result.lines:
-            kind = LedgerEntry.Kind.INCOME if line.amount > 0 else LedgerEntry.Kind.UPKEEP
-            entry = ledger_post(nation=nation, turn=turn, amount=line.amount, kind=kind, reason=line.reason)
-            if kind == LedgerEntry.Kind.UPKEEP and result.upkeep_unpaid:
-                LedgerEntry.objects.filter(pk=entry.pk).update(unpaid=result.upkeep_unpaid)
+            income = line.amount > 0
+            lines.append(
+                LedgerPost(
+                    nation_id=nation.pk,
+                    amount=line.amount,
+                    kind=LedgerEntry.Kind.INCOME if income else LedgerEntry.Kind.UPKEEP,
+                    reason=line.reason,
+                    unpaid=0 if income else result.upkeep_unpaid,
+                )
+            )
         if result.out_of_supply:
-            Nation.objects.filter(pk=nation.pk).update(unpaid_upkeep_turn=turn)
+            out_of_supply.append(nation.pk)
         ctx.report(
             [nation.code],
             LedgerChanged(
@@ -55,5 +64,8 @@ def economy_phase(ctx: PhaseContext) -> None:
                 upkeep_unpaid=result.upkeep_unpaid,
             ),
         )
+    ledger_post_many(turn=turn, lines=lines)
+    if out_of_supply:
+        Nation.objects.filter(pk__in=out_of_supply).update(unpaid_upkeep_turn=turn)
     # §3 phase 9: "ports taken this turn change owner" after income and upkeep (§7 Capture).
     ports_taken_change_owner(ctx)
