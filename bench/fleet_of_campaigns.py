@@ -165,8 +165,12 @@ def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict
             peak_connections = max(peak_connections, _connections_open())
             if time.monotonic() > limit:
                 raise RuntimeError(f"{label}: {resolved.count()} of {campaigns} turns resolved after 30 minutes")
-            if any(p.popen.poll() is not None for p in processes):
-                raise RuntimeError(f"{label}: a worker or beat exited; see its log")
+            dead = [p for p in processes if p.popen.poll() is not None]
+            if dead:
+                # Its home (and log) goes with it when stopped: print the end of the log now.
+                tail = "\n".join(dead[0].log.read_text(errors="replace").splitlines()[-40:])
+                code = dead[0].popen.returncode
+                raise RuntimeError(f"{label}: {dead[0].name} exited (code {code}); its log ends:\n{tail}")
             time.sleep(0.5)
     finally:
         for process in processes:
