@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -203,3 +204,65 @@ def fw() -> FogWorld:
     """The players' campaign of tests/web/fog_worlds.py (fog of war, past turns, reports), for the
     page and API tests; the test's ``django_db`` mark gives it the database."""
     return fog_world()
+
+
+def _migrations_fingerprint() -> str:
+    """What the migrated schema depends on: our migrations and the pinned packages (theirs)."""
+    import hashlib
+
+    digest = hashlib.sha1()
+    for path in sorted(ROOT.glob("*/migrations/*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    digest.update((ROOT / "requirements.txt").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _template_database_ensure(settings_dict: dict[str, Any]) -> str:
+    """A migrated database to copy each test database from (``CREATE DATABASE … TEMPLATE``), made once
+    per set of migrations: every pytest process would otherwise run all migrations itself (about 8 s
+    of CPU each). The process that finds it missing makes it under an advisory lock; the others wait."""
+    import psycopg
+
+    name = f"admiralty_tmpl_{_migrations_fingerprint()}"
+    server = (
+        f"{settings_dict['USER'] or 'postgres'}@{settings_dict['HOST'] or '127.0.0.1'}:{settings_dict['PORT'] or 5432}"
+    )
+    maintenance = f"postgresql://{server}/postgres"
+    with psycopg.connect(maintenance, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(1805001)")
+        try:
+            if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                return name
+            # Other checkouts (branches with other migrations) keep theirs; only the oldest go.
+            older = conn.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'admiralty_tmpl_%' ORDER BY oid DESC OFFSET 4"
+            ).fetchall()
+            for (old,) in older:
+                # One being copied right now by another run goes next time.
+                with contextlib.suppress(psycopg.errors.ObjectInUse):
+                    conn.execute(f'DROP DATABASE IF EXISTS "{old}"')
+            building = f"{name}_building"
+            conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{building}"')
+            url = f"postgres://{server}/{building}"
+            env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True
+            )
+            # Renamed only once complete: a run killed half-way leaves no half-migrated template.
+            conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
+            return name
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(1805001)")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Each test database is copied from the migrated template; Django's migrate then finds nothing
+    left to apply."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"].endswith("postgresql"):
+        default.setdefault("TEST", {})["TEMPLATE"] = _template_database_ensure(default)
