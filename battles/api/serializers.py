@@ -13,7 +13,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from battles.engine import BATTLE_TYPES
-from battles.models import Battle
+from battles.models import Battle, Engagement
 from battles.simulator import MAX_RUNS, MAX_SHIPS_PER_SIDE
 from rules.ruleset import GRADES, NAVIES, SHIP_CLASSES
 
@@ -196,6 +196,32 @@ class ReportEventSerializer(serializers.Serializer[Any]):
     by = serializers.IntegerField(allow_null=True)
 
 
+class ContactSerializer(serializers.Serializer[Any]):
+    """The contact roll of a besieged-port engagement (rules §4): the fleet at sea sighting the ships in
+    port, catching them at anchor, intercepting."""
+
+    sighted = serializers.BooleanField()
+    at_anchor = serializers.BooleanField(help_text="Caught at anchor (a modified 6+).")
+    needed = serializers.IntegerField(help_text="What the sighting total had to reach.")
+    modifiers = serializers.ListField(
+        child=serializers.ListField(child=serializers.JSONField()), help_text="Each modifier applied: [name, value]."
+    )
+    intercepted = serializers.BooleanField()
+    dice = serializers.ListField(child=serializers.DictField(), help_text="The sighting and intercept dice.")
+
+
+def engagement_kind_field() -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=Engagement.Kind.choices, required=False, help_text="Fleet actions of a turn: how the fleets met."
+    )
+
+
+def contact_field() -> ContactSerializer:
+    return ContactSerializer(
+        required=False, allow_null=True, help_text="Fleet actions of a turn: the besieged port's contact roll, if any."
+    )
+
+
 class BattleReportSerializer(serializers.Serializer[Any]):
     """CONTRACT.md's battle report (one fight), with the engine's extra keys after the contract's."""
 
@@ -218,6 +244,12 @@ class BattleReportSerializer(serializers.Serializer[Any]):
     round_lines = RoundLinesSerializer(many=True)
     checks = MoraleCheckSerializer(many=True)
     events = ReportEventSerializer(many=True)
+    # Where a campaign's turn fought it: how the fleets met, or the port action's place in the turn's dice.
+    engagement = engagement_kind_field()
+    contact = contact_field()
+    dice_offset = serializers.IntegerField(
+        required=False, help_text="Port actions: where this battle's dice start in the turn's seeded stream."
+    )
 
 
 class GaugeSerializer(serializers.Serializer[Any]):
@@ -251,6 +283,8 @@ class EngagementReportSerializer(serializers.Serializer[Any]):
     outcome = serializers.ListField(child=serializers.CharField())
     ships = ShipFateSerializer(many=True)
     dice = DieSerializer(many=True)
+    engagement = engagement_kind_field()
+    contact = contact_field()
 
 
 STORED_REPORT = PolymorphicProxySerializer(

@@ -13,11 +13,11 @@ from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.api.base import ApiView, problem_response
+from battles.api.base import PAGE_QUERY, ApiView, page_of, paginated, problem_response
 from battles.api.problems import Problem, ProblemEntry
 from battles.models import TabletopBattle
 from campaign.api.views import MAX_INT, NATION, SEEN, _within
-from campaign.pages.tabletop import TableDetail, table_for_player
+from campaign.pages.tabletop import TableDetail, table_for_player, tables_for_player
 from campaign.tabletop import TableResultRefused, table_result_approve, table_result_confirm, table_result_enter
 
 
@@ -44,6 +44,17 @@ class TableResultSerializer(serializers.Serializer[Any]):
     held_field = serializers.IntegerField(
         allow_null=True, help_text="The side (0, 1) that held the field; null: neither."
     )
+
+
+class TableSummarySerializer(serializers.Serializer[Any]):
+    """A battle on the table as listed: read its state and enter its result by its id."""
+
+    id = serializers.IntegerField(source="table.pk", help_text="The id table_battle_retrieve takes.")
+    turn = serializers.IntegerField()
+    place = serializers.CharField(source="table.place", help_text="The sea-zone or port key it was sent from.")
+    place_name = serializers.CharField(source="place")
+    status = serializers.CharField(source="table.status", help_text="requested, declined, marked, waiting, …")
+    status_label = serializers.CharField(source="status")
 
 
 class TableStateSerializer(serializers.Serializer[Any]):
@@ -107,6 +118,24 @@ def _detail(request: Request, slug: str, table_id: int) -> TableDetail:
         table_id=_within(table_id, MAX_INT),
         nation_code=request.query_params.get("nation") or None,
     )
+
+
+class TableListView(ApiView):
+    query_parameters = ("nation", "page", "page_size")
+
+    @extend_schema(
+        operation_id="table_battles_list",
+        summary="The battles on the table the caller may see, newest turn first",
+        description=(
+            "Those of the caller's nation (asked for by it, or with its ships in them); every one for the GM. "
+            "Each id is what table_battle_retrieve and the result operations take."
+        ),
+        parameters=[NATION, *PAGE_QUERY],
+        responses={200: page_of(TableSummarySerializer), **SEEN},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        page = tables_for_player(user=request.user, slug=slug, nation_code=request.query_params.get("nation") or None)
+        return paginated(self, request, page.rows, TableSummarySerializer)
 
 
 class TableBattleView(ApiView):

@@ -25,6 +25,7 @@ urlpatterns = [
     ),
     path("campaigns/<slug:slug>/ready/", views.ReadyView.as_view(), name="ready"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.TurnReportView.as_view(), name="turn"),
+    path("campaigns/<slug:slug>/table/", table_views.TableListView.as_view(), name="tables"),
     path("campaigns/<slug:slug>/table/<int:table_id>/", table_views.TableBattleView.as_view(), name="table"),
     path(
         "campaigns/<slug:slug>/table/<int:table_id>/result/",

@@ -291,6 +291,7 @@ API_THROTTLE_RATES = {
 SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "battles.api.enum_names.name_enum_members",
         "campaign.api.authentication.document_unauthorized",
         "battles.api.problems.document_problems",
     ],

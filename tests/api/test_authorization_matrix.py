@@ -75,6 +75,7 @@ ALLOWED = {
     "dispatches_send": 201,
     "dispatches_retrieve": 200,
     "dispatches_mark_read": 200,
+    "table_battles_list": 200,
     # A battle on the table: the cast has none waiting, so the id names nothing (404 after the caller's
     # rights to the campaign and nation are checked). The allowed paths are in tests/api/test_tabletop_api.py.
     "table_battle_retrieve": 404,

@@ -1,0 +1,145 @@
+"""A client generated from the OpenAPI schema parses every response of a played turn (issue 12).
+
+openapi-python-client (pinned below) is installed once into a throwaway virtualenv under var/, named
+by a hash of the pin and the Python version so later runs reuse it; it generates a package from the
+schema ``manage.py spectacular`` writes, and tests/api/generated_client_driver.py, run in that
+virtualenv with only the generated package and a token, plays a turn against a live server with a
+real Celery worker, calling every GET operation of the schema and checking every body it parses.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from campaign.api_tokens import api_token_create
+from campaign.models import NationTurn, Turn
+from campaign.tabletop import table_mark
+from campaign.tasks import turns_sweep
+from campaign.turn.lifecycle import nation_ready_set
+from tests.worlds import World, two_sallies
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker, pytest.mark.slow]
+
+#: The generator, pinned: a new version may name models differently. Its dependencies bring what the
+#: generated package needs at run time (httpx, attrs).
+GENERATOR = "openapi-python-client==0.29.1"
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = Path(__file__).resolve().parent / "generated_client_driver.py"
+PACKAGE = "admiralty_client"
+# No post-generation hooks: they would run ruff from the PATH, and the package is only imported.
+GENERATOR_CONFIG = f"package_name_override: {PACKAGE}\npost_hooks: []\n"
+
+
+def generator_venv() -> Path:
+    """The throwaway virtualenv holding the generator, made once per pin and Python version; a run
+    that cannot install it from PyPI fails (CI has PyPI), naming pip's complaint."""
+    key = hashlib.sha256(f"{GENERATOR} {sys.version_info[:2]}".encode()).hexdigest()[:12]
+    home = ROOT / "var" / "generated-client"
+    venv = home / f"venv-{key}"
+    stamp = venv / ".installed"
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / "install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two pytest runs at once install it once
+        if stamp.exists():
+            return venv
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, capture_output=True)
+        started = time.monotonic()
+        pip = subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", GENERATOR],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if pip.returncode != 0:
+            pytest.fail(
+                f"Could not install {GENERATOR} from PyPI into {venv} (this test needs PyPI):\n{pip.stderr[-3000:]}"
+            )
+        stamp.write_text(f"{GENERATOR} installed in {time.monotonic() - started:.1f} s\n")
+    return venv
+
+
+def generate_client(venv: Path, where: Path) -> None:
+    """The schema as ``manage.py spectacular`` writes it, and the package generated from it; any warning
+    of the generator (a part of the schema it could not turn into code) fails the test."""
+    call_command("spectacular", "--format", "openapi-json", "--file", str(where / "schema.json"))
+    (where / "generator.yaml").write_text(GENERATOR_CONFIG)
+    generated = subprocess.run(
+        [
+            str(venv / "bin" / "openapi-python-client"),
+            "generate",
+            "--path",
+            str(where / "schema.json"),
+            "--meta",
+            "none",
+            "--config",
+            str(where / "generator.yaml"),
+            "--output-path",
+            str(where / PACKAGE),
+            "--fail-on-warning",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert generated.returncode == 0 and "Warning" not in generated.stdout, generated.stdout + generated.stderr
+
+
+def played_world() -> tuple[World, Any]:
+    """Two sallies (a battle in Biscay, one in the Channel) for Britain's player to read, a battle
+    on the table Britain asked for, and France ready: Britain's ready ends the turn."""
+    world = two_sallies()
+    users = get_user_model().objects
+    world.gb.player = users.create_user("nelson", "nelson@example.org", "a-long-test-password")
+    world.gb.save(update_fields=["player"])
+    world.fr.player = users.create_user("villeneuve", "villeneuve@example.org", "a-long-test-password")
+    world.fr.save(update_fields=["player"])
+    table_mark(campaign=world.campaign, place="north-sea", nation=world.gb)
+    nation_ready_set(nation=world.fr, ready=True)
+    return world, world.gb.player
+
+
+def test_a_generated_client_parses_every_response_of_a_played_turn(
+    live_server: Any, start_worker: Any, tmp_path: Path
+) -> None:
+    venv = generator_venv()
+    generate_client(venv, tmp_path)
+    world, player = played_world()
+    token = api_token_create(user_id=player.pk, name="generated client").secret
+    start_worker("generated-client")
+    driver = subprocess.Popen(
+        [
+            *(str(venv / "bin" / "python"), str(DRIVER), "--url", live_server.url, "--campaign", world.campaign.slug),
+            *("--token", token, "--schema", str(tmp_path / "schema.json"), "--package", PACKAGE, "--timeout", "120"),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    # Once Britain is ready, sweep as beat would (tests run no beat) until the driver has seen the turn
+    # resolve and read its results.
+    started = time.monotonic()
+    ready = NationTurn.objects.filter(turn=world.turn, nation=world.gb, ready=True)
+    while driver.poll() is None and not ready.exists() and time.monotonic() - started < 90:
+        time.sleep(0.2)
+    while driver.poll() is None and time.monotonic() - started < 180:
+        turns_sweep.delay().get(timeout=30)
+        time.sleep(0.5)
+    out = driver.communicate(timeout=30)[0]
+    assert driver.returncode == 0, out
+    assert "MISMATCH" not in out and "Turn 1 resolved" in out, out
+    assert Turn.objects.get(pk=world.turn.pk).status == Turn.Status.RESOLVED
+    report = out.split("Report of turn 1: ")[1]
+    assert " 0 battles" not in report, out  # the sallies were fought, and each battle's detail read
