@@ -80,6 +80,15 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
         page.get_by_role("button", name="Save").click()
         # (The admin's message list shows its first letter capitalised.)
         expect(body).to_contain_text(re.compile(f"{re.escape(address)} is invited to command {nation.name}", re.I))
+    # The desk lists both invitations until they are accepted, each with its Send again / Revoke buttons.
+    page.goto(f"{base}/admin/campaign/campaign/{campaign.pk}/desk/")
+    pending = page.locator("table", has=page.get_by_role("columnheader", name="Link expires"))
+    for nation, address in ((gb, "collingwood@example.org"), (fr, "villeneuve@example.org")):
+        row = pending.get_by_role("row", name=re.compile(re.escape(nation.name)))
+        expect(row).to_contain_text(address)
+        expect(
+            row.get_by_role("button", name=f"Revoke the invitation of {address} to command {nation.name}")
+        ).to_be_visible()
     mail_deliveries_send()  # the mail task, as a worker would run it: through the real SMTP server
     newcomer_link = _link_in_mail(smtp_inbox, "collingwood@example.org")
     existing_link = _link_in_mail(smtp_inbox, "villeneuve@example.org")
@@ -145,16 +154,19 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(screenshots / "gm_audit_log_phone.png"), full_page=True)
     page.goto(f"{base}/admin/campaign/campaign/{campaign.pk}/desk/")
+    expect(body).to_contain_text("None: every invitation was accepted, revoked or replaced.")
     page.screenshot(path=str(screenshots / "gm_desk_phone.png"), full_page=True)
 
 
 def test_a_second_gm_cannot_reach_a_campaign_that_is_not_theirs(live_server: Any, page: Page) -> None:
     users = get_user_model().objects
     owner = users.create_user("barham", "barham@example.org", PASSWORD, is_staff=True)
-    users.create_user("rival", "rival@example.org", PASSWORD, is_staff=True)
+    rival = users.create_user("rival", "rival@example.org", PASSWORD, is_staff=True)
     from campaign.scenario import scenario_load
+    from tests.factories import CampaignFactory
 
     campaign = scenario_load(name="europe-1805", slug="trafalgar", seed=1805, gm=owner)
+    CampaignFactory.create(slug="baltic-1807", name="Baltic 1807", gm=rival)  # the rival runs their own
     gb = Nation.objects.get(campaign=campaign, code="GB")
     base = live_server.url
     _login(page, base, "rival")
@@ -166,6 +178,8 @@ def test_a_second_gm_cannot_reach_a_campaign_that_is_not_theirs(live_server: Any
         f"/admin/campaign/nation/{gb.pk}/replace/",
         "/campaigns/trafalgar/",
         "/campaigns/trafalgar/map/",
+        f"/admin/campaign/delivery/?campaign__id__exact={campaign.pk}",
+        f"/admin/campaign/announcement/?campaign__id__exact={campaign.pk}",
     ):
         response = page.goto(base + path)
         assert response is not None and response.status == 404, path
