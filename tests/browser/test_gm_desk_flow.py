@@ -89,6 +89,10 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
         expect(
             row.get_by_role("button", name=f"Revoke the invitation of {address} to command {nation.name}")
         ).to_be_visible()
+    page.set_viewport_size({"width": 390, "height": 844})
+    pending.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "gm_desk_invitations_phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
     mail_deliveries_send()  # the mail task, as a worker would run it: through the real SMTP server
     newcomer_link = _link_in_mail(smtp_inbox, "collingwood@example.org")
     existing_link = _link_in_mail(smtp_inbox, "villeneuve@example.org")
