@@ -15,22 +15,7 @@ from django.http import HttpRequest
 
 from campaign.audit_models import AuditAction, AuditEntry
 from campaign.models import Campaign
-from campaign.permissions import CampaignScopedAdmin, campaigns_run_by
-
-
-class _CampaignRunFilter(admin.SimpleListFilter):
-    """The campaigns the GM runs, by name (the entry's campaign has no database constraint, so the
-    related-only filter would also offer a deleted campaign's id)."""
-
-    title = "campaign"
-    parameter_name = "campaign__id__exact"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
-        return [(c.pk, c.name) for c in campaigns_run_by(request.user).order_by("name")]
-
-    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
-        value = self.value()
-        return queryset.filter(campaign_id=value) if value and str(value).isdigit() else queryset
+from campaign.permissions import CampaignRunFilter, CampaignScopedAdmin
 
 
 class _ActionFilter(admin.SimpleListFilter):
@@ -69,7 +54,7 @@ class AuditEntryAdmin(CampaignScopedAdmin):
         "reason",
     )
     list_display_links = ("created_at",)
-    list_filter = (_CampaignRunFilter, _ActionFilter)
+    list_filter = (CampaignRunFilter, _ActionFilter)
     search_fields = ("summary", "reason", "actor_name")
     date_hierarchy = "created_at"
     fields = (

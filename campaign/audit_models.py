@@ -57,6 +57,10 @@ class AuditAction(models.TextChoices):
     DISPATCH_HIDDEN = "dispatch_hidden", "Dispatch hidden from players"
     NATION_MUTED = "nation_muted", "Nation's dispatches muted"
     ADMIRALTY_POSTED = "admiralty_posted", "Dispatch posted as The Admiralty"
+    MAIL_RESENT = "mail_resent", "Mail sent again"
+    ANNOUNCEMENT_SENT = "announcement_sent", "Announcement sent"
+    INVITATION_REVOKED = "invitation_revoked", "Invitation revoked"
+    INVITATION_RESENT = "invitation_resent", "Invitation sent again"
 
 
 class AuditEntry(models.Model):

@@ -2,21 +2,23 @@
 
 :func:`desk_for_gm` reads the open turn, a row per nation (player, orders entered and their last
 change, ready, treasury, ships afloat), every nation's orders and last report, the mail that failed,
-and the nations without orders (the NMR list) — a fixed number of queries however many nations,
-orders and reports the campaign holds (tested at two sizes). The whole map without fog of war is
-:func:`campaign.pages.map.map_for_gm`. Permission is the caller's: the admin view checks that the
-user runs the campaign.
+the invitations not yet accepted, and the nations without orders (the NMR list) — a fixed number of
+queries however many nations, orders and reports the campaign holds (tested at two sizes). The whole
+map without fog of war is :func:`campaign.pages.map.map_for_gm`. Permission is the caller's: the
+admin view checks that the user runs the campaign.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db.models import Count, Max, Subquery
+from django.utils import timezone
 
-from campaign.models import Campaign, Delivery, Nation, NationTurn, NmrPolicy, Order, Turn, TurnReport
+from campaign.models import Campaign, Delivery, Invitation, Nation, NationTurn, NmrPolicy, Order, Turn, TurnReport
 from campaign.orders.describe import order_describe
+from campaign.players import INVITATION_MAX_AGE_DAYS
 from fleets.models import Ship
 from rules.turn_events import report_events
 
@@ -55,12 +57,25 @@ class DeskDelivery:
 
 
 @dataclass
+class DeskInvitation:
+    """An invitation not yet accepted (nor revoked or replaced): who, for which nation, its newest link."""
+
+    pk: int
+    nation: str
+    email: str
+    sent_at: datetime
+    expires_at: datetime
+    expired: bool
+
+
+@dataclass
 class Desk:
     campaign: Campaign
     turn: Turn | None
     nations: list[DeskNation]
     failed_mail: list[DeskDelivery]
     failed_mail_total: int
+    invitations: list[DeskInvitation] = field(default_factory=list)
 
     @property
     def missing(self) -> list[DeskNation]:
@@ -81,7 +96,7 @@ FAILED_MAIL_SHOWN = 20
 
 
 def desk_for_gm(*, campaign: Campaign) -> Desk:
-    """The desk of ``campaign`` (at most 9 queries, whatever its size)."""
+    """The desk of ``campaign`` (at most 10 queries, whatever its size)."""
     turn = Turn.objects.filter(campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.RESOLVING]).first()
     if turn is None:
         turn = Turn.objects.filter(campaign=campaign).defer("snapshot", "dice_log").order_by("-number").first()
@@ -135,7 +150,27 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
         for d in failed.select_related("recipient", "nation").order_by("-created_at")[:FAILED_MAIL_SHOWN]
     ]
     total = len(shown) if len(shown) < FAILED_MAIL_SHOWN else failed.count()
-    return Desk(campaign, turn, list(nations.values()), shown, total)
+    return Desk(campaign, turn, list(nations.values()), shown, total, _pending_invitations(campaign))
+
+
+def _pending_invitations(campaign: Campaign) -> list[DeskInvitation]:
+    """The invitations nobody has accepted yet and the GM has not revoked, by nation (one query)."""
+    pending = Invitation.objects.filter(campaign=campaign, accepted_at__isnull=True, withdrawn_at__isnull=True)
+    now, found = timezone.now(), []
+    for invitation in pending.select_related("nation").order_by("nation__name", "-created_at"):
+        sent = invitation.sent_at or invitation.created_at
+        expires = sent + timedelta(days=INVITATION_MAX_AGE_DAYS)
+        found.append(
+            DeskInvitation(
+                pk=invitation.pk,
+                nation=invitation.nation.name,
+                email=invitation.email,
+                sent_at=sent,
+                expires_at=expires,
+                expired=expires <= now,
+            )
+        )
+    return found
 
 
 def _last_reports(campaign: Campaign, nations: dict[int, DeskNation]) -> None:
@@ -149,4 +184,4 @@ def _last_reports(campaign: Campaign, nations: dict[int, DeskNation]) -> None:
             nations[nation_id].report_lines = [event.text for event in report_events(body)]
 
 
-__all__ = ["FAILED_MAIL_SHOWN", "Desk", "DeskDelivery", "DeskNation", "desk_for_gm"]
+__all__ = ["FAILED_MAIL_SHOWN", "Desk", "DeskDelivery", "DeskInvitation", "DeskNation", "desk_for_gm"]

@@ -20,8 +20,9 @@ from django.utils import timezone
 from campaign.audit import audit_record
 from campaign.audit_models import AuditAction
 from campaign.backup import campaign_export
-from campaign.models import Campaign, LedgerEntry, Nation, Turn
-from campaign.notifications import campaign_ended_record
+from campaign.models import Campaign, Invitation, LedgerEntry, Nation, Turn
+from campaign.notifications import campaign_ended_record, invitation_record
+from campaign.players import INVITATION_MAX_AGE_DAYS, PlayerError, invitation_url
 from campaign.scenario import ScenarioError, scenario_load
 from campaign.services import campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.standings import campaign_standings
@@ -280,12 +281,77 @@ def campaign_end(*, campaign: Campaign, actor: Actor, reason: str = "", now: dat
     return locked
 
 
+# --- invitations not yet accepted ----------------------------------------------------------------
+
+
+def _open_invitation(invitation: Invitation, doing: str) -> Invitation:
+    """The invitation locked, if it can still be acted on; ``PlayerError`` saying why not otherwise."""
+    locked = Invitation.objects.select_for_update().select_related("campaign", "nation").get(pk=invitation.pk)
+    who = f"The invitation of {locked.email} to command {locked.nation.name}"
+    if locked.accepted_at is not None:
+        raise PlayerError(f"{who} was accepted already; {doing} it is no longer possible (replace the player instead).")
+    if locked.withdrawn_at is not None:
+        raise PlayerError(f"{who} was {'revoked' if locked.revoked else 'replaced'} already; invite the player anew.")
+    return locked
+
+
+@transaction.atomic
+def gm_invitation_revoke(*, invitation: Invitation, actor: Actor, now: datetime | None = None) -> Invitation:
+    """Withdraw an invitation not yet accepted: its link then says it was revoked, and gives nothing. Audited."""
+    now = now or timezone.now()
+    locked = _open_invitation(invitation, "revoking")
+    locked.withdrawn_at, locked.revoked = now, True
+    locked.save(update_fields=["withdrawn_at", "revoked"])
+    audit_record(
+        campaign=locked.campaign,
+        actor=actor,
+        action=AuditAction.INVITATION_REVOKED,
+        summary=f"Invitation of {locked.email} to command {locked.nation.name} revoked.",
+        before={"invitation": "open", "email": locked.email, "nation": locked.nation.name},
+        after={"invitation": "revoked"},
+    )
+    return locked
+
+
+@transaction.atomic
+def gm_invitation_resend(*, invitation: Invitation, actor: Actor, now: datetime | None = None) -> Invitation:
+    """Mail an invitation not yet accepted once more, with a fresh link (valid INVITATION_MAX_AGE_DAYS from
+    now; the earlier link keeps its own time). Audited."""
+    now = now or timezone.now()
+    locked = _open_invitation(invitation, "sending")
+    if locked.campaign.status == Campaign.Status.ENDED:
+        raise PlayerError(f"{locked.campaign.name} has ended; nobody can join it.")
+    before = locked.sent_at or locked.created_at
+    locked.sent_at = now
+    locked.save(update_fields=["sent_at"])
+    invitation_record(
+        invitation_id=locked.pk,
+        campaign_id=locked.campaign_id,
+        nation=locked.nation,
+        user_id=locked.user_id,
+        url=invitation_url(locked),
+        now=now,
+        again=True,
+    )
+    audit_record(
+        campaign=locked.campaign,
+        actor=actor,
+        action=AuditAction.INVITATION_RESENT,
+        summary=f"Invitation of {locked.email} to command {locked.nation.name} sent again with a fresh link.",
+        before={"sent": before.isoformat()},
+        after={"sent": now.isoformat(), "expires": (now + timedelta(days=INVITATION_MAX_AGE_DAYS)).isoformat()},
+    )
+    return locked
+
+
 __all__ = [
     "Actor",
     "campaign_end",
     "campaign_start",
     "gm_campaign_pause",
     "gm_campaign_resume",
+    "gm_invitation_resend",
+    "gm_invitation_revoke",
     "gm_rules_update",
     "gm_ship_lay_down",
     "gm_treasury_adjust",

@@ -29,7 +29,13 @@ class Invitation(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
-    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="Another invitation or player replaced it.")
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True, help_text="Revoked by the GM, or replaced by another invitation or player."
+    )
+    revoked = models.BooleanField(default=False, help_text="Withdrawn by the GM's revoke (its link says so).")
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its newest link was mailed (the link expires a set time after)."
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -38,6 +44,10 @@ class Invitation(models.Model):
                 fields=["nation"],
                 condition=Q(accepted_at__isnull=True, withdrawn_at__isnull=True),
                 name="invitation_one_open_per_nation",
+            ),
+            models.CheckConstraint(
+                condition=Q(revoked=False) | Q(withdrawn_at__isnull=False, accepted_at__isnull=True),
+                name="invitation_revoked_is_withdrawn_unaccepted",
             ),
         ]
 

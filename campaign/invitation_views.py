@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from campaign.players import PlayerError, invitation_accept, invitation_from_token
+from campaign.players import InvitationClosed, PlayerError, invitation_accept, invitation_from_token
 
 
 class ChoosePasswordForm(forms.Form):
@@ -35,6 +35,8 @@ class ChoosePasswordForm(forms.Form):
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invite = invitation_from_token(token)
+    except InvitationClosed as closed:  # accepted, revoked or replaced: it gives nothing any more
+        return render(request, "campaign/invitation.html", {"error": str(closed)}, status=410)
     except PlayerError as refused:
         return render(request, "campaign/invitation.html", {"error": str(refused)}, status=404)
     invited = invite.user

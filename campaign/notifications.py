@@ -247,16 +247,17 @@ def nation_given_record(*, nation: Nation, now: datetime) -> int:
 
 
 def invitation_record(
-    *, invitation_id: int, campaign_id: int, nation: Nation, user_id: int, url: str, now: datetime
+    *, invitation_id: int, campaign_id: int, nation: Nation, user_id: int, url: str, now: datetime, again: bool = False
 ) -> int:
-    """To an invited address's account: the campaign, the nation, and the signed link that gives it."""
+    """To an invited address's account: the campaign, the nation, and the signed link that gives it
+    (``again``: the GM sends it once more, a new mail with a fresh link)."""
     return deliveries_record(
         campaign_id=campaign_id,
         event=MailEvent.INVITATION,
         recipients=[(user_id, nation)],
         turn_id=None,
         now=now,
-        key=f"invitation-{invitation_id}",
+        key=f"invitation-{invitation_id}" + (f"-again-{now:%Y%m%d%H%M%S%f}" if again else ""),
         data={"url": url},
     )
 

@@ -9,7 +9,7 @@ opens the admin site's door, behind which a staff account sees the campaigns it 
 * :func:`campaigns_run_by` / :func:`campaigns_taken_part_in` — the campaigns as querysets, for lists.
 * :func:`can_act_for` — whether the user may act in a nation's name (its player, or a GM of its campaign).
 * :class:`CampaignScopedAdmin` — a ModelAdmin mixin that scopes change lists, change pages, actions and
-  foreign-key choices to the campaigns the user runs.
+  foreign-key choices to the campaigns the user runs; :class:`CampaignRunFilter`, its lists' campaign filter.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.contrib import admin
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.forms import ModelChoiceField, ModelMultipleChoiceField
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 
 from campaign.audit import audit_record
 from campaign.audit_models import AuditAction
@@ -265,6 +265,26 @@ class CampaignScopedAdmin(admin.ModelAdmin):
         return field
 
 
+class CampaignRunFilter(admin.SimpleListFilter):
+    """An admin list's "campaign" filter offering the campaigns the user runs, by name. Asked for a
+    campaign the user does not run, the list answers 404, as that campaign's rows would (a superuser may
+    name any id, e.g. a deleted campaign's audit entries)."""
+
+    title = "campaign"
+    parameter_name = "campaign__id__exact"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+        return [(c.pk, c.name) for c in campaigns_run_by(request.user).order_by("name")]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        value = self.value()
+        if not value:
+            return queryset
+        if not str(value).isdigit() or not (is_superuser(request.user) or runs_campaign(request.user, int(value))):
+            raise Http404("No such campaign among those you run.")
+        return queryset.filter(campaign_id=int(value))
+
+
 class CampaignScopedInline(admin.TabularInline):
     """An inline on a :class:`CampaignScopedAdmin` page: its parent page already decided the campaign, so
     a GM who runs campaigns sees and changes the rows inline; adding and deleting need the model
@@ -332,6 +352,7 @@ def scoped_to_campaigns_run(rows: QuerySet[Any] | None, user: User) -> QuerySet[
 __all__ = [
     "NO_PART",
     "CampaignRole",
+    "CampaignRunFilter",
     "CampaignScopedAdmin",
     "CampaignScopedInline",
     "Part",

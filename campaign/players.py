@@ -19,6 +19,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from campaign.audit import audit_record
 from campaign.audit_models import AuditAction
@@ -34,6 +35,10 @@ INVITATION_MAX_AGE_DAYS = 30
 
 class PlayerError(ValueError):
     """An invitation or a change of player that cannot be made (the message says why and what would do)."""
+
+
+class InvitationClosed(PlayerError):
+    """A link to an invitation that was accepted, revoked or replaced: it no longer gives anything."""
 
 
 def invitation_url(invitation: Invitation) -> str:
@@ -56,10 +61,26 @@ def invitation_from_token(token: str) -> Invitation:
     if invitation is None:
         raise PlayerError("This invitation no longer exists; ask the GM for a new one.")
     if invitation.accepted_at is not None:
-        raise PlayerError(f"This invitation was accepted already; {invitation.nation.name} has its player.")
+        raise InvitationClosed(
+            f"This invitation was accepted already, on {_day(invitation.accepted_at)}; "
+            f"{invitation.nation.name} has its player."
+        )
+    if invitation.revoked:
+        raise InvitationClosed(
+            f"This invitation to command {invitation.nation.name} in {invitation.campaign.name} was revoked by "
+            f"the GM on {_day(invitation.withdrawn_at)}; it no longer gives the nation. Ask the GM if you "
+            "should still play."
+        )
     if invitation.withdrawn_at is not None:
-        raise PlayerError("This invitation was withdrawn by the GM (another player was invited or given the nation).")
+        raise InvitationClosed(
+            "This invitation was withdrawn by the GM (another player was invited or given the nation)."
+        )
     return invitation
+
+
+def _day(when: datetime | None) -> str:
+    """A date for the reader of a link (in the zone the request activated: theirs, or UTC)."""
+    return date_format(timezone.localtime(when), "j F Y") if when is not None else "an earlier day"
 
 
 def _username_for(email: str) -> str:
@@ -104,7 +125,12 @@ def player_invite(*, nation: Nation, email: str, actor: Actor, now: datetime | N
     )
     invited_by = actor if actor is not None and actor.is_authenticated else None
     invitation = Invitation.objects.create(
-        campaign=campaign, nation=nation, email=address, user=user, invited_by_id=invited_by.pk if invited_by else None
+        campaign=campaign,
+        nation=nation,
+        email=address,
+        user=user,
+        invited_by_id=invited_by.pk if invited_by else None,
+        sent_at=now,
     )
     invitation_record(
         invitation_id=invitation.pk,
@@ -218,6 +244,7 @@ def invitation_accept(
 
 __all__ = [
     "INVITATION_MAX_AGE_DAYS",
+    "InvitationClosed",
     "PlayerError",
     "invitation_accept",
     "invitation_from_token",

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from campaign.models import Campaign, Nation
+from campaign.models import Campaign, Invitation, Nation
 from campaign.tasks import mail_deliveries_send
 from tests.support.mail import parts
 
@@ -37,6 +37,23 @@ def _link_in_mail(inbox: Any, address: str) -> str:
     match = re.search(r"https?://\S+/invitations/\S+/", text)
     assert match, text
     return match.group(0)
+
+
+def _desk_lists_pending_invitations(page: Page, desk_url: str, nations: list[Nation], screenshots: Path) -> None:
+    """The desk lists each invitation until it is accepted, with its Send again / Revoke buttons (at 390 px too)."""
+    page.goto(desk_url)
+    pending = page.locator("table", has=page.get_by_role("columnheader", name="Link expires"))
+    for nation in nations:
+        [invitation] = Invitation.objects.filter(nation=nation)
+        row = pending.get_by_role("row", name=re.compile(re.escape(nation.name)))
+        expect(row).to_contain_text(invitation.email)
+        revoke = f"Revoke the invitation of {invitation.email} to command {nation.name}"
+        expect(row.get_by_role("button", name=revoke)).to_be_visible()
+        expect(row.get_by_role("button", name=re.compile("^Send again"))).to_be_visible()
+    page.set_viewport_size({"width": 390, "height": 844})
+    pending.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "gm_desk_invitations_phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
 
 
 def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
@@ -80,6 +97,7 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
         page.get_by_role("button", name="Save").click()
         # (The admin's message list shows its first letter capitalised.)
         expect(body).to_contain_text(re.compile(f"{re.escape(address)} is invited to command {nation.name}", re.I))
+    _desk_lists_pending_invitations(page, f"{base}/admin/campaign/campaign/{campaign.pk}/desk/", [gb, fr], screenshots)
     mail_deliveries_send()  # the mail task, as a worker would run it: through the real SMTP server
     newcomer_link = _link_in_mail(smtp_inbox, "collingwood@example.org")
     existing_link = _link_in_mail(smtp_inbox, "villeneuve@example.org")
@@ -145,16 +163,19 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(screenshots / "gm_audit_log_phone.png"), full_page=True)
     page.goto(f"{base}/admin/campaign/campaign/{campaign.pk}/desk/")
+    expect(body).to_contain_text("None: every invitation was accepted, revoked or replaced.")
     page.screenshot(path=str(screenshots / "gm_desk_phone.png"), full_page=True)
 
 
 def test_a_second_gm_cannot_reach_a_campaign_that_is_not_theirs(live_server: Any, page: Page) -> None:
     users = get_user_model().objects
     owner = users.create_user("barham", "barham@example.org", PASSWORD, is_staff=True)
-    users.create_user("rival", "rival@example.org", PASSWORD, is_staff=True)
+    rival = users.create_user("rival", "rival@example.org", PASSWORD, is_staff=True)
     from campaign.scenario import scenario_load
+    from tests.factories import CampaignFactory
 
     campaign = scenario_load(name="europe-1805", slug="trafalgar", seed=1805, gm=owner)
+    CampaignFactory.create(slug="baltic-1807", name="Baltic 1807", gm=rival)  # the rival runs their own
     gb = Nation.objects.get(campaign=campaign, code="GB")
     base = live_server.url
     _login(page, base, "rival")
@@ -166,6 +187,8 @@ def test_a_second_gm_cannot_reach_a_campaign_that_is_not_theirs(live_server: Any
         f"/admin/campaign/nation/{gb.pk}/replace/",
         "/campaigns/trafalgar/",
         "/campaigns/trafalgar/map/",
+        f"/admin/campaign/delivery/?campaign__id__exact={campaign.pk}",
+        f"/admin/campaign/announcement/?campaign__id__exact={campaign.pk}",
     ):
         response = page.goto(base + path)
         assert response is not None and response.status == 404, path

@@ -1,0 +1,167 @@
+"""The forms of the GM's admin pages: start and end a campaign, extend the deadline, edit the rules, and a
+nation's pages (lay down a ship, invite or replace its player, adjust its treasury).
+
+Each form checks what it can before any service runs, so a bad input is a form error naming what is
+allowed, and nothing changes; the services check the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from campaign.models import Campaign, Nation, slug_validator
+from campaign.scenario import available_scenarios
+from fleets.models import ShipClass
+from ports.models import Port
+from rules.ruleset import SETTINGS, Setting
+
+
+class RulesetForm(forms.Form):
+    """One whole-number field per rule setting, bounded as the ruleset allows."""
+
+    def __init__(self, *args: Any, current: dict[str, int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for setting in SETTINGS:
+            self.fields[setting.key] = forms.IntegerField(
+                label=setting.key,
+                min_value=setting.minimum,
+                max_value=setting.maximum,
+                initial=current.get(setting.key, setting.default),
+                help_text=setting.help,
+            )
+
+    def sections(self) -> list[tuple[str, list[tuple[Setting, forms.BoundField, bool]]]]:
+        """Per rule section: each setting with its field and whether the campaign's value is a house rule."""
+        grouped: dict[str, list[tuple[Setting, forms.BoundField, bool]]] = {}
+        for setting in SETTINGS:
+            field = self[setting.key]
+            house = field.initial != setting.default
+            grouped.setdefault(setting.section, []).append((setting, field, house))
+        return list(grouped.items())
+
+
+class StartCampaignForm(forms.Form):
+    scenario = forms.ChoiceField(choices=(), help_text="The scenario data the campaign starts from.")
+    name = forms.CharField(max_length=100, help_text="The campaign's name, as players read it.")
+    slug = forms.SlugField(
+        max_length=49, help_text="Its address: lower-case letters, digits and hyphens, e.g. channel-1805."
+    )
+    seed = forms.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, help_text="Every die derives from it; empty for a random one."
+    )
+    first_deadline = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="When the first turn resolves, in your time zone.",
+    )
+    turn_length_days = forms.IntegerField(
+        label="Deadline rhythm (days)",
+        min_value=1,
+        max_value=365,
+        initial=7,
+        help_text="Days from one turn's resolution to the next deadline.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        scenario = self.fields["scenario"]
+        assert isinstance(scenario, forms.ChoiceField)
+        scenario.choices = [(name, name) for name in available_scenarios()]
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"]
+        try:
+            slug_validator(slug)
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from None
+        if Campaign.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(f"A campaign with the address {slug!r} exists already; choose another.")
+        return slug
+
+    def clean_first_deadline(self) -> Any:
+        when = self.cleaned_data["first_deadline"]
+        if when <= timezone.now():
+            raise forms.ValidationError("The first deadline must be in the future.")
+        return when
+
+
+class EndCampaignForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text="Why it ends now: kept in the audit log."
+    )
+    confirm = forms.BooleanField(label="Yes, end the campaign now: no more turns, orders close.")
+
+
+class ExtendForm(forms.Form):
+    days = forms.IntegerField(min_value=0, max_value=365, initial=1)
+    hours = forms.IntegerField(min_value=0, max_value=23, initial=0)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("days") and not data.get("hours"):
+            raise forms.ValidationError("Extend by at least one hour.")
+        return data
+
+
+class LayDownForm(forms.Form):
+    ship_class = forms.ChoiceField(choices=ShipClass.choices, label="Class")
+    name = forms.CharField(max_length=80)
+    port = forms.ModelChoiceField(queryset=Port.objects.none(), help_text="An own port with a dockyard.")
+
+    def __init__(self, *args: Any, nation: Nation, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        port_field = self.fields["port"]
+        assert isinstance(port_field, forms.ModelChoiceField)
+        port_field.queryset = Port.objects.filter(owner=nation, dockyard=True).order_by("name")
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(help_text="The player's address; an account with it is used, or one is made.")
+
+
+class ReplacePlayerForm(forms.Form):
+    player: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
+        queryset=None, required=False, help_text="An existing account; empty leaves the nation without a player."
+    )
+    reason = forms.CharField(max_length=500, help_text="Why: kept in the audit log.")
+
+    def __init__(self, *args: Any, nation: Nation, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = get_user_model().objects.filter(is_active=True).order_by("username")
+
+
+# Treasuries, ledger amounts and balances are 32-bit integer columns: a larger number would reach
+# the database as an error (a 500), so the form refuses it first.
+TREASURY_MAX = 2**31 - 1
+
+
+class AdjustTreasuryForm(forms.Form):
+    amount = forms.IntegerField(
+        min_value=-TREASURY_MAX, max_value=TREASURY_MAX, help_text="EP to add (negative to take away); not 0."
+    )
+    reason = forms.CharField(max_length=150, help_text="Shown to the player in the ledger.")
+
+    def __init__(self, *args: Any, nation: Nation, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.nation = nation
+
+    def clean_amount(self) -> int:
+        amount: int = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("An adjustment must change the treasury: enter a non-zero amount.")
+        if self.nation.treasury + amount > TREASURY_MAX:
+            raise forms.ValidationError(
+                f"The treasury would be {self.nation.treasury + amount} EP; it holds at most {TREASURY_MAX} EP."
+            )
+        if self.nation.treasury + amount < 0:
+            raise forms.ValidationError(
+                f"{self.nation.code} has {self.nation.treasury} EP; taking {-amount} EP would leave it "
+                f"{-(self.nation.treasury + amount)} EP short. A treasury never goes below 0 (rules §2)."
+            )
+        return amount

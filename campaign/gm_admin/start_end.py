@@ -1,0 +1,85 @@
+"""Start a campaign from a scenario, and its standings with the page that ends it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+
+from campaign.gm_actions import campaign_end, campaign_start
+from campaign.gm_admin.base import CampaignPages
+from campaign.gm_admin.forms import EndCampaignForm, StartCampaignForm
+from campaign.models import Campaign, Victory
+from campaign.permissions import is_superuser
+from campaign.scenario import ScenarioError
+from campaign.standings import campaign_standings, victory_description
+from campaign.turn.lifecycle import TurnControlError
+from rules.ruleset import RulesetError
+
+
+class StartEndPages(CampaignPages):
+    def get_urls(self) -> list[URLPattern]:
+        own = [
+            path("<int:pk>/end/", self.admin_site.admin_view(self.end_view), name="campaign_campaign_end"),
+            path("start/", self.admin_site.admin_view(self.start_view), name="campaign_campaign_start"),
+        ]
+        return own + super().get_urls()
+
+    def start_view(self, request: HttpRequest) -> HttpResponse:
+        """Start a campaign from a scenario: name, slug, seed, first deadline, deadline rhythm."""
+        if not (is_superuser(request.user) or request.user.is_staff):
+            raise PermissionDenied
+        form = StartCampaignForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                campaign = campaign_start(
+                    scenario=data["scenario"],
+                    name=data["name"],
+                    slug=data["slug"],
+                    seed=data["seed"],
+                    first_deadline=data["first_deadline"],
+                    turn_length_days=data["turn_length_days"],
+                    gm=request.user,  # type: ignore[arg-type]
+                    actor=request.user,
+                )
+            except (ScenarioError, RulesetError) as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(
+                    request, f"{campaign.name} started; invite its players from each nation's page.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_desk", args=[campaign.pk]))
+        return TemplateResponse(
+            request,
+            "admin/campaign/start.html",
+            self._context(request, "Start a campaign from a scenario", form=form),
+        )
+
+    def end_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The standings by the campaign's victory condition; ending it (with a reason) mails them to all."""
+        campaign = self._campaign(request, pk)
+        form = EndCampaignForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                campaign_end(campaign=campaign, actor=request.user, reason=form.cleaned_data["reason"])
+            except TurnControlError as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(request, f"{campaign.name} has ended; everyone is mailed the final standings.")
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_end", args=[pk]))
+        context = self._context(
+            request,
+            f"Final standings of {campaign}"
+            if campaign.status == Campaign.Status.ENDED
+            else f"Standings of {campaign}",
+            campaign=campaign,
+            standings=campaign_standings(campaign.pk),
+            victory=victory_description(campaign),
+            by_points=campaign.victory == Victory.POINTS,
+            ended=campaign.status == Campaign.Status.ENDED,
+            form=form,
+        )
+        return TemplateResponse(request, "admin/campaign/end.html", context)
