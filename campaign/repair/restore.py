@@ -8,7 +8,9 @@ Treasuries, ports, relations, admirals, offers and blockades come back with them
 its lines up to the snapshot's last one.
 
 The caller (campaign.repair.services) holds the transaction and the campaign's lock, has archived
-what is removed, and deals with the turns, orders, battles and reports themselves.
+what is removed, and deals with the turns, orders, battles and reports themselves; it puts the turn's
+table battles back as they were at its deadline with :func:`table_battles_reopened`. Dispatches are
+the players' own words, not the game's state: a revert leaves them as they are.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from django.db import models
-from django.db.models import Max
+from django.db.models import Max, Q
 
+from battles.models import TabletopBattle
 from campaign.backup_rows import (
     RowRefs,
     admiral_state_fields,
@@ -33,7 +36,7 @@ from campaign.backup_rows import (
     port_state_fields,
     ship_fields,
 )
-from campaign.models import Campaign, DiplomaticOffer, LedgerEntry, Nation, Relation
+from campaign.models import Campaign, DiplomaticOffer, LedgerEntry, Nation, Relation, Turn
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 
@@ -212,3 +215,29 @@ def _restore_ledger(campaign: Campaign, snapshot: dict[str, Any], refs: RowRefs)
         return
     LedgerEntry.objects.filter(campaign=campaign).delete()
     LedgerEntry.objects.bulk_create([ledger_entry(e, refs) for e in snapshot["ledger"]])
+
+
+def table_battles_reopened(*, turn: Turn) -> None:
+    """The table battles as they stood at turn ``turn``'s deadline, before phase 4 took any up (issue 15).
+
+    Those of later turns go (their turns go too); of this turn, those the house rule sent go (phase 4
+    made them, and will again), and each one phase 4 held at the table or found without a battle is
+    marked again, without the result, confirmations, dispute and pack dice its resolution gave it (the
+    revert's archived export keeps them). What was decided before the deadline — asked for, declined,
+    to be fought by the dice — stays. Called before the turn's engagements are deleted: a battle held
+    at the table may not lose its engagement (``tabletop_at_table_has_its_engagement``).
+    """
+    TabletopBattle.objects.filter(campaign_id=turn.campaign_id, turn__number__gt=turn.number).delete()
+    TabletopBattle.objects.filter(turn=turn, origin=TabletopBattle.Origin.HOUSE_RULE).delete()
+    TabletopBattle.objects.filter(turn=turn).filter(
+        Q(engagement__isnull=False) | Q(status=TabletopBattle.Status.NO_BATTLE)
+    ).update(
+        status=TabletopBattle.Status.MARKED,
+        engagement=None,
+        result={},
+        entered_by="",
+        confirmed=[],
+        dispute="",
+        pack={},
+        note="",
+    )

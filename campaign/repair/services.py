@@ -45,7 +45,7 @@ from campaign.models import (
     TurnReport,
 )
 from campaign.notifications import campaign_reverted_record
-from campaign.repair.restore import IdMap, RestoreError, state_restore
+from campaign.repair.restore import IdMap, RestoreError, state_restore, table_battles_reopened
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from rules.calendar import deadline_after
@@ -218,6 +218,7 @@ def _revert(
         raise RepairError(f"Turn {turn_number}'s snapshot does not fit {campaign.name} any more: {exc}") from exc
     # The later turns go with everything hanging from them (orders, readiness, phases, reports, battles,
     # engagements, mail); turn N keeps its orders and readiness rows but loses what its resolution wrote.
+    table_battles_reopened(turn=target)  # before the engagements they hold go
     Turn.objects.filter(campaign=campaign, number__gt=turn_number).delete()
     Engagement.objects.filter(turn=target).delete()
     Battle.objects.filter(turn=target).delete()
