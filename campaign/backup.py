@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +21,10 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.audit import audit_entries_for_campaign, audit_entry_as_json
+from campaign.backup_dispatches import dispatches_export
 from campaign.backup_restore import campaign_rows_restore
+from campaign.backup_rows import DocKeys
+from campaign.backup_tabletop import table_battles_export
 from campaign.models import (
     DISPATCH_OPTIONS,
     Campaign,
@@ -91,7 +93,7 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
     admirals = list(Admiral.objects.filter(campaign=campaign).select_related("fleet").order_by("id"))
     turn_rows = Turn.objects.filter(campaign=campaign).order_by("number")
     turns = list(turn_rows if with_snapshots else turn_rows.defer("snapshot"))
-    keys = _Keys(
+    keys = DocKeys(
         code={n.pk: n.code for n in nations},
         zone={z.pk: z.key for z in zones},
         port={p.pk: p.key for p in ports},
@@ -121,27 +123,13 @@ def campaign_export(*, campaign: Campaign, turn: int | None = None, with_snapsho
         # The state as each turn opened, for ``export_campaign --turn N`` after a restore.
         "snapshots": {str(t.number): t.snapshot for t in turns if t.snapshot is not None} if with_snapshots else {},
         "battles": _export_battles(campaign, keys),
+        **dispatches_export(campaign, keys),  # "conversations" and "dispatch_mutes" (issue 16)
+        "table_battles": table_battles_export(campaign, keys),  # issue 15
         # The GM's audit log (issue 11), oldest first; only in a full export, never in a turn's
         # snapshot (a revert restores the state, not the history of what the GMs did), and only when
         # there is one, so that files of campaigns without GM actions read as before.
         **({"audit": audit} if (audit := _export_audit(campaign)) and with_snapshots else {}),
     }
-
-
-@dataclass(frozen=True)
-class _Keys:
-    """Database id → the document's key for each kind of row the sections refer to."""
-
-    code: dict[int, str]  # nation
-    zone: dict[int, str]  # sea zone
-    port: dict[int, str]  # port
-    turn: dict[int, int]  # turn's number
-
-    def port_or_none(self, port_id: int | None) -> str | None:
-        return self.port[port_id] if port_id else None
-
-    def zone_or_none(self, zone_id: int | None) -> str | None:
-        return self.zone[zone_id] if zone_id else None
 
 
 def _turn_snapshot(campaign: Campaign, turn: int) -> dict[str, Any]:
@@ -178,7 +166,7 @@ def _export_campaign(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def _export_nation(n: Nation, keys: _Keys) -> dict[str, Any]:
+def _export_nation(n: Nation, keys: DocKeys) -> dict[str, Any]:
     return {
         "code": n.code,
         "name": n.name,
@@ -194,7 +182,7 @@ def _export_nation(n: Nation, keys: _Keys) -> dict[str, Any]:
     }
 
 
-def _export_relations(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_relations(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     code = keys.code
     return sorted(
         (
@@ -210,7 +198,7 @@ def _lon_lat(place: SeaZone | Port) -> dict[str, float]:
     return {"lon": place.lon, "lat": place.lat} if place.lon is not None and place.lat is not None else {}
 
 
-def _export_sea_zone(z: SeaZone, keys: _Keys) -> dict[str, Any]:
+def _export_sea_zone(z: SeaZone, keys: DocKeys) -> dict[str, Any]:
     return {
         "key": z.key,
         "name": z.name,
@@ -222,7 +210,7 @@ def _export_sea_zone(z: SeaZone, keys: _Keys) -> dict[str, Any]:
     }
 
 
-def _export_ports(ports: list[Port], units: list[LandUnit], keys: _Keys) -> list[dict[str, Any]]:
+def _export_ports(ports: list[Port], units: list[LandUnit], keys: DocKeys) -> list[dict[str, Any]]:
     owner_of = {p.pk: p.owner_id for p in ports}
     garrison: dict[int, int] = defaultdict(int)  # CONTRACT's "garrison": the owner's units in the port
     for u in units:
@@ -254,7 +242,7 @@ def _export_ports(ports: list[Port], units: list[LandUnit], keys: _Keys) -> list
     ]
 
 
-def _export_land_units(units: list[LandUnit], ships: list[Ship], keys: _Keys) -> list[dict[str, Any]]:
+def _export_land_units(units: list[LandUnit], ships: list[Ship], keys: DocKeys) -> list[dict[str, Any]]:
     transport_of = {s.cargo_id: s.pk for s in ships if s.cargo_id is not None}
     return [
         {
@@ -271,7 +259,7 @@ def _export_land_units(units: list[LandUnit], ships: list[Ship], keys: _Keys) ->
     ]
 
 
-def _export_admiral(a: Admiral, keys: _Keys) -> dict[str, Any]:
+def _export_admiral(a: Admiral, keys: DocKeys) -> dict[str, Any]:
     return {
         "name": a.name,
         "nation": keys.code[a.nation_id],
@@ -289,7 +277,7 @@ def _fleet_id(admiral: Admiral) -> int | None:
         return None
 
 
-def _export_fleet(f: Fleet, keys: _Keys) -> dict[str, Any]:
+def _export_fleet(f: Fleet, keys: DocKeys) -> dict[str, Any]:
     return {
         "id": f.pk,
         "name": f.name,
@@ -310,7 +298,7 @@ def _export_fleet(f: Fleet, keys: _Keys) -> dict[str, Any]:
     }
 
 
-def _export_ship(s: Ship, keys: _Keys) -> dict[str, Any]:
+def _export_ship(s: Ship, keys: DocKeys) -> dict[str, Any]:
     return {
         "id": s.pk,
         "name": s.name,
@@ -333,7 +321,7 @@ def _export_ship(s: Ship, keys: _Keys) -> dict[str, Any]:
     }
 
 
-def _export_ledger(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_ledger(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {
             "nation": keys.code[e.nation_id],
@@ -358,10 +346,11 @@ def _export_turn(t: Turn) -> dict[str, Any]:
         "resolved_at": _dt(t.resolved_at),
         "paused_at": _dt(t.paused_at),
         "dice_log": t.dice_log,
+        "reseeds": t.reseeds,  # a re-fought battle's new seed, by rules.dice.reseed_key (issue 11)
     }
 
 
-def _export_orders(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_orders(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {
             "turn": keys.turn[o.turn_id],
@@ -377,14 +366,14 @@ def _export_orders(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
     ]
 
 
-def _export_offers(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_offers(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {"from": keys.code[o.from_nation_id], "to": keys.code[o.to_nation_id], "kind": o.kind, "turn": o.turn}
         for o in DiplomaticOffer.objects.filter(campaign=campaign).order_by("turn", "id")
     ]
 
 
-def _export_nation_turns(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_nation_turns(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {
             "turn": keys.turn[t.turn_id],
@@ -396,14 +385,14 @@ def _export_nation_turns(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]
     ]
 
 
-def _export_phases(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_phases(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {"turn": keys.turn[p.turn_id], "phase": p.phase, "summary": p.summary}
         for p in TurnPhase.objects.filter(turn__campaign=campaign).order_by("turn__number", "phase")
     ]
 
 
-def _export_reports(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_reports(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {
             "turn": keys.turn[r.turn_id],
@@ -415,14 +404,14 @@ def _export_reports(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
     ]
 
 
-def _export_blockades(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_blockades(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {"turn": b.turn, "port": keys.port[b.port_id], "fleet": b.fleet_id, "lifted": b.lifted}
         for b in Blockade.objects.filter(campaign=campaign).order_by("turn", "id")
     ]
 
 
-def _export_battles(campaign: Campaign, keys: _Keys) -> list[dict[str, Any]]:
+def _export_battles(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
     return [
         {
             "id": b.pk,

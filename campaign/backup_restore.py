@@ -8,12 +8,27 @@ come out in the order of the document and a restored campaign exports as it was 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.dateparse import parse_datetime
 
 from battles.models import Battle
+from campaign.backup_dispatches import DocumentPeople, dispatches_restore
+from campaign.backup_rows import (
+    RowRefs,
+    admiral_state_fields,
+    blockade,
+    diplomatic_offer,
+    fleet_fields,
+    land_unit_fields,
+    ledger_entry,
+    nation_state_fields,
+    port_state_fields,
+    ship_fields,
+)
+from campaign.backup_tabletop import TableRefs, table_battles_restore
 from campaign.models import (
     DISPATCH_OPTIONS,
     AuditEntry,
@@ -36,9 +51,28 @@ def campaign_rows_restore(doc: dict[str, Any], *, slug: str, gm: User | None, pl
     """Write every row of ``doc`` as campaign ``slug``; the caller holds the transaction."""
     campaign, nations = _restore_campaign(doc, slug, gm, players)
     zones, ports = _restore_map(doc, campaign, nations)
-    fleet_ids, ship_ids = _restore_forces(doc, campaign, nations, zones, ports)
-    turns = _restore_ledger_and_turns(doc, campaign, nations, zones, ports)
-    _import_history(doc, campaign, nations, ports, turns, fleet_ids, ship_ids)
+    refs = RowRefs(
+        campaign_id=campaign.pk,
+        nation={code: n.pk for code, n in nations.items()},
+        zone={key: z.pk for key, z in zones.items()},
+        port={key: p.pk for key, p in ports.items()},
+    )
+    refs, ship_ids = _restore_forces(doc, refs)
+    turns, battle_ids = _restore_ledger_and_turns(doc, campaign, refs)
+    _import_history(doc, campaign, nations, refs, turns, ship_ids)
+    # Issues 15 and 16, in files written since (older ones have none: read as none).
+    dispatches_restore(doc, refs=refs, people=DocumentPeople(doc=doc, gm=gm, players=players))
+    admirals = dict(Admiral.objects.filter(campaign=campaign).values_list("name", "pk"))
+    table_battles_restore(
+        doc,
+        refs=TableRefs(
+            rows=refs,
+            turn={number: t.pk for number, t in turns.items()},
+            battle=battle_ids,
+            ship=ship_ids,
+            admiral=admirals,
+        ),
+    )
     _restore_audit(doc, campaign)
     return campaign
 
@@ -91,12 +125,9 @@ def _restore_campaign(
             code=n["code"],
             name=n["name"],
             navy=n["navy"],
-            treasury=n["treasury"],
             player=players.get(n["code"]),
-            base_income=n["base_income"],
-            crew=n["crew"],
             color=n["color"],
-            unpaid_upkeep_turn=n.get("unpaid_upkeep_turn"),
+            **nation_state_fields(n),
         )
         for n in doc["nations"]
     }
@@ -132,27 +163,18 @@ def _restore_map(
             for o in z["adjacent"]
         ]
     )
+    nation_refs = RowRefs(campaign_id=campaign.pk, nation={c: n.pk for c, n in nations.items()}, zone={}, port={})
     ports = {
         p["key"]: Port(
             campaign=campaign,
             key=p["key"],
             name=p["name"],
             sea_zone=zones[p["sea_zone"]],
-            owner=nations[p["owner"]],
             x=p["x"],
             y=p["y"],
             lon=p.get("lon"),
             lat=p.get("lat"),
-            fortification=p["fortification"],
-            capacity=p["capacity"],
-            ep_value=p["ep_value"],
-            dockyard=p["dockyard"],
-            gibraltar=p["gibraltar"],
-            batteries=p["batteries"],
-            commander=p["commander"] or "",
-            taken_turn=p["taken_turn"],
-            captor=nations[p["captor"]] if p["captor"] else None,
-            siege_turns=p["siege_turns"],
+            **port_state_fields(p, nation_refs),
         )
         for p in doc["ports"]
     }
@@ -164,156 +186,38 @@ def _restore_map(
     return zones, ports
 
 
-def _restore_forces(
-    doc: dict[str, Any],
-    campaign: Campaign,
-    nations: dict[str, Nation],
-    zones: dict[str, SeaZone],
-    ports: dict[str, Port],
-) -> tuple[dict[int, int], dict[int, int]]:
-    """Land units, fleets, ships (with their cargo) and admirals, written in that order; the
-    document's fleet and ship ids mapped to the new ones."""
-    cargo = _restore_land_units(doc, campaign, nations, ports)
-    fleets = _restore_fleets(doc, campaign, nations, zones, ports)
-    ship_ids = _restore_ships(doc, campaign, nations, ports, fleets, cargo)
-    _restore_admirals(doc, campaign, nations, ports, fleets)
-    fleet_ids = {doc_id: fleet.pk for doc_id, fleet in fleets.items()}
-    return fleet_ids, ship_ids
-
-
-def _restore_land_units(
-    doc: dict[str, Any], campaign: Campaign, nations: dict[str, Nation], ports: dict[str, Port]
-) -> dict[int, LandUnit]:
-    """The land units; returns the unit each transport carries, by the document's ship id."""
-    units = {
-        u["id"]: LandUnit(
-            campaign=campaign,
-            nation=nations[u["nation"]],
-            siege_train=u["siege_train"],
-            state=u["state"],
-            port=ports[u["port"]] if u["port"] else None,
-            out_of_supply_turns=u["out_of_supply_turns"],
-            raised_turn=u["raised_turn"],
-        )
-        for u in doc["land_units"]
-    }
+def _restore_forces(doc: dict[str, Any], refs: RowRefs) -> tuple[RowRefs, dict[int, int]]:
+    """Land units, fleets, ships (with their cargo) and admirals, written in that order; returns the
+    references with the fleets added (the document's fleet id → the new one) and the ships' id map."""
+    units = {u["id"]: LandUnit(**land_unit_fields(u, refs)) for u in doc["land_units"]}
     LandUnit.objects.bulk_create(units.values())
-    return {u["transport"]: units[u["id"]] for u in doc["land_units"] if u["transport"] is not None}
-
-
-def _restore_fleets(
-    doc: dict[str, Any],
-    campaign: Campaign,
-    nations: dict[str, Nation],
-    zones: dict[str, SeaZone],
-    ports: dict[str, Port],
-) -> dict[int, Fleet]:
-    """The fleets (without their admirals, who are written after them), by the document's fleet id."""
-    fleets = {
-        f["id"]: Fleet(
-            campaign=campaign,
-            nation=nations[f["nation"]],
-            name=f["name"],
-            sea_zone=zones[f["sea_zone"]],
-            port=ports[f["port"]] if f["port"] else None,
-            crew=f["crew"],
-            posture=f["posture"],
-            blockade_port=ports[f["blockade_port"]] if f["blockade_port"] else None,
-            after_battle=f["after_battle"],
-            retreat_port=ports[f["retreat_port"]] if f["retreat_port"] else None,
-            retreat_zone=zones[f["retreat_zone"]] if f["retreat_zone"] else None,
-            left_port_turn=f["left_port_turn"],
-            in_supply=f["in_supply"],
-            out_of_supply_turns=f["out_of_supply_turns"],
-            created_turn=f["created_turn"],
-        )
-        for f in doc["fleets"]
-    }
+    cargo = {u["transport"]: units[u["id"]].pk for u in doc["land_units"] if u["transport"] is not None}
+    fleets = {f["id"]: Fleet(**fleet_fields(f, refs)) for f in doc["fleets"]}
     Fleet.objects.bulk_create(fleets.values())
-    return fleets
-
-
-def _restore_ships(
-    doc: dict[str, Any],
-    campaign: Campaign,
-    nations: dict[str, Nation],
-    ports: dict[str, Port],
-    fleets: dict[int, Fleet],
-    cargo: dict[int, LandUnit],
-) -> dict[int, int]:
-    """The ships, each in its fleet and with its cargo; the document's ship ids mapped to the new ones."""
+    refs = replace(refs, fleet={doc_id: fleet.pk for doc_id, fleet in fleets.items()})
     ship_rows = Ship.objects.bulk_create(
-        [
-            Ship(
-                campaign=campaign,
-                name=s["name"],
-                ship_class=s["class"],
-                nation=nations[s["nation"]],
-                original_nation=nations[s["original_nation"]],
-                condition=s["condition"],
-                in_ordinary=s["in_ordinary"],
-                crew=s["crew"],
-                fleet=fleets[s["fleet"]] if s["fleet"] is not None else None,
-                building_turns_left=s["building_turns_left"],
-                building_port=ports[s["building_port"]] if s["building_port"] else None,
-                line_position=s["line_position"],
-                repair_port=ports[s["repair_port"]] if s.get("repair_port") else None,
-                repair_ready_turn=s.get("repair_ready_turn"),
-                cargo=cargo.get(s["id"]),
-                laid_down_turn=s["laid_down_turn"],
-                lost_turn=s["lost_turn"],
-                source=s["source"],
-            )
-            for s in doc["ships"]
-        ]
+        [Ship(**ship_fields(s, refs, cargo_id=cargo.get(s["id"]))) for s in doc["ships"]]
     )
-    return {s["id"]: row.pk for s, row in zip(doc["ships"], ship_rows, strict=True)}
-
-
-def _restore_admirals(
-    doc: dict[str, Any],
-    campaign: Campaign,
-    nations: dict[str, Nation],
-    ports: dict[str, Port],
-    fleets: dict[int, Fleet],
-) -> None:
-    """The admirals, in the document's order (their ids follow it), each put in command of their fleet."""
+    ship_ids = {s["id"]: row.pk for s, row in zip(doc["ships"], ship_rows, strict=True)}
+    # The admirals in the document's order (their ids follow it), each put in command of their fleet.
     for a in doc["admirals"]:
         admiral = Admiral.objects.create(
-            campaign=campaign,
-            nation=nations[a["nation"]],
+            campaign_id=refs.campaign_id,
+            nation_id=refs.nation[a["nation"]],
             name=a["name"],
-            grade=a["grade"],
-            status=a["status"],
-            port=ports[a["port"]] if a["port"] else None,
+            **admiral_state_fields(a, refs),
         )
         if a["fleet"] is not None:
-            Fleet.objects.filter(pk=fleets[a["fleet"]].pk).update(admiral=admiral)
+            Fleet.objects.filter(pk=refs.fleet[a["fleet"]]).update(admiral=admiral)
+    return refs, ship_ids
 
 
 def _restore_ledger_and_turns(
-    doc: dict[str, Any],
-    campaign: Campaign,
-    nations: dict[str, Nation],
-    zones: dict[str, SeaZone],
-    ports: dict[str, Port],
-) -> dict[int, Turn]:
-    """The ledger, the turns (with their snapshots) and the battles."""
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                campaign=campaign,
-                nation=nations[e["nation"]],
-                turn=e["turn"],
-                kind=e["kind"],
-                amount=e["amount"],
-                reason=e["reason"],
-                balance=e["balance"],
-                unpaid=e["unpaid"],
-            )
-            for e in doc["ledger"]
-        ]
-    )
+    doc: dict[str, Any], campaign: Campaign, refs: RowRefs
+) -> tuple[dict[int, Turn], dict[int, int]]:
+    """The ledger, the turns (with their snapshots and re-fight seeds) and the battles; returns the
+    turns by number and the document's battle ids mapped to the new ones."""
+    LedgerEntry.objects.bulk_create([ledger_entry(e, refs) for e in doc["ledger"]])
     turns = {
         t["number"]: Turn.objects.create(
             campaign=campaign,
@@ -325,18 +229,19 @@ def _restore_ledger_and_turns(
             resolved_at=parse_datetime(t["resolved_at"]) if t["resolved_at"] else None,
             paused_at=parse_datetime(t["paused_at"]) if t["paused_at"] else None,
             dice_log=t["dice_log"],
+            reseeds=t.get("reseeds", {}),  # absent from files written before re-fights (issue 11)
             snapshot=doc.get("snapshots", {}).get(str(t["number"])),
         )
         for t in doc["turns"]
     }
-    Battle.objects.bulk_create(
+    battles = Battle.objects.bulk_create(
         [
             Battle(
                 campaign=campaign,
                 turn=turns[b["turn"]],
                 kind=b["type"],
-                sea_zone=zones[b["sea_zone"]],
-                port=ports[b["port"]] if b["port"] else None,
+                sea_zone_id=refs.zone[b["sea_zone"]],
+                port_id=refs.port_id(b["port"]),
                 place=b["place"],
                 sequence=b["sequence"],
                 seed=b["seed"],
@@ -348,7 +253,7 @@ def _restore_ledger_and_turns(
             for b in doc["battles"]
         ]
     )
-    return turns
+    return turns, {b["id"]: row.pk for b, row in zip(doc["battles"], battles, strict=True)}
 
 
 def _nations_of_sides(sides: list[Any]) -> list[str]:
@@ -378,12 +283,12 @@ def _import_history(
     doc: dict[str, Any],
     campaign: Campaign,
     nations: dict[str, Nation],
-    ports: dict[str, Port],
+    refs: RowRefs,
     turns: dict[int, Turn],
-    fleet_ids: dict[int, int],
     ship_ids: dict[int, int],
 ) -> None:
     """Orders (their ids remapped), offers, readiness, phase records, reports and blockades."""
+    fleet_ids = dict(refs.fleet)
     Order.objects.bulk_create(
         [
             Order(
@@ -393,25 +298,14 @@ def _import_history(
                 position=o["position"],
                 kind=o["kind"],
                 body=_order_body(o["body"], fleet_ids, ship_ids),
-                fleet_id=fleet_ids[o["fleet"]] if o["fleet"] is not None else None,
+                fleet_id=refs.fleet_id(o["fleet"]),
                 outcome=o["outcome"],
                 outcome_note=o["outcome_note"],
             )
             for o in doc.get("orders", [])
         ]
     )
-    DiplomaticOffer.objects.bulk_create(
-        [
-            DiplomaticOffer(
-                campaign=campaign,
-                from_nation=nations[o["from"]],
-                to_nation=nations[o["to"]],
-                kind=o["kind"],
-                turn=o["turn"],
-            )
-            for o in doc.get("offers", [])
-        ]
-    )
+    DiplomaticOffer.objects.bulk_create([diplomatic_offer(o, refs) for o in doc.get("offers", [])])
     NationTurn.objects.bulk_create(
         [
             NationTurn(
@@ -437,15 +331,4 @@ def _import_history(
             for r in doc.get("reports", [])
         ]
     )
-    Blockade.objects.bulk_create(
-        [
-            Blockade(
-                campaign=campaign,
-                turn=b["turn"],
-                port=ports[b["port"]],
-                fleet_id=fleet_ids[b["fleet"]],
-                lifted=b["lifted"],
-            )
-            for b in doc.get("blockades", [])
-        ]
-    )
+    Blockade.objects.bulk_create([blockade(b, refs) for b in doc.get("blockades", [])])

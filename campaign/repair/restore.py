@@ -8,19 +8,35 @@ Treasuries, ports, relations, admirals, offers and blockades come back with them
 its lines up to the snapshot's last one.
 
 The caller (campaign.repair.services) holds the transaction and the campaign's lock, has archived
-what is removed, and deals with the turns, orders, battles and reports themselves.
+what is removed, and deals with the turns, orders, battles and reports themselves; it puts the turn's
+table battles back as they were at its deadline with :func:`table_battles_reopened`. Dispatches are
+the players' own words, not the game's state: a revert leaves them as they are.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from django.db import models
-from django.db.models import Max
+from django.db.models import Max, Q
 
-from campaign.models import Campaign, DiplomaticOffer, LedgerEntry, Nation, Relation
+from battles.models import TabletopBattle
+from campaign.backup_rows import (
+    RowRefs,
+    admiral_state_fields,
+    blockade,
+    diplomatic_offer,
+    fleet_fields,
+    land_unit_fields,
+    ledger_entry,
+    nation_state_fields,
+    port_state_fields,
+    ship_fields,
+)
+from campaign.models import Campaign, DiplomaticOffer, LedgerEntry, Nation, Relation, Turn
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 
@@ -44,7 +60,8 @@ class IdMap(dict[int, int]):
 
 def state_restore(*, campaign: Campaign, snapshot: dict[str, Any]) -> tuple[IdMap, IdMap]:
     """Lay the snapshot's state over the campaign's rows; returns the fleet and ship id maps (for the
-    orders the caller keeps, whose bodies name fleets and ships by id)."""
+    orders the caller keeps, whose bodies name fleets and ships by id). Every row is rebuilt from its
+    record by the import's own builders (campaign.backup_rows)."""
     nations = {n.code: n for n in Nation.objects.filter(campaign=campaign)}
     missing = sorted({n["code"] for n in snapshot["nations"]} - set(nations))
     if missing:
@@ -56,103 +73,32 @@ def state_restore(*, campaign: Campaign, snapshot: dict[str, Any]) -> tuple[IdMa
     )
     if missing:
         raise RestoreError(f"the snapshot has places this campaign no longer has: {', '.join(missing)}.")
-    port_ids = {key: p.pk for key, p in ports.items()}
-
-    def port_id(key: str | None) -> int | None:
-        return port_ids[key] if key else None
-
-    def zone_id(key: str | None) -> int | None:
-        return zones[key] if key else None
-
-    code = {c: n.pk for c, n in nations.items()}
+    refs = RowRefs(
+        campaign_id=campaign.pk,
+        nation={c: n.pk for c, n in nations.items()},
+        zone=zones,
+        port={key: p.pk for key, p in ports.items()},
+    )
     _restore_campaign_row(campaign, snapshot)
     _restore_nations(snapshot, nations)
-    _restore_relations(campaign, snapshot, code)
-    _restore_ports(snapshot, ports, code)
+    _restore_relations(campaign, snapshot, refs.nation)
+    _restore_ports(snapshot, ports, refs)
 
-    units = _upsert(
-        LandUnit,
-        campaign,
-        snapshot["land_units"],
-        lambda u: {
-            "campaign_id": campaign.pk,
-            "nation_id": code[u["nation"]],
-            "siege_train": u["siege_train"],
-            "state": u["state"],
-            "port_id": port_id(u["port"]),
-            "out_of_supply_turns": u["out_of_supply_turns"],
-            "raised_turn": u["raised_turn"],
-        },
-    )
-    fleets = _upsert(
-        Fleet,
-        campaign,
-        snapshot["fleets"],
-        lambda f: {
-            "campaign_id": campaign.pk,
-            "nation_id": code[f["nation"]],
-            "name": f["name"],
-            "admiral_id": None,  # given back below, once every admiral is where the snapshot has him
-            "sea_zone_id": zones[f["sea_zone"]],
-            "port_id": port_id(f["port"]),
-            "crew": f["crew"],
-            "posture": f["posture"],
-            "blockade_port_id": port_id(f["blockade_port"]),
-            "after_battle": f["after_battle"],
-            "retreat_port_id": port_id(f["retreat_port"]),
-            "retreat_zone_id": zone_id(f["retreat_zone"]),
-            "left_port_turn": f["left_port_turn"],
-            "in_supply": f["in_supply"],
-            "out_of_supply_turns": f["out_of_supply_turns"],
-            "created_turn": f["created_turn"],
-        },
-    )
+    units = _upsert(LandUnit, campaign, snapshot["land_units"], lambda u: land_unit_fields(u, refs))
+    fleets = _upsert(Fleet, campaign, snapshot["fleets"], lambda f: fleet_fields(f, refs))
+    refs = replace(refs, fleet=fleets)
     cargo = {u["transport"]: units.of(u["id"]) for u in snapshot["land_units"] if u["transport"] is not None}
-    ships = _upsert(
-        Ship,
-        campaign,
-        snapshot["ships"],
-        lambda s: {
-            "campaign_id": campaign.pk,
-            "name": s["name"],
-            "ship_class": s["class"],
-            "nation_id": code[s["nation"]],
-            "original_nation_id": code[s["original_nation"]],
-            "condition": s["condition"],
-            "in_ordinary": s["in_ordinary"],
-            "crew": s["crew"],
-            "fleet_id": fleets.of(s["fleet"]),
-            "building_turns_left": s["building_turns_left"],
-            "building_port_id": port_id(s["building_port"]),
-            "line_position": s["line_position"],
-            "repair_port_id": port_id(s.get("repair_port")),
-            "repair_ready_turn": s.get("repair_ready_turn"),
-            "cargo_id": cargo.get(s["id"]),
-            "laid_down_turn": s["laid_down_turn"],
-            "lost_turn": s["lost_turn"],
-            "source": s["source"],
-        },
-    )
+    ships = _upsert(Ship, campaign, snapshot["ships"], lambda s: ship_fields(s, refs, cargo_id=cargo.get(s["id"])))
     # Rows made after the snapshot go, ships first (a ship holds its fleet and its cargo).
     Ship.objects.filter(campaign=campaign).exclude(pk__in=set(ships.values())).delete()
     Blockade.objects.filter(campaign=campaign).delete()  # put back from the snapshot below
     Fleet.objects.filter(campaign=campaign).exclude(pk__in=set(fleets.values())).delete()
     LandUnit.objects.filter(campaign=campaign).exclude(pk__in=set(units.values())).delete()
-    _restore_admirals(campaign, snapshot, code, port_id, fleets)
-    _restore_offers(campaign, snapshot, code)
-    Blockade.objects.bulk_create(
-        [
-            Blockade(
-                campaign=campaign,
-                turn=b["turn"],
-                port_id=port_ids[b["port"]],
-                fleet_id=fleets.of(b["fleet"]) or 0,
-                lifted=b["lifted"],
-            )
-            for b in snapshot.get("blockades", [])
-        ]
-    )
-    _restore_ledger(campaign, snapshot, code)
+    _restore_admirals(campaign, snapshot, refs)
+    DiplomaticOffer.objects.filter(campaign=campaign).delete()
+    DiplomaticOffer.objects.bulk_create([diplomatic_offer(o, refs) for o in snapshot.get("offers", [])])
+    Blockade.objects.bulk_create([blockade(b, refs) for b in snapshot.get("blockades", [])])
+    _restore_ledger(campaign, snapshot, refs)
     return fleets, ships
 
 
@@ -166,17 +112,17 @@ def _restore_campaign_row(campaign: Campaign, snapshot: dict[str, Any]) -> None:
 
 def _restore_nations(snapshot: dict[str, Any], nations: dict[str, Nation]) -> None:
     rows = []
+    fields: dict[str, Any] = {}
     for n in snapshot["nations"]:
         nation = nations[n["code"]]
-        nation.treasury = n["treasury"]
-        nation.base_income = n["base_income"]
-        nation.crew = n["crew"]
-        nation.unpaid_upkeep_turn = n.get("unpaid_upkeep_turn")
+        fields = nation_state_fields(n)
+        for name, value in fields.items():
+            setattr(nation, name, value)
         rows.append(nation)
-    Nation.objects.bulk_update(rows, ["treasury", "base_income", "crew", "unpaid_upkeep_turn"])
+    Nation.objects.bulk_update(rows, list(fields))
 
 
-def _restore_relations(campaign: Campaign, snapshot: dict[str, Any], code: dict[str, int]) -> None:
+def _restore_relations(campaign: Campaign, snapshot: dict[str, Any], code: Mapping[str, int]) -> None:
     """Each pair as the snapshot has it; a pair with no row then (a war declared since) loses its row."""
     current = {frozenset((r.a_id, r.b_id)): r for r in Relation.objects.filter(campaign=campaign)}
     for r in snapshot["relations"]:
@@ -189,36 +135,16 @@ def _restore_relations(campaign: Campaign, snapshot: dict[str, Any], code: dict[
     Relation.objects.filter(pk__in=[row.pk for row in current.values()]).delete()
 
 
-def _restore_ports(snapshot: dict[str, Any], ports: dict[str, Port], code: dict[str, int]) -> None:
-    fields = [
-        "owner_id",
-        "fortification",
-        "capacity",
-        "ep_value",
-        "dockyard",
-        "gibraltar",
-        "batteries",
-        "commander",
-        "taken_turn",
-        "captor_id",
-        "siege_turns",
-    ]
+def _restore_ports(snapshot: dict[str, Any], ports: dict[str, Port], refs: RowRefs) -> None:
     rows = []
+    fields: dict[str, Any] = {}
     for p in snapshot["ports"]:
         port = ports[p["key"]]
-        port.owner_id = code[p["owner"]]
-        port.fortification = p["fortification"]
-        port.capacity = p["capacity"]
-        port.ep_value = p["ep_value"]
-        port.dockyard = p["dockyard"]
-        port.gibraltar = p["gibraltar"]
-        port.batteries = p["batteries"]
-        port.commander = p["commander"] or ""
-        port.taken_turn = p["taken_turn"]
-        port.captor_id = code[p["captor"]] if p["captor"] else None
-        port.siege_turns = p["siege_turns"]
+        fields = port_state_fields(p, refs)
+        for name, value in fields.items():
+            setattr(port, name, value)
         rows.append(port)
-    Port.objects.bulk_update(rows, fields)
+    Port.objects.bulk_update(rows, list(fields))
 
 
 def _upsert(model: type[M], campaign: Campaign, docs: Iterable[dict[str, Any]], values: Any) -> IdMap:
@@ -249,9 +175,7 @@ def _upsert(model: type[M], campaign: Campaign, docs: Iterable[dict[str, Any]], 
     return ids
 
 
-def _restore_admirals(
-    campaign: Campaign, snapshot: dict[str, Any], code: dict[str, int], port_id: Any, fleets: IdMap
-) -> None:
+def _restore_admirals(campaign: Campaign, snapshot: dict[str, Any], refs: RowRefs) -> None:
     """Admirals carry no id in a snapshot: matched by nation and name, in the order of their ids (a turn
     never makes or deletes one); each put back in his port or in command of his fleet."""
     current: dict[tuple[int, str], list[Admiral]] = defaultdict(list)
@@ -260,45 +184,29 @@ def _restore_admirals(
     kept: set[int] = set()
     commands: list[tuple[int, int]] = []
     for a in snapshot["admirals"]:
-        same = current[(code[a["nation"]], a["name"])]
-        admiral = same.pop(0) if same else Admiral(campaign=campaign, nation_id=code[a["nation"]], name=a["name"])
-        admiral.grade = a["grade"]
-        admiral.status = a["status"]
-        admiral.port_id = port_id(a["port"])
+        nation_id = refs.nation[a["nation"]]
+        same = current[(nation_id, a["name"])]
+        admiral = same.pop(0) if same else Admiral(campaign=campaign, nation_id=nation_id, name=a["name"])
+        for name, value in admiral_state_fields(a, refs).items():
+            setattr(admiral, name, value)
         admiral.save()
         kept.add(admiral.pk)
         if a["fleet"] is not None:
-            commands.append((fleets.of(a["fleet"]) or 0, admiral.pk))
+            commands.append((refs.fleet[a["fleet"]], admiral.pk))
     Admiral.objects.filter(campaign=campaign).exclude(pk__in=kept).delete()
     for fleet_id, admiral_id in commands:
         Fleet.objects.filter(pk=fleet_id).update(admiral_id=admiral_id)
-
-
-def _restore_offers(campaign: Campaign, snapshot: dict[str, Any], code: dict[str, int]) -> None:
-    DiplomaticOffer.objects.filter(campaign=campaign).delete()
-    DiplomaticOffer.objects.bulk_create(
-        [
-            DiplomaticOffer(
-                campaign=campaign,
-                from_nation_id=code[o["from"]],
-                to_nation_id=code[o["to"]],
-                kind=o["kind"],
-                turn=o["turn"],
-            )
-            for o in snapshot.get("offers", [])
-        ]
-    )
 
 
 def _ledger_line(nation: str, turn: int, kind: str, amount: int, balance: int) -> tuple[str, int, str, int, int]:
     return (nation, turn, kind, amount, balance)
 
 
-def _restore_ledger(campaign: Campaign, snapshot: dict[str, Any], code: dict[str, int]) -> None:
+def _restore_ledger(campaign: Campaign, snapshot: dict[str, Any], refs: RowRefs) -> None:
     """The ledger is append-only: the snapshot's lines are the first ones of today's, and the lines after
     them are what the revert takes back (archived by the caller). If they ever differ (a ledger edited
     by hand), the snapshot's lines are written afresh."""
-    names = {pk: c for c, pk in code.items()}
+    names = {pk: c for c, pk in refs.nation.items()}
     lines = list(LedgerEntry.objects.filter(campaign=campaign).order_by("id"))
     wanted = [_ledger_line(e["nation"], e["turn"], e["kind"], e["amount"], e["balance"]) for e in snapshot["ledger"]]
     head = [_ledger_line(names[e.nation_id], e.turn, e.kind, e.amount, e.balance) for e in lines[: len(wanted)]]
@@ -306,18 +214,30 @@ def _restore_ledger(campaign: Campaign, snapshot: dict[str, Any], code: dict[str
         LedgerEntry.objects.filter(pk__in=[e.pk for e in lines[len(wanted) :]]).delete()
         return
     LedgerEntry.objects.filter(campaign=campaign).delete()
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                campaign=campaign,
-                nation_id=code[e["nation"]],
-                turn=e["turn"],
-                kind=e["kind"],
-                amount=e["amount"],
-                reason=e["reason"],
-                balance=e["balance"],
-                unpaid=e["unpaid"],
-            )
-            for e in snapshot["ledger"]
-        ]
+    LedgerEntry.objects.bulk_create([ledger_entry(e, refs) for e in snapshot["ledger"]])
+
+
+def table_battles_reopened(*, turn: Turn) -> None:
+    """The table battles as they stood at turn ``turn``'s deadline, before phase 4 took any up (issue 15).
+
+    Those of later turns go (their turns go too); of this turn, those the house rule sent go (phase 4
+    made them, and will again), and each one phase 4 held at the table or found without a battle is
+    marked again, without the result, confirmations, dispute and pack dice its resolution gave it (the
+    revert's archived export keeps them). What was decided before the deadline — asked for, declined,
+    to be fought by the dice — stays. Called before the turn's engagements are deleted: a battle held
+    at the table may not lose its engagement (``tabletop_at_table_has_its_engagement``).
+    """
+    TabletopBattle.objects.filter(campaign_id=turn.campaign_id, turn__number__gt=turn.number).delete()
+    TabletopBattle.objects.filter(turn=turn, origin=TabletopBattle.Origin.HOUSE_RULE).delete()
+    TabletopBattle.objects.filter(turn=turn).filter(
+        Q(engagement__isnull=False) | Q(status=TabletopBattle.Status.NO_BATTLE)
+    ).update(
+        status=TabletopBattle.Status.MARKED,
+        engagement=None,
+        result={},
+        entered_by="",
+        confirmed=[],
+        dispute="",
+        pack={},
+        note="",
     )

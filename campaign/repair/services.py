@@ -45,7 +45,7 @@ from campaign.models import (
     TurnReport,
 )
 from campaign.notifications import campaign_reverted_record
-from campaign.repair.restore import IdMap, RestoreError, state_restore
+from campaign.repair.restore import IdMap, RestoreError, state_restore, table_battles_reopened
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from rules.calendar import deadline_after
@@ -216,26 +216,13 @@ def _revert(
         fleets, ships = state_restore(campaign=campaign, snapshot=snapshot)
     except RestoreError as exc:
         raise RepairError(f"Turn {turn_number}'s snapshot does not fit {campaign.name} any more: {exc}") from exc
-    # The later turns go with everything hanging from them (orders, readiness, phases, reports, battles,
-    # engagements, mail); turn N keeps its orders and readiness rows but loses what its resolution wrote.
-    Turn.objects.filter(campaign=campaign, number__gt=turn_number).delete()
-    Engagement.objects.filter(turn=target).delete()
-    Battle.objects.filter(turn=target).delete()
-    TurnPhase.objects.filter(turn=target).delete()
-    TurnReport.objects.filter(turn=target).delete()
-    Delivery.objects.filter(turn=target).delete()
+    _resolution_undone(campaign, target)
     _orders_reopened(target, fleets, ships)
     NationTurn.objects.filter(turn=target).update(ready=False)
     opening: dict[str, Any] = next((t for t in snapshot.get("turns", []) if t.get("number") == turn_number), {})
     paused = campaign.status == Campaign.Status.PAUSED
-    target.status = Turn.Status.OPEN
-    target.resolved_at = None
-    target.lease_token = None
-    target.lease_until = None
-    target.attempts = 0
-    target.error = ""
-    target.dice_log = opening.get("dice_log", [])
-    target.deadline = deadline_after(now, campaign.ruleset)
+    deadline = deadline_after(now, campaign.ruleset)
+    _turn_reopened(target, dice_log=opening.get("dice_log", []), deadline=deadline)
     target.paused_at = now if paused else None
     target.save()
     campaign_reverted_record(
@@ -247,13 +234,38 @@ def _revert(
             "reason": reason,
             "battle": battle,
             "archived_turns": archived["later turns"],
-            "deadline": target.deadline.isoformat(),
+            "deadline": deadline.isoformat(),
             "paused": paused,
         },
     )
     revert.archive["archived"] = archived
     CampaignRevert.objects.filter(pk=revert.pk).update(archive=revert.archive)
     return RevertResult(revert=revert, turn=target, archived=archived)
+
+
+def _resolution_undone(campaign: Campaign, target: Turn) -> None:
+    """The later turns go with everything hanging from them (orders, readiness, phases, reports, battles,
+    engagements, table battles, mail); turn N keeps its orders, readiness rows and table markings but
+    loses what its resolution wrote."""
+    table_battles_reopened(turn=target)  # before the engagements they hold go
+    Turn.objects.filter(campaign=campaign, number__gt=target.number).delete()
+    Engagement.objects.filter(turn=target).delete()
+    Battle.objects.filter(turn=target).delete()
+    TurnPhase.objects.filter(turn=target).delete()
+    TurnReport.objects.filter(turn=target).delete()
+    Delivery.objects.filter(turn=target).delete()
+
+
+def _turn_reopened(target: Turn, *, dice_log: list[Any], deadline: datetime) -> None:
+    """Turn N open again as it opened (its strategic dice), with a new deadline; the caller saves it."""
+    target.status = Turn.Status.OPEN
+    target.resolved_at = None
+    target.lease_token = None
+    target.lease_until = None
+    target.attempts = 0
+    target.error = ""
+    target.dice_log = dice_log
+    target.deadline = deadline
 
 
 def revert_preview(*, campaign: Campaign, turn_number: int) -> dict[str, int]:

@@ -49,6 +49,7 @@ from campaign.schemas.fields import (
     username,
     zone_ref,
 )
+from campaign.schemas.play_records import dispatch_records, reseeds_schema, table_records
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import SETTINGS
@@ -301,7 +302,9 @@ def _history_records() -> dict[str, dict[str, Any]]:
                     "resolved_at": column(Turn, "resolved_at"),
                     "paused_at": column(Turn, "paused_at"),
                     "dice_log": {"type": "array"},
-                }
+                    "reseeds": reseeds_schema(),
+                },
+                optional=("reseeds",),
             ),
         ),
     }
@@ -443,6 +446,8 @@ def campaign_document_schema() -> dict[str, Any]:
         **_order_records(),
         **_report_records(),
         **_audit_records(),
+        **dispatch_records(),
+        **table_records(),
         # The state as each turn opened: each one a campaign document without snapshots of its own.
         "snapshots": {
             "type": "object",
@@ -450,14 +455,17 @@ def campaign_document_schema() -> dict[str, Any]:
             "additionalProperties": {"$ref": "#"},
         },
     }
-    optional = ("orders", "offers", "nation_turns", "phases", "reports", "blockades", "snapshots", "audit")
+    optional: tuple[str, ...] = ("orders", "offers", "nation_turns", "phases", "reports", "blockades", "snapshots")
+    optional += ("audit", "conversations", "dispatch_mutes", "table_battles")  # "conversations" on: issues 15, 16
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": "Admiralty campaign document",
         "description": (
             "A campaign's full state as export_campaign writes it and import_campaign reads it. Ids are "
-            "references inside the document only; import gives new ones and assigns no roles from it."
+            "references inside the document only; import gives new ones and assigns no roles from it. "
+            "Sections added since the first version (dispatches, table battles, a turn's re-fight seeds) "
+            "may be absent from older files: absent reads as none."
         ),
         **record(properties, optional=optional),
     }

@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from campaign.schemas.campaign_document import campaign_document_schema
+from campaign.schemas.play_checks import dispatch_problems, table_problems
 from rules.ruleset import RulesetError, validate_flat
 
 # More problems than this are not listed one by one: the first ones show what is wrong with a file.
@@ -301,6 +302,8 @@ def document_problems(document: Any) -> list[str]:
             *_ledger_problems(document),
             *_campaign_problems(document),
             *_audit_problems(document),
+            *dispatch_problems(document),
+            *table_problems(document),
         ]
     if len(problems) > MAX_LISTED:
         problems = [*problems[:MAX_LISTED], f"… and {len(problems) - MAX_LISTED} more problems"]

@@ -38,6 +38,13 @@ MAX_RECORDS = {
     "blockades": 200000,
     "battles": 100000,
     "audit": 1000000,
+    "conversations": 100000,
+    "conversation_dispatches": 1000000,
+    "dispatch_copies": 64,
+    "dispatch_revisions": 10000,
+    "dispatch_reports": 64,
+    "dispatch_mutes": 100000,
+    "table_battles": 100000,
 }
 MAX_ADJACENT = 64
 USERNAME_MAX_LENGTH = 150

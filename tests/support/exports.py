@@ -18,7 +18,21 @@ def strip_ids(doc: dict) -> dict:
             item["id"] = renumber[item["id"]]
         doc[f"_{section}_ids"] = renumber
     fleet_ids, ship_ids = doc.pop("_fleets_ids"), doc.pop("_ships_ids")
-    doc.pop("_land_units_ids"), doc.pop("_battles_ids")
+    battle_ids = doc.pop("_battles_ids")
+    doc.pop("_land_units_ids")
+    for i, conversation in enumerate(doc.get("conversations", [])):
+        conversation["id"] = i
+    for table in doc.get("table_battles", []):
+        for row in table["result"].get("ships", []):
+            row["ship"] = ship_ids.get(row["ship"])
+        engagement = table["engagement"]
+        if engagement is not None:
+            engagement["battle"] = battle_ids.get(engagement["battle"])
+            for side in engagement["sides"]:
+                side["fleets"] = [fleet_ids.get(f) for f in side.get("fleets", [])]
+                if "lead_fleet" in side:
+                    side["lead_fleet"] = fleet_ids.get(side["lead_fleet"])
+                side["retreat"] = {str(fleet_ids.get(int(k))): v for k, v in side.get("retreat", {}).items()}
     for ship in doc["ships"]:
         ship["fleet"] = fleet_ids.get(ship["fleet"])
     for admiral in doc["admirals"]:
