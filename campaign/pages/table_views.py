@@ -101,22 +101,9 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
     if request.method == "POST":
         action = request.POST.get("action", "")
         table = data.table
-        who = request.user.get_username()
         try:
             if action == "enter":
-                if not data.can_enter:
-                    raise PermissionDenied("Only the game master or a player of a side can enter the result.")
-                body = storming_result_from_form(request.POST) if table.is_storming else result_from_form(request.POST)
-                side = None if viewer.is_gm and data.my_side is None else data.my_side
-                if viewer.is_gm and request.POST.get("as_gm"):
-                    side = None
-                table_result_enter(table=table, body=body, side=side, by=who)
-                messages.success(
-                    request,
-                    "Result entered and confirmed: the game master approves it."
-                    if side is None
-                    else "Result entered: the other side's player must confirm it.",
-                )
+                _result_enter(request, data)
             elif action == "confirm":
                 if data.my_side is None:
                     raise PermissionDenied("Only a player of a side can confirm.")
@@ -172,6 +159,24 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
         request, viewer, "table", d=data, errors=errors, fates=FATE_CHOICES, taken_in=TAKEN_IN_CHOICES
     )
     return render(request, "campaign/table.html", context, status=400 if errors else 200)
+
+
+def _result_enter(request: HttpRequest, data: Any) -> None:
+    """Enter the result from the form: a side's player (the other side confirms) or the GM alone."""
+    if not data.can_enter:
+        raise PermissionDenied("Only the game master or a player of a side can enter the result.")
+    table = data.table
+    body = storming_result_from_form(request.POST) if table.is_storming else result_from_form(request.POST)
+    side = None if data.viewer.is_gm and data.my_side is None else data.my_side
+    if data.viewer.is_gm and request.POST.get("as_gm"):
+        side = None
+    table_result_enter(table=table, body=body, side=side, by=request.user.get_username())
+    messages.success(
+        request,
+        "Result entered and confirmed: the game master approves it."
+        if side is None
+        else "Result entered: the other side's player must confirm it.",
+    )
 
 
 def _die(text: str) -> object:
