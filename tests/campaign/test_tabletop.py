@@ -147,7 +147,7 @@ def test_an_approved_result_changes_the_campaign_exactly_as_the_dice_would() -> 
     assert table.status == TabletopBattle.Status.CONFIRMED
     with transaction.atomic():
         battle = table_result_approve(table=table)
-    assert battle.report["type"] == "tabletop"
+    assert battle is not None and battle.report["type"] == "tabletop"
     turn = Turn.objects.get(pk=world.turn.pk)
     assert turn.status == Turn.Status.RESOLVING
     assert turn_resolve(turn.pk) == "done"
@@ -334,6 +334,7 @@ def test_an_impossible_storming_result_is_refused_and_changes_nothing() -> None:
         ({"garrison_lost": 0}, "port_taken", "true (the port was taken)"),
     ]
     for body, field, words in cases:
+        assert isinstance(body, dict)
         with pytest.raises(TableResultRefused) as refused:
             table_result_enter(table=table, body=body, side=None, by="gm")
         assert refused.value.field == field and words in str(refused.value), str(refused.value)
@@ -372,7 +373,7 @@ def test_pause_extend_and_the_dry_run_while_a_storming_waits() -> None:
     later = timezone.now() + timedelta(hours=5)
     campaign_resume(campaign=world.campaign, now=later)
     resumed = Turn.objects.get(pk=turn.pk)
-    assert resumed.paused_at is None and resumed.deadline > turn.deadline
+    assert resumed.paused_at is None and resumed.deadline is not None and resumed.deadline > turn.deadline
     turn_extend(campaign=world.campaign, by=timedelta(days=2))
     assert Turn.objects.get(pk=turn.pk).deadline == resumed.deadline + timedelta(days=2)
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.TABLE
