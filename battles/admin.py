@@ -57,8 +57,8 @@ class TabletopBattleAdmin(CampaignScopedAdmin):
     """Battles on the table (issue 15), read-only here: the GM marks, approves and falls back on the
     campaign's Table page (/campaigns/<slug>/table/), where the players enter and confirm results."""
 
-    list_display = ("id", "campaign", "turn", "place", "origin", "status", "entered_by", "updated_at")
-    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "status", "origin")
+    list_display = ("id", "campaign", "turn", "kind", "place", "origin", "status", "entered_by", "updated_at")
+    list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind", "status", "origin")
     list_select_related = ("campaign", "turn")
     readonly_fields = [f.name for f in TabletopBattle._meta.fields]
 

@@ -146,6 +146,10 @@ class TabletopBattle(models.Model):
     battle's) and the group's set-up choices.
     """
 
+    class Kind(models.TextChoices):
+        BATTLE = "battle", "Battle"
+        STORMING = "storming", "Storming of a besieged port"
+
     class Origin(models.TextChoices):
         GM = "gm", "Sent by the game master"
         PLAYER = "player", "Asked for by a player"
@@ -170,7 +174,8 @@ class TabletopBattle(models.Model):
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="tabletop_battles")
     turn = models.ForeignKey("campaign.Turn", on_delete=models.CASCADE, related_name="tabletop_battles")
-    place = models.CharField(max_length=60, help_text="Zone key, or port key for a port engagement.")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.BATTLE)
+    place = models.CharField(max_length=60, help_text="Zone key, or port key for a port engagement or a storming.")
     sea_zone = models.ForeignKey("ports.SeaZone", on_delete=models.RESTRICT, related_name="tabletop_battles")
     port = models.ForeignKey(
         "ports.Port", on_delete=models.RESTRICT, null=True, blank=True, related_name="tabletop_battles"
@@ -200,11 +205,18 @@ class TabletopBattle(models.Model):
     class Meta:
         ordering = ["turn", "place"]
         constraints = [
-            models.UniqueConstraint(fields=["turn", "place"], name="tabletop_once_per_place_and_turn"),
+            # A port may see both a battle and a storming at the table in one turn.
+            models.UniqueConstraint(fields=["turn", "kind", "place"], name="tabletop_once_per_kind_place_and_turn"),
             models.CheckConstraint(
-                condition=~Q(status__in=["waiting", "entered", "disputed", "confirmed", "applied"])
+                condition=Q(kind="storming")
+                | ~Q(status__in=["waiting", "entered", "disputed", "confirmed", "applied"])
                 | Q(engagement__isnull=False),
                 name="tabletop_at_table_has_its_engagement",
+            ),
+            # A storming is of a port (its place is the port's key), and no sea engagement is its.
+            models.CheckConstraint(
+                condition=Q(kind="battle") | Q(kind="storming", port__isnull=False, engagement__isnull=True),
+                name="tabletop_storming_is_of_a_port",
             ),
             models.CheckConstraint(
                 condition=~Q(origin="player") | Q(requested_by__isnull=False),
@@ -213,4 +225,18 @@ class TabletopBattle(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Table battle at {self.place} (turn {self.turn_id}): {self.get_status_display()}"
+        what = "Storming" if self.is_storming else "Table battle"
+        return f"{what} at {self.place} (turn {self.turn_id}): {self.get_status_display()}"
+
+    @property
+    def is_storming(self) -> bool:
+        return self.kind == self.Kind.STORMING
+
+    def side_nations(self) -> list[list[str]]:
+        """The nation codes of each side (side 0 first) once the turn found the fight; [] before."""
+        if self.is_storming:
+            siege = (self.pack or {}).get("siege") or {}
+            return [list(side) for side in siege.get("sides", [])]
+        if self.engagement is not None:
+            return [list(side.get("nations", [])) for side in self.engagement.sides]
+        return []

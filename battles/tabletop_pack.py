@@ -18,13 +18,15 @@ from battles.engagements.table import TableBattleSides, table_sides
 from battles.engine import PortSpec, coastal_forts
 from battles.models import Engagement, TabletopBattle
 from fleets.models import ShipClass
-from ports.models import LandUnit
+from ports.models import LandUnit, Port
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import NAVY_NAMES, Ruleset
 from rules.ship_guns import NOMINAL_GUNS
+from rules.siege_table import siege_state_from_json
 from rules.strategic_log import StrategicDie, StrategicLog
 from rules.tabletop import fire_combat, forts, tides, wind
 from rules.tabletop.printable import PrintableTable
+from rules.tabletop.storming import Besiegers, assault_fire_table, storming_fires
 
 GRADE_WORDS = {
     "A": "A (superb)",
@@ -88,11 +90,12 @@ class PackForts:
 
 @dataclass(frozen=True)
 class AssaultAid:
-    """A besieged port: the land forces a storming would pit against each other, and seed 003's fire
-    procedure and chart to fight it with."""
+    """A besieged port: the land forces a storming would pit against each other, each side's fire with
+    its factors filled in, and seed 003's fire procedure and chart to fight it with."""
 
     besiegers: list[str]
     garrison: str
+    fires: list[PrintableTable]
     tables: list[PrintableTable]
 
 
@@ -161,21 +164,7 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
     held = engagement.result.get("table") or {}
     sides = [_side(loaded, k, held.get("at_anchor_side")) for k in (0, 1)]
     port = engagement.port
-    forts_line = None
-    if port is not None:
-        spec = PortSpec(
-            fortification=port.fortification, name=port.name, batteries=port.batteries, gibraltar=port.gibraltar
-        )
-        forts_line = PackForts(
-            port=port.name,
-            owner=port.owner.name if port.owner is not None else "nobody",
-            fortification=port.fortification,
-            coastal_forts=coastal_forts(spec, ruleset),
-            batteries=port.batteries,
-            gibraltar=port.gibraltar,
-            # RULES.md §6: "each is 10 broadsides (a light fort, FF 1, is 5) for tabletop export".
-            broadsides_each=5 if port.fortification == 1 else 10,
-        )
+    forts_line: PackForts | None = None
     rolls = list((table.pack or {}).get("dice", []))
     # (what, what it gave) in reading order; kept as a list (a JSON object's keys lose their order).
     rolled = [(str(k), str(v)) for k, v in (table.pack or {}).get("rolled", [])]
@@ -203,29 +192,13 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
                 + ", ".join(str(d) for d in setup["defender"])
                 + (" (rolled by the server)" if setup.get("rolled") else " (thrown at the table)")
             )
-        on_table = forts.port_forts(
-            fortification=port.fortification, gibraltar=port.gibraltar, batteries=port.batteries, ruleset=ruleset
-        )
-        fort_tables = [
-            forts.port_forts_table(on_table, port.name),
-            forts.fort_mapping_table(ruleset),
-            forts.fort_sizes_table(),
-            forts.fort_firing_table(),
-            forts.fort_hits_table(),
-            forts.shore_battery_table(),
-        ]
+        forts_line, fort_tables = _port_forts(port, ruleset)
         ashore = LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).select_related("nation")
         besiegers = [u for u in ashore if port.owner_id is None or u.nation_id != port.owner_id]
         if besiegers:
-            counts: dict[str, int] = {}
-            for unit in besiegers:
-                counts[unit.nation.name] = counts.get(unit.nation.name, 0) + 1
             garrison = LandUnit.objects.filter(port=port, state=LandUnit.State.GARRISON).count()
-            assault = AssaultAid(
-                besiegers=[f"{name}: {n} land unit{'s' if n != 1 else ''}" for name, n in sorted(counts.items())],
-                garrison=f"{garrison} land unit{'s' if garrison != 1 else ''}",
-                tables=[fire_combat.fire_procedure_table(), fire_combat.fire_chart_table()],
-            )
+            forces = [(u.nation.name, u.siege_train) for u in besiegers]
+            assault = assault_aid(port, forces, garrison, ruleset)
     return BattlePack(
         table=table,
         place=loaded.where,
@@ -241,6 +214,108 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
         assault=assault,
         rolls=rolls,
         rolled=rolled,
+    )
+
+
+def _port_forts(port: Port, ruleset: Ruleset) -> tuple[PackForts, list[PrintableTable]]:
+    """A port's forts and batteries as the campaign counts them, and seed 002's fort tables."""
+    spec = PortSpec(
+        fortification=port.fortification, name=port.name, batteries=port.batteries, gibraltar=port.gibraltar
+    )
+    line = PackForts(
+        port=port.name,
+        owner=port.owner.name if port.owner is not None else "nobody",
+        fortification=port.fortification,
+        coastal_forts=coastal_forts(spec, ruleset),
+        batteries=port.batteries,
+        gibraltar=port.gibraltar,
+        # RULES.md §6: "each is 10 broadsides (a light fort, FF 1, is 5) for tabletop export".
+        broadsides_each=5 if port.fortification == 1 else 10,
+    )
+    on_table = forts.port_forts(
+        fortification=port.fortification, gibraltar=port.gibraltar, batteries=port.batteries, ruleset=ruleset
+    )
+    return line, [
+        forts.port_forts_table(on_table, port.name),
+        forts.fort_mapping_table(ruleset),
+        forts.fort_sizes_table(),
+        forts.fort_firing_table(),
+        forts.fort_hits_table(),
+        forts.shore_battery_table(),
+    ]
+
+
+def _units(n: int) -> str:
+    return f"{n} land unit{'s' if n != 1 else ''}"
+
+
+def _trains(n: int) -> str:
+    return f", {n} of them siege train{'s' if n != 1 else ''}" if n else ""
+
+
+def assault_aid(port: Port, besiegers: list[tuple[str, bool]], garrison: int, ruleset: Ruleset) -> AssaultAid:
+    """The assault aid of a storming of ``port``: ``besiegers`` (each unit's nation name and whether it
+    is a siege train) against ``garrison`` land units, with each side's fire factors filled in."""
+    by_nation: dict[str, list[bool]] = {}
+    for name, train in besiegers:
+        by_nation.setdefault(name, []).append(train)
+    forces = [Besiegers(name, len(trains), sum(trains)) for name, trains in sorted(by_nation.items())]
+    owner = port.owner.name if port.owner is not None else "The garrison"
+    fires = storming_fires(
+        besiegers=forces,
+        garrison=garrison,
+        garrison_name=owner,
+        fortification=port.fortification,
+        gibraltar=port.gibraltar,
+        batteries=port.batteries,
+        ruleset=ruleset,
+    )
+    return AssaultAid(
+        besiegers=[f"{f.nation}: {_units(f.units)}" + _trains(f.trains) for f in forces],
+        garrison=_units(garrison),
+        fires=[assault_fire_table(fire) for fire in fires],
+        tables=[fire_combat.fire_procedure_table(), fire_combat.fire_chart_table()],
+    )
+
+
+@dataclass(frozen=True)
+class StormingPack:
+    """The pack of a storming held at the table: the siege as phase 6 found it, the port's forts and
+    batteries, and the assault aid."""
+
+    table: TabletopBattle
+    place: str
+    siege: str
+    forts: PackForts
+    fort_tables: list[PrintableTable]
+    assault: AssaultAid
+    kind: str = "Storming of a besieged port"
+
+
+def storming_pack(table: TabletopBattle) -> StormingPack:
+    """The pack of a storming phase 6 held at the table (its siege as it stood then)."""
+    siege = (table.pack or {}).get("siege")
+    if not siege:
+        raise ValueError("This storming has not come to the table yet: its pack is made when phase 6 holds it.")
+    state = siege_state_from_json(siege)
+    port = table.port
+    if port is None:
+        raise ValueError("A storming is of a port; this one names none.")
+    ruleset: Ruleset = table.campaign.ruleset
+    names = dict(table.campaign.nations.values_list("code", "name"))
+    forces = [(names.get(u.nation, u.nation), u.siege_train) for u in state.besiegers]
+    forts_line, fort_tables = _port_forts(port, ruleset)
+    running = f"besieged {state.earlier_turns} earlier turn{'s' if state.earlier_turns != 1 else ''} running"
+    blockade = "blockaded against its owner" if state.blockaded else "not blockaded"
+    commander = f"garrison commander grade {state.commander}" if state.commander else "no garrison commander"
+    return StormingPack(
+        table=table,
+        place=port.name,
+        siege=f"{_units(len(state.besiegers))} besieging, {_units(len(state.garrison))} in the garrison; "
+        f"{running}; {blockade}; {commander}",
+        forts=forts_line,
+        fort_tables=fort_tables,
+        assault=assault_aid(port, forces, len(state.garrison), ruleset),
     )
 
 

@@ -170,7 +170,7 @@ def table_battles_record(*, turn: Turn, now: datetime) -> int:
         .order_by("place")
     )
     for table in tables:
-        codes = sorted({c for side in (table.engagement.sides if table.engagement else []) for c in side["nations"]})
+        codes = sorted({c for side in table.side_nations() for c in side})
         nations = Nation.objects.filter(campaign_id=turn.campaign_id, code__in=codes, player__isnull=False)
         recipients: list[tuple[int, Nation | None]] = [(n.player_id, n) for n in nations if n.player_id is not None]
         if gm_id is not None and gm_id not in {user_id for user_id, _ in recipients}:

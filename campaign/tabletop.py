@@ -11,6 +11,9 @@ resolves to the approved result that lets the turn resolve on.
   a confirmed result (:func:`table_result_approve`): it is applied exactly as the dice's would be
   (:mod:`battles.engagements.table`) and, once nothing else waits at the table, the turn resolves on.
 * At any time the GM may have it fought by the usual dice instead (:func:`table_fight_automatically`).
+* A besieged port's storming (``kind="storming"``) follows the same flow: marked for a port, held by
+  phase 6 when its siege roll would be made, its result the units each side lost and whether the port
+  was taken, applied by the code phase 6 applies its d10 with (:mod:`campaign.turn.storming`).
 
 Every refusal is a :class:`~battles.engagements.table.TableResultRefused` naming what was wrong and
 what is allowed; a refused call changes nothing.
@@ -33,9 +36,12 @@ from battles.engagements.table import (
 )
 from battles.models import Battle, TabletopBattle
 from battles.tabletop_pack import pack_roll, setup_dice_check, wind_dice_check
-from campaign.models import Campaign, Nation, Turn
+from campaign.models import Campaign, Nation, Order, Turn
+from campaign.selectors import diplomacy_for_campaign
 from campaign.turn.lifecycle import turn_table_resume
-from ports.models import Port, SeaZone
+from campaign.turn.storming import storming_result_check, storming_settle
+from ports.models import LandUnit, Port, SeaZone
+from rules.siege_table import SiegeResultRefused
 
 __all__ = [
     "TableResultRefused",
@@ -57,14 +63,42 @@ def _refuse(message: str, field: str = "status", code: str = "not_now") -> Table
     return TableResultRefused(message, field=field, code=code)
 
 
+def _storming_may_ask(*, campaign: Campaign, turn: Turn, port: Port, nation: Nation) -> None:
+    """A player may ask for a storming only for a port their nation holds, or besieges (units ashore
+    there, or landing there this turn, at war with its owner)."""
+    if port.owner_id == nation.pk:
+        return
+    at_war = port.owner_id is not None and diplomacy_for_campaign(campaign_id=campaign.pk).at_war(
+        nation.pk, port.owner_id
+    )
+    ashore = LandUnit.objects.filter(port=port, nation=nation, state=LandUnit.State.ASHORE).exists()
+    landing = Order.objects.filter(
+        turn=turn, nation=nation, kind=Order.Kind.LAND, outcome=Order.Outcome.PENDING, body__port=port.key
+    ).exists()
+    if not (at_war and (ashore or landing)):
+        raise _refuse(
+            f"{nation.name} neither holds nor besieges {port.name}: only the port's owner or a nation at war with "
+            "it that has land units ashore there (or landing there this turn) can ask for its storming.",
+            field="place",
+            code="not_a_side",
+        )
+
+
 @transaction.atomic
-def table_mark(*, campaign: Campaign, place: str, nation: Nation | None = None) -> TabletopBattle:
+def table_mark(
+    *, campaign: Campaign, place: str, nation: Nation | None = None, kind: str = TabletopBattle.Kind.BATTLE
+) -> TabletopBattle:
     """Mark a sea zone or a port (by key) "to the table" for the open turn: by the GM (``nation``
     None: marked at once) or asked for by ``nation``'s player (the GM decides). A GM marking a place
-    a player asked for approves the request."""
+    a player asked for approves the request. ``kind="storming"``: a port's siege is stormed on the
+    table instead of phase 6's d10 (a player asks only for a port their nation holds or besieges)."""
+    if kind not in TabletopBattle.Kind.values:
+        raise _refuse(f"kind: {kind!r}; use battle or storming.", field="kind", code="invalid")
+    storming = kind == TabletopBattle.Kind.STORMING
     turn = Turn.objects.select_for_update().filter(campaign=campaign, status=Turn.Status.OPEN).first()
     if turn is None:
-        raise _refuse(f"{campaign.name} has no open turn: a battle can go to the table only before the turn resolves.")
+        what = "a storming" if storming else "a battle"
+        raise _refuse(f"{campaign.name} has no open turn: {what} can go to the table only before the turn resolves.")
     port = Port.objects.filter(campaign=campaign, key=place).select_related("sea_zone").first()
     zone = port.sea_zone if port is not None else SeaZone.objects.filter(campaign=campaign, key=place).first()
     if zone is None:
@@ -73,21 +107,32 @@ def table_mark(*, campaign: Campaign, place: str, nation: Nation | None = None) 
             field="place",
             code="unknown_place",
         )
-    name = port.name if port is not None else zone.name
-    existing = TabletopBattle.objects.select_for_update().filter(turn=turn, place=place).first()
+    if storming and port is None:
+        raise _refuse(
+            f"{zone.name} is a sea zone: only a port can be stormed; choose a besieged port.",
+            field="place",
+            code="not_a_port",
+        )
+    if storming and nation is not None:
+        assert port is not None
+        _storming_may_ask(campaign=campaign, turn=turn, port=port, nation=nation)
+    where = port.name if port is not None else zone.name
+    name = f"storming of {where}" if storming else f"battle at {where}"
+    existing = TabletopBattle.objects.select_for_update().filter(turn=turn, kind=kind, place=place).first()
     if existing is not None:
         if nation is None and existing.status in (TabletopBattle.Status.REQUESTED, TabletopBattle.Status.DECLINED):
             existing.status = TabletopBattle.Status.MARKED
             existing.save(update_fields=["status", "updated_at"])
             return existing
         raise _refuse(
-            f"The battle at {name} is already {existing.get_status_display().lower()} this turn.",
+            f"The {name} is already {existing.get_status_display().lower()} this turn.",
             field="place",
             code="already",
         )
     return TabletopBattle.objects.create(
         campaign=campaign,
         turn=turn,
+        kind=kind,
         place=place,
         sea_zone=zone,
         port=port,
@@ -122,11 +167,10 @@ def table_unmark(*, table: TabletopBattle) -> None:
 
 
 def table_side_of(table: TabletopBattle, nation: Nation) -> int | None:
-    """The side (0, 1) ``nation`` fought on in the battle held at the table, or None."""
-    if table.engagement is None:
-        return None
-    for k, side in enumerate(table.engagement.sides):
-        if nation.code in side.get("nations", []):
+    """The side (0, 1) ``nation`` fought on in the battle held at the table, or None (a storming:
+    side 0 the besiegers, side 1 the garrison)."""
+    for k, codes in enumerate(table.side_nations()):
+        if nation.code in codes:
             return k
     return None
 
@@ -144,8 +188,14 @@ def table_result_enter(*, table: TabletopBattle, body: Mapping[str, Any], side: 
     or by the GM alone (``side`` None: confirmed for both, awaiting only the GM's approval). The
     result is checked against the battle as it stands and refused, changing nothing, if it cannot be."""
     table = _at_table(table)
-    assert table.engagement is not None
-    table_result_check(table_sides(table.engagement), body)
+    if table.is_storming:
+        try:
+            storming_result_check(table, body)
+        except SiegeResultRefused as refused:
+            raise TableResultRefused(str(refused), field=refused.field, code=refused.code) from refused
+    else:
+        assert table.engagement is not None
+        table_result_check(table_sides(table.engagement), body)
     table.result = dict(body)
     table.entered_by = by[:150]
     table.dispute = ""
@@ -191,17 +241,25 @@ def table_result_dispute(*, table: TabletopBattle, side: int, reason: str) -> Ta
 
 
 @transaction.atomic
-def table_result_approve(*, table: TabletopBattle) -> Battle:
+def table_result_approve(*, table: TabletopBattle) -> Battle | None:
     """The GM approves the confirmed result: it is applied as the dice's result would be (prizes,
-    retreats, lost admirals, the battle page and its report), and the turn resolves on once nothing
-    else waits at the table."""
+    retreats, lost admirals, the battle page and its report; a storming's as phase 6 applies its d10:
+    None, no battle page), and the turn resolves on once nothing else waits at the table."""
     table = _at_table(table)
     if table.status != TabletopBattle.Status.CONFIRMED:
         raise _refuse(
             "Only a result confirmed by both sides (or entered by the game master) can be approved; "
             f"this one is {table.get_status_display().lower()}."
         )
-    battle = table_result_apply(table=table, body=table.result)
+    battle: Battle | None = None
+    if table.is_storming:
+        try:
+            storming_settle(table=table, body=table.result, now=timezone.now())
+        except SiegeResultRefused as refused:
+            raise TableResultRefused(str(refused), field=refused.field, code=refused.code) from refused
+    else:
+        battle = table_result_apply(table=table, body=table.result)
+    table.refresh_from_db(fields=["pack"])
     table.status = TabletopBattle.Status.APPLIED
     table.save(update_fields=["status", "updated_at"])
     turn_table_resume(turn_id=table.turn_id, now=timezone.now())
@@ -211,14 +269,15 @@ def table_result_approve(*, table: TabletopBattle) -> Battle:
 @transaction.atomic
 def table_fight_automatically(*, table: TabletopBattle) -> TabletopBattle:
     """The GM's fall-back, at any time before the result is applied: the battle is fought by the
-    server's usual dice (with the seed it always had) when phase 4 runs."""
+    server's usual dice (with the seed it always had) when phase 4 runs; a storming by the d10 phase 6
+    would have rolled (before phase 6: phase 6 rolls it; held: rolled as the turn resolves on)."""
     table = _locked(table)
     settled = (TabletopBattle.Status.APPLIED, TabletopBattle.Status.AUTOMATIC, TabletopBattle.Status.NO_BATTLE)
     if table.status in settled:
         state = table.get_status_display().lower()
         raise _refuse(f"This battle can no longer change how it is fought: it is {state}.")
     outstanding = table.status in TabletopBattle.OUTSTANDING
-    if outstanding:
+    if outstanding and not table.is_storming:
         table_fall_back(table=table)
     table.status = TabletopBattle.Status.AUTOMATIC
     table.note = "The game master had it fought by the server's dice."
@@ -234,6 +293,8 @@ def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
     rolled once, kept with the battle (its report's dice when applied) and in the turn's strategic
     dice log, the same canonical log as every other die of the turn. Asking again changes nothing."""
     table = _locked(table)
+    if table.is_storming:
+        raise _refuse("A storming's fire combat is rolled at the table: the server rolls no dice for its pack.")
     if table.status not in TabletopBattle.OUTSTANDING:
         raise _refuse("The pack's dice are rolled only for a battle waiting at the table.")
     if (table.pack or {}).get("dice"):
@@ -263,6 +324,8 @@ def table_setup_dice_set(
     the tides of the day they give) and/or the wind dice (seed 004; the pack shows the wind they
     give). Refused, changing nothing, if they are not dice; dice the server rolled are kept."""
     table = _locked(table)
+    if table.is_storming:
+        raise _refuse("A storming's pack has no wind or tide: there are no set-up dice to enter.")
     if table.status not in TabletopBattle.OUTSTANDING:
         raise _refuse("Dice are entered only for a battle waiting at the table.")
     pack = dict(table.pack or {})

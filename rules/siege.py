@@ -68,6 +68,8 @@ class SiegeOutcome(StrEnum):
     STORMED = "stormed"
     #: ≥10: the port taken and one besieging unit lost.
     STORMED_AT_A_COST = "stormed_at_a_cost"
+    #: Fought on the table instead of the d10 (issue 15): the losses and the capture as entered.
+    AT_TABLE = "at_table"
 
 
 @dataclass(frozen=True, slots=True)

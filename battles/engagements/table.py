@@ -58,7 +58,9 @@ def table_claim(e: Engagement, sides: Sequence[FightingSide], ruleset: Ruleset) 
     or the battle is larger than the house rule allows (RULES.md has no table; issue 15)."""
     # A port's marking covers every engagement at that port, a sally too (recorded at its zone's key).
     places = [e.place] + ([e.port.key] if e.port is not None and e.port.key != e.place else [])
-    rows = TabletopBattle.objects.select_for_update().filter(turn_id=e.turn_id, place__in=places)
+    rows = TabletopBattle.objects.select_for_update().filter(
+        turn_id=e.turn_id, kind=TabletopBattle.Kind.BATTLE, place__in=places
+    )
     row = min(rows, key=lambda r: (r.status != TabletopBattle.Status.MARKED, r.place != e.place), default=None)
     above = ruleset["table.above_ships"]
     large = bool(above) and sum(len(s.all_ships()) for s in sides) > above

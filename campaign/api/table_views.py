@@ -1,6 +1,7 @@
 """Battles on the table in ``/api/v1/`` (issue 15): a battle's state and the result entry, the same
-services as the players' pages (:mod:`campaign.tabletop`). A refused result is a 400 naming the field
-and the reason, nothing changed; a battle not waiting at the table is a 409."""
+services as the players' pages (:mod:`campaign.tabletop`); a storming's result has its own endpoint.
+A refused result is a 400 naming the field and the reason, nothing changed; a battle not waiting at
+the table is a 409."""
 
 from __future__ import annotations
 
@@ -55,10 +56,35 @@ class TableSummarySerializer(serializers.Serializer[Any]):
     place_name = serializers.CharField(source="place")
     status = serializers.CharField(source="table.status", help_text="requested, declined, marked, waiting, …")
     status_label = serializers.CharField(source="status")
+    kind = serializers.CharField(
+        source="table.kind", help_text="battle (a fight at sea or at a port) or storming (a besieged port's siege)."
+    )
+
+
+class StormingResultSerializer(serializers.Serializer[Any]):
+    garrison_lost = serializers.IntegerField(min_value=0, help_text="The garrison's land units lost.")
+    besiegers_lost = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text='Each besieging nation\'s land units lost, by nation code, e.g. {"FR": 1} (siege trains last).',
+    )
+    port_taken = serializers.BooleanField(help_text="Whether the port was taken (only with no garrison unit left).")
+
+
+class StormingBesiegersSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="The nation's code: the key of besiegers_lost.")
+    name = serializers.CharField()
+    units = serializers.IntegerField(help_text="Its land units before the port.")
+
+
+class StormingStateSerializer(serializers.Serializer[Any]):
+    garrison = serializers.IntegerField(help_text="The garrison's land units.")
+    besiegers = StormingBesiegersSerializer(many=True)
 
 
 class TableStateSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="battle, or storming (a besieged port's siege fought on the table).")
     turn = serializers.IntegerField()
     place = serializers.CharField(help_text="Where the battle is fought, by name.")
     status = serializers.CharField(help_text="requested, declined, marked, waiting, entered, disputed, confirmed, …")
@@ -71,6 +97,7 @@ class TableStateSerializer(serializers.Serializer[Any]):
     result = serializers.DictField(help_text="The result entered so far ({} for none).")
     confirmed = serializers.ListField(child=serializers.IntegerField(), help_text="Sides that confirmed it.")
     dispute = serializers.CharField(allow_blank=True)
+    storming = StormingStateSerializer(allow_null=True, help_text="A storming's forces (null for a battle).")
 
 
 REFUSED = {
@@ -84,8 +111,15 @@ NOT_WAITING = {409: problem_response("The battle is not waiting for this step.")
 
 def _state(d: TableDetail) -> dict[str, Any]:
     t = d.table
+    storming = None
+    if d.storming is not None:
+        storming = {
+            "garrison": d.storming.garrison,
+            "besiegers": [{"code": b.code, "name": b.name, "units": b.units} for b in d.storming.besiegers],
+        }
     return {
         "id": t.pk,
+        "kind": t.kind,
         "turn": t.turn.number,
         "place": d.place,
         "status": t.status,
@@ -101,6 +135,7 @@ def _state(d: TableDetail) -> dict[str, Any]:
         "result": t.result or {},
         "confirmed": list(t.confirmed or []),
         "dispute": t.dispute,
+        "storming": storming,
     }
 
 
@@ -173,6 +208,44 @@ class TableResultView(ApiView):
         if not isinstance(body, dict):
             raise _refusal(
                 TableResultRefused("The body is an object: ships, admirals_lost, held_field.", field="result")
+            )
+        side = None if d.viewer.is_gm else d.my_side
+        try:
+            table_result_enter(table=d.table, body=body, side=side, by=request.user.get_username())
+        except TableResultRefused as refused:
+            raise _refusal(refused) from None
+        return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
+
+
+class TableStormingResultView(ApiView):
+    query_parameters = ("nation",)
+
+    @extend_schema(
+        operation_id="table_storming_result_enter",
+        summary="Enter the result of a besieged port's storming fought on the table",
+        description="A side's player enters it (the other side confirms); the GM's entry is confirmed for both. "
+        "Side 0 is the besiegers, side 1 the garrison.",
+        parameters=[NATION],
+        request=StormingResultSerializer,
+        responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
+    )
+    def post(self, request: Request, slug: str, table_id: int) -> Response:
+        d = _detail(request, slug, table_id)
+        if not (d.viewer.is_gm or d.my_side is not None):
+            raise PermissionDenied("Only the game master or a player of a side can enter the result.")
+        if not d.table.is_storming:
+            raise _refusal(
+                TableResultRefused(
+                    "This is a battle, not a storming: enter its ships' fates at result/.", field="result", code="kind"
+                )
+            )
+        try:
+            body = request.data
+        except ParseError as bad:
+            raise _refusal(TableResultRefused(str(bad.detail), field="result", code="not_json")) from None
+        if not isinstance(body, dict):
+            raise _refusal(
+                TableResultRefused("The body is an object: garrison_lost, besiegers_lost, port_taken.", field="result")
             )
         side = None if d.viewer.is_gm else d.my_side
         try:

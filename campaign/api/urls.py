@@ -33,6 +33,11 @@ urlpatterns = [
         name="table_result",
     ),
     path(
+        "campaigns/<slug:slug>/table/<int:table_id>/storming-result/",
+        table_views.TableStormingResultView.as_view(),
+        name="table_storming_result",
+    ),
+    path(
         "campaigns/<slug:slug>/table/<int:table_id>/confirm/",
         table_views.TableConfirmView.as_view(),
         name="table_confirm",

@@ -24,6 +24,7 @@ from campaign.pages.tabletop import (
     FATE_CHOICES,
     TAKEN_IN_CHOICES,
     result_from_form,
+    storming_result_from_form,
     table_for_player,
     tables_for_player,
 )
@@ -60,13 +61,15 @@ def tables(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if action == "mark":
                 place = request.POST.get("place", "")
+                kind = request.POST.get("kind", TabletopBattle.Kind.BATTLE)
+                what = "That storming" if kind == TabletopBattle.Kind.STORMING else "That battle"
                 if viewer.is_gm:
-                    table_mark(campaign=viewer.campaign, place=place)
-                    messages.success(request, "Marked: that battle goes to the table when the turn resolves.")
+                    table_mark(campaign=viewer.campaign, place=place, kind=kind)
+                    messages.success(request, f"Marked: {what.lower()} goes to the table when the turn resolves.")
                 else:
                     if viewer.nation.player_id != request.user.pk:
                         raise PermissionDenied("Only a nation's player can ask for its battles.")
-                    table_mark(campaign=viewer.campaign, place=place, nation=viewer.nation)
+                    table_mark(campaign=viewer.campaign, place=place, nation=viewer.nation, kind=kind)
                     messages.success(request, "Asked: the game master decides whether it goes to the table.")
             else:
                 _gm_only(viewer.is_gm)
@@ -98,22 +101,9 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
     if request.method == "POST":
         action = request.POST.get("action", "")
         table = data.table
-        who = request.user.get_username()
         try:
             if action == "enter":
-                if not data.can_enter:
-                    raise PermissionDenied("Only the game master or a player of a side can enter the result.")
-                body = result_from_form(request.POST)
-                side = None if viewer.is_gm and data.my_side is None else data.my_side
-                if viewer.is_gm and request.POST.get("as_gm"):
-                    side = None
-                table_result_enter(table=table, body=body, side=side, by=who)
-                messages.success(
-                    request,
-                    "Result entered and confirmed: the game master approves it."
-                    if side is None
-                    else "Result entered: the other side's player must confirm it.",
-                )
+                _result_enter(request, data)
             elif action == "confirm":
                 if data.my_side is None:
                     raise PermissionDenied("Only a player of a side can confirm.")
@@ -128,7 +118,8 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
                 _gm_only(viewer.is_gm)
                 battle = table_result_approve(table=table)
                 messages.success(request, "Approved and applied: the turn resolves on.")
-                return HttpResponseRedirect(reverse("battles:detail", args=[slug, battle.pk]))
+                if battle is not None:
+                    return HttpResponseRedirect(reverse("battles:detail", args=[slug, battle.pk]))
             elif action == "automatic":
                 _gm_only(viewer.is_gm)
                 table_fight_automatically(table=table)
@@ -160,12 +151,32 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
         if not errors:
             return HttpResponseRedirect(_with_nation(reverse("campaign:table", args=[slug, table_id]), viewer))
         data = table_for_player(user=request.user, slug=slug, table_id=table_id, nation_code=request.GET.get("nation"))
-        if action == "enter":
+        if action == "enter" and data.storming is not None:
+            _keep_storming(data, storming_result_from_form(request.POST))
+        elif action == "enter":
             _keep_entered(data, result_from_form(request.POST))
     context = _page_context(
         request, viewer, "table", d=data, errors=errors, fates=FATE_CHOICES, taken_in=TAKEN_IN_CHOICES
     )
     return render(request, "campaign/table.html", context, status=400 if errors else 200)
+
+
+def _result_enter(request: HttpRequest, data: Any) -> None:
+    """Enter the result from the form: a side's player (the other side confirms) or the GM alone."""
+    if not data.can_enter:
+        raise PermissionDenied("Only the game master or a player of a side can enter the result.")
+    table = data.table
+    body = storming_result_from_form(request.POST) if table.is_storming else result_from_form(request.POST)
+    side = None if data.viewer.is_gm and data.my_side is None else data.my_side
+    if data.viewer.is_gm and request.POST.get("as_gm"):
+        side = None
+    table_result_enter(table=table, body=body, side=side, by=request.user.get_username())
+    messages.success(
+        request,
+        "Result entered and confirmed: the game master approves it."
+        if side is None
+        else "Result entered: the other side's player must confirm it.",
+    )
 
 
 def _die(text: str) -> object:
@@ -191,6 +202,17 @@ def _keep_entered(data: Any, body: dict[str, Any]) -> None:
     data.held_field = "" if body["held_field"] is None else str(body["held_field"])
 
 
+def _keep_storming(data: Any, body: dict[str, Any]) -> None:
+    """A refused storming form shown as it was filled in."""
+    form = data.storming
+    lost = body["besiegers_lost"]
+    for line in form.besiegers:
+        n = lost.get(line.code, 0)
+        line.lost = n if isinstance(n, int) else 0
+    form.garrison_lost = body["garrison_lost"] if isinstance(body["garrison_lost"], int) else 0
+    form.port_taken = {True: "yes", False: "no"}.get(body["port_taken"], "")
+
+
 def _pack_html(request: HttpRequest, slug: str, table_id: int, *, inline_css: bool = False) -> tuple[str, Any]:
     """The pack's page; for the PDF with its stylesheet inline (Chromium prints it from memory)."""
     data = table_for_player(user=request.user, slug=slug, table_id=table_id, nation_code=request.GET.get("nation"))
@@ -201,7 +223,8 @@ def _pack_html(request: HttpRequest, slug: str, table_id: int, *, inline_css: bo
         found = finders.find("pack.css")
         css = Path(str(found)).read_text(encoding="utf-8") if found else ""
     context = {"d": data, "p": data.pack, "campaign": data.viewer.campaign, "inline_css": css}
-    return render_to_string("campaign/table_pack.html", context, request=request), data
+    template = "campaign/table_storming_pack.html" if data.table.is_storming else "campaign/table_pack.html"
+    return render_to_string(template, context, request=request), data
 
 
 @login_required

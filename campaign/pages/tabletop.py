@@ -14,7 +14,7 @@ from django.http import Http404
 
 from battles.engagements.table import table_sides
 from battles.models import TabletopBattle
-from battles.tabletop_pack import BattlePack, battle_pack
+from battles.tabletop_pack import BattlePack, StormingPack, battle_pack, storming_pack
 from campaign.models import Turn
 from campaign.viewer import User, Viewer, viewer_for_player
 from ports.models import Port, SeaZone
@@ -30,9 +30,7 @@ TAKEN_IN_CHOICES = (("", "as it was"), ("ready", "ready"), ("damaged", "damaged"
 
 
 def _involves(table: TabletopBattle, code: str) -> bool:
-    if table.engagement is not None:
-        return any(code in side.get("nations", []) for side in table.engagement.sides)
-    return False
+    return any(code in side for side in table.side_nations())
 
 
 def _visible(viewer: Viewer, table: TabletopBattle) -> bool:
@@ -61,6 +59,8 @@ class TablesPage:
     places: list[tuple[str, str]]
     can_mark: bool
     turn: Turn | None
+    #: Ports whose siege can be stormed on the table (key, name).
+    ports: list[tuple[str, str]] = field(default_factory=list)
 
 
 def tables_for_player(*, user: User, slug: str, nation_code: str | None = None) -> TablesPage:
@@ -75,8 +75,9 @@ def tables_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     visible = [TableRow(t, _place_name(t), t.turn.number) for t in rows if _visible(viewer, t)]
     turn = Turn.objects.filter(campaign=viewer.campaign, status=Turn.Status.OPEN).defer("snapshot", "dice_log").first()
     zones = [(z.key, f"{z.name} (sea zone)") for z in SeaZone.objects.filter(campaign=viewer.campaign).order_by("name")]
-    ports = [(p.key, f"{p.name} (port)") for p in Port.objects.filter(campaign=viewer.campaign).order_by("name")]
-    return TablesPage(viewer, visible, zones + ports, turn is not None, turn)
+    named = list(Port.objects.filter(campaign=viewer.campaign).order_by("name").values_list("key", "name"))
+    ports = [(key, f"{name} (port)") for key, name in named]
+    return TablesPage(viewer, visible, zones + ports, turn is not None, turn, named)
 
 
 @dataclass
@@ -94,17 +95,38 @@ class FormShip:
 
 
 @dataclass
+class StormingBesiegers:
+    """One besieging nation's line of a storming's result form."""
+
+    code: str
+    name: str
+    units: int
+    lost: int = 0
+
+
+@dataclass
+class StormingForm:
+    """A storming's result form: the garrison's and each besieging nation's units, what was entered."""
+
+    garrison: int
+    besiegers: list[StormingBesiegers]
+    garrison_lost: int = 0
+    port_taken: str = ""
+
+
+@dataclass
 class TableDetail:
     viewer: Viewer
     table: TabletopBattle
     place: str
-    pack: BattlePack | None
+    pack: BattlePack | StormingPack | None
     my_side: int | None
     ships: list[FormShip]
     admirals: list[tuple[int, str, bool]]
     side_labels: list[str]
     held_field: str
     deadline: Any
+    storming: StormingForm | None = None
 
     @property
     def outstanding(self) -> bool:
@@ -141,41 +163,13 @@ def table_for_player(*, user: User, slug: str, table_id: int, nation_code: str |
     if table is None or not _visible(viewer, table):
         raise Http404("No such battle on the table.")
     my_side = None
-    if table.engagement is not None:
-        for k, side in enumerate(table.engagement.sides):
-            if viewer.nation.code in side.get("nations", []) and (viewer.nation.player_id == user.pk):
-                my_side = k
+    for k, codes in enumerate(table.side_nations()):
+        if viewer.nation.code in codes and viewer.nation.player_id == user.pk:
+            my_side = k
+    if table.is_storming:
+        return _storming_detail(viewer, table, my_side)
     pack = battle_pack(table) if table.status in TabletopBattle.OUTSTANDING else None
-    entered = {row.get("ship"): row for row in (table.result or {}).get("ships", []) if isinstance(row, dict)}
-    ships: list[FormShip] = []
-    admirals: list[tuple[int, str, bool]] = []
-    labels: list[str] = []
-    if pack is not None:
-        assert table.engagement is not None
-        loaded = table_sides(table.engagement)
-        names = {n.code: n.name for n in viewer.nations}
-        labels = [" and ".join(names.get(c, c) for c in s.nations) for s in loaded.sides]
-        lost = set((table.result or {}).get("admirals_lost", []))
-        for side, ship in loaded.ships():
-            row = entered.get(ship.pk, {})
-            enemy = loaded.sides[1 - side.index]
-            ships.append(
-                FormShip(
-                    id=ship.pk,
-                    name=ship.name,
-                    side=side.index,
-                    detail=", ".join(
-                        (ship.get_ship_class_display(), ship.nation.name, ship.get_condition_display().lower())
-                    ),
-                    fate=str(row.get("fate") or "intact"),
-                    captured_by=str(row.get("captured_by") or ""),
-                    taken_in=str(row.get("taken_in") or ""),
-                    captors=sorted({(f.nation.code, f.nation.name) for f in enemy.fleets}),
-                )
-            )
-        admirals = [
-            (a.pk, f"{a.name} (grade {a.grade}), {labels[side.index]}", a.pk in lost) for side, a in loaded.admirals()
-        ]
+    ships, admirals, labels = _battle_form(viewer, table) if pack is not None else ([], [], [])
     held = (table.result or {}).get("held_field")
     return TableDetail(
         viewer=viewer,
@@ -189,6 +183,108 @@ def table_for_player(*, user: User, slug: str, table_id: int, nation_code: str |
         held_field="" if held is None else str(held),
         deadline=table.turn.deadline if table.turn.status == Turn.Status.TABLE else None,
     )
+
+
+def _battle_form(
+    viewer: Viewer, table: TabletopBattle
+) -> tuple[list[FormShip], list[tuple[int, str, bool]], list[str]]:
+    """A held battle's result form: each ship with what was entered, the admirals, the sides' labels."""
+    assert table.engagement is not None
+    entered = {row.get("ship"): row for row in (table.result or {}).get("ships", []) if isinstance(row, dict)}
+    loaded = table_sides(table.engagement)
+    names = {n.code: n.name for n in viewer.nations}
+    labels = [" and ".join(names.get(c, c) for c in s.nations) for s in loaded.sides]
+    lost = set((table.result or {}).get("admirals_lost", []))
+    ships: list[FormShip] = []
+    for side, ship in loaded.ships():
+        row = entered.get(ship.pk, {})
+        enemy = loaded.sides[1 - side.index]
+        ships.append(
+            FormShip(
+                id=ship.pk,
+                name=ship.name,
+                side=side.index,
+                detail=", ".join(
+                    (ship.get_ship_class_display(), ship.nation.name, ship.get_condition_display().lower())
+                ),
+                fate=str(row.get("fate") or "intact"),
+                captured_by=str(row.get("captured_by") or ""),
+                taken_in=str(row.get("taken_in") or ""),
+                captors=sorted({(f.nation.code, f.nation.name) for f in enemy.fleets}),
+            )
+        )
+    admirals = [
+        (a.pk, f"{a.name} (grade {a.grade}), {labels[side.index]}", a.pk in lost) for side, a in loaded.admirals()
+    ]
+    return ships, admirals, labels
+
+
+def _storming_detail(viewer: Viewer, table: TabletopBattle, my_side: int | None) -> TableDetail:
+    """A storming: its pack and result form once phase 6 held its siege."""
+    held = table.status in TabletopBattle.OUTSTANDING and bool((table.pack or {}).get("siege"))
+    names = {n.code: n.name for n in viewer.nations}
+    labels = [" and ".join(names.get(c, c) for c in side) for side in table.side_nations()]
+    form = None
+    if held:
+        siege = table.pack["siege"]
+        counts: dict[str, int] = {}
+        for _, code, _train in siege["besiegers"]:
+            counts[code] = counts.get(code, 0) + 1
+        entered = table.result or {}
+        lost = entered.get("besiegers_lost") or {}
+        lost = lost if isinstance(lost, dict) else {}
+        form = StormingForm(
+            garrison=len(siege["garrison"]),
+            besiegers=[
+                StormingBesiegers(code, names.get(code, code), n, _whole(lost.get(code)))
+                for code, n in sorted(counts.items())
+            ],
+            garrison_lost=_whole(entered.get("garrison_lost")),
+            port_taken=_yes_no(entered.get("port_taken")),
+        )
+    return TableDetail(
+        viewer=viewer,
+        table=table,
+        place=_place_name(table),
+        pack=storming_pack(table) if held else None,
+        my_side=my_side,
+        ships=[],
+        admirals=[],
+        side_labels=labels,
+        held_field="",
+        deadline=table.turn.deadline if table.turn.status == Turn.Status.TABLE else None,
+        storming=form,
+    )
+
+
+def _yes_no(value: object) -> str:
+    return "yes" if value is True else "no" if value is False else ""
+
+
+def _whole(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def storming_result_from_form(data: Any) -> dict[str, Any]:
+    """A storming's result body (as the API takes it) from the form's fields: ``garrison_lost``,
+    ``besiegers_lost-<nation code>`` and ``port_taken`` (yes or no); what is not a whole number is
+    passed on as typed, for the service to refuse by name."""
+
+    def number(text: str) -> object:
+        text = text.strip()
+        return int(text) if text.isascii() and text.isdigit() else text
+
+    lost = {
+        key.removeprefix("besiegers_lost-"): number(str(data.get(key, "")))
+        for key in data
+        if key.startswith("besiegers_lost-")
+    }
+    taken = data.get("port_taken", "")
+    return {
+        "garrison_lost": number(str(data.get("garrison_lost", "0") or "0")),
+        "besiegers_lost": {code: n for code, n in lost.items() if n not in (0, "")},
+        "port_taken": {"yes": True, "no": False}.get(taken, taken or None),
+    }
 
 
 def result_from_form(data: Any) -> dict[str, Any]:

@@ -41,9 +41,9 @@ def battles_phase(ctx: PhaseContext) -> None:
             ctx.report(stored["nations"], event_from_json(stored))
     blockades_establish(ctx)
     # A place marked for the table where no battle came about this turn (issue 15).
-    TabletopBattle.objects.filter(turn=ctx.turn, status__in=TabletopBattle.BEFORE).update(
-        status=TabletopBattle.Status.NO_BATTLE, note="No battle was fought there this turn."
-    )
+    TabletopBattle.objects.filter(
+        turn=ctx.turn, kind=TabletopBattle.Kind.BATTLE, status__in=TabletopBattle.BEFORE
+    ).update(status=TabletopBattle.Status.NO_BATTLE, note="No battle was fought there this turn.")
 
 
 def battles_wait(turn_id: int) -> bool:

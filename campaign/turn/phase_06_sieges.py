@@ -6,6 +6,9 @@ seeded from (campaign seed, turn, 6, port key)). A port taken here records its c
 turn; it changes owner after phase 9 (``campaign.turn.captures``), so the garrison keeps the guns until
 then [S].
 
+A port whose storming was sent to the table (issue 15) rolls no die: its siege waits at the table
+while every other port's rolls as usual, and phase 7 waits for it (``campaign.turn.storming``).
+
 The phase orchestrates; the rules are in ``rules.siege``, the writes in ``ports.services``.
 """
 
@@ -16,14 +19,15 @@ from campaign.models import Nation, Order, Turn
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
+from campaign.turn.storming import siege_outcome_apply, storming_hold, stormings_marked, stormings_unheld_close
 from fleets.models import Fleet, Ship
 from fleets.selectors import blockades_for_turn
 from fleets.weather import transports_cargo_lose
 from ports.models import LandUnit, Port
 from ports.selectors import land_units_by_port, ports_for_campaign
-from ports.services import land_units_land, siege_end, siege_result_apply
-from rules.siege import SiegeOutcome, SiegeResult, SiegeState, SiegeUnit, siege_roll
-from rules.turn_events import LandUnitsLost, PortNoted, SiegeDice, SiegeRolled, UnitsLanded, counted
+from ports.services import land_units_land, siege_end
+from rules.siege import SiegeState, SiegeUnit, garrison_strength, siege_can_roll, siege_roll
+from rules.turn_events import LandUnitsLost, PortNoted, UnitsLanded, counted
 
 # --- selectors -------------------------------------------------------------------------------------
 
@@ -176,24 +180,16 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
             ctx.report([nations[port.owner_id].code], PortNoted(text=text, port_key=port.key, port_name=port.name))
 
 
-_OUTCOME_TEXT = {
-    SiegeOutcome.TAKEN_UNDEFENDED: "had no garrison and was taken",
-    SiegeOutcome.NO_ROLL: "holds: the besiegers are too few to assault it",
-    SiegeOutcome.BESIEGER_LOST: "holds; the besiegers lost a unit",
-    SiegeOutcome.NOTHING: "holds",
-    SiegeOutcome.GARRISON_LOST: "lost a garrison unit",
-    SiegeOutcome.STORMED: "was stormed: the garrison was removed and the port taken",
-    SiegeOutcome.STORMED_AT_A_COST: "was stormed at the cost of a besieging unit",
-}
-
-
 def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nations: dict[int, Nation]) -> None:
     """RULES.md §7 "Siege": "in phase 6, after landings, a port with land units ashore from nations
-    at war with its owner is besieged (no order needed)". One d10 per port, ports in key order."""
+    at war with its owner is besieged (no order needed)". One d10 per port, ports in key order; a
+    port whose storming was sent to the table rolls none and waits for it (``campaign.turn.storming``)."""
     turn = ctx.turn.number
     units_at = land_units_by_port(campaign_id=ctx.campaign.pk)
     blockades = blockades_for_turn(campaign_id=ctx.campaign.pk, turn=turn, at_war=diplomacy.at_war)
     code_to_nation = {n.code: n for n in nations.values()}
+    to_table = stormings_marked(ctx)
+    rolled: set[str] = set()
     for key in sorted(ports):
         port = ports[key]
         owner = port.owner_id
@@ -206,7 +202,6 @@ def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nat
                 ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
             continue
         garrison = [u for u in units if u not in besiegers and diplomacy.allied(u.nation_id, owner)]
-        blockaded = blockades.against(port.pk, owner)
         state = SiegeState(
             port=port.key,
             besiegers=tuple(SiegeUnit(u.pk, u.nation.code, u.siege_train) for u in besiegers),
@@ -214,50 +209,15 @@ def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nat
             fortification=port.fortification,
             gibraltar=port.gibraltar,
             earlier_turns=port.siege_turns,
-            blockaded=blockaded,
+            blockaded=blockades.against(port.pk, owner),
             commander=port.commander or None,
         )
+        g = garrison_strength(len(garrison), port.gibraltar, ctx.ruleset)
+        if siege_can_roll(len(besiegers), g, ctx.ruleset):
+            if key in to_table:
+                storming_hold(ctx, to_table[key], port, state, nations[owner])
+                continue
+            rolled.add(key)
         result = siege_roll(state, ctx.ruleset, ctx.dice(port.key), ctx.log)
-        captor = code_to_nation[result.captor] if result.captor else None
-        siege_result_apply(port=port, result=result, captor_id=captor.pk if captor else None, turn=turn)
-        _siege_report(ctx, port, nations[owner], besiegers, result, captor)
-
-
-def _siege_report(
-    ctx: PhaseContext, port: Port, owner: Nation, besiegers: list[LandUnit], result: SiegeResult, captor: Nation | None
-) -> None:
-    """Everyone sees "every port's owner, sieges" (§3 fog of war); the numbers and the die go to the
-    owner and the besieging nations."""
-    besieging = sorted({u.nation.code for u in besiegers})  # who is told the dice
-    named = ", ".join(sorted({u.nation.name for u in besiegers}))
-    text = f"{port.name} ({owner.name}), besieged by {named}, {_OUTCOME_TEXT[result.outcome]}"
-    if result.outcome is SiegeOutcome.GARRISON_LOST and result.taken:
-        text += ", its last: the port is taken"
-    if captor is not None:
-        text += f". {captor.name} takes it over at the end of the turn"
-    elif result.still_besieged:
-        text += f" (besieged {counted(result.next_earlier_turns, 'turn')} running)"
-    elif not result.taken:
-        text += ". The siege has ended: no besiegers are left"
-    ctx.report(
-        None,
-        SiegeRolled(
-            text=text + ".", port_key=port.key, port_name=port.name, outcome=str(result.outcome), taken=result.taken
-        ),
-    )
-    detail = f"Siege of {port.name}: B {result.b} against G {result.g}"
-    if result.die is not None and result.modifiers is not None:
-        detail += f"; d10 {result.die.raw} {result.modifiers.total:+d} = {result.die.result} ({result.die.detail})"
-    else:
-        detail += "; no roll"
-    detail += f"; besiegers lost {len(result.besiegers_lost)}, garrison lost {len(result.garrison_lost)}."
-    ctx.report(
-        sorted({owner.code, *besieging}),
-        SiegeDice(
-            text=detail,
-            port_key=port.key,
-            port_name=port.name,
-            besiegers_lost=tuple(result.besiegers_lost),
-            garrison_lost=tuple(result.garrison_lost),
-        ),
-    )
+        siege_outcome_apply(ctx, port, result, [u.nation.code for u in besiegers], code_to_nation)
+    stormings_unheld_close(ctx, rolled)

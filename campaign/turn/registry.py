@@ -21,6 +21,7 @@ from campaign.turn.phase_07_weather_supply import storms_supply_attrition_phase
 from campaign.turn.phase_08_repairs import repairs_phase
 from campaign.turn.phase_09_economy import economy_phase
 from campaign.turn.phase_10_next_turn import next_turn_phase
+from campaign.turn.storming import stormings_wait
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Phase:
     title: str
     run: PhaseFunction
     #: Called (with the turn's id) before the phase runs: True holds the phase — and the turn — back
-    #: (phase 4 waits for battles on the table, issue 15).
+    #: (phase 4 waits for battles on the table, phase 7 for a storming held by phase 6; issue 15).
     waits: Callable[[int], bool] | None = None
 
 
@@ -46,7 +47,8 @@ PHASES: dict[int, Phase] = {
         Phase(4, "battles", "Battles and blockades", battles_phase, battles_wait),
         Phase(5, "guns", "Garrison guns, fireships, running the guns", guns_phase),
         Phase(6, "sieges", "Landings and sieges", landings_and_sieges_phase),
-        Phase(7, "weather and supply", "Storms, supply and attrition", storms_supply_attrition_phase),
+        # A storming sent to the table (issue 15) is held by phase 6; the turn waits after it.
+        Phase(7, "weather and supply", "Storms, supply and attrition", storms_supply_attrition_phase, stormings_wait),
         Phase(8, "repairs", "Repairs", repairs_phase),
         Phase(9, "economy", "Income and upkeep", economy_phase),
         Phase(10, "next turn", "The next turn", next_turn_phase),

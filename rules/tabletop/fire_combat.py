@@ -341,7 +341,7 @@ def fire_chart_table(chart: FireChart = HOUSE_FIRE_CHART) -> PrintableTable:
             f"Odds are rounded down; odds worse than {chart.columns[0].label} cause no loss, odds better than "
             f"{chart.columns[-1].label} use {chart.columns[-1].label}.",
             *(
-                ("House chart: the seed refers to La Bataille's Fire Combat Chart but does not include it.",)
+                ("House chart: La Bataille's own Fire Combat Chart is not reproduced here.",)
                 if chart is HOUSE_FIRE_CHART
                 else ()
             ),

@@ -80,6 +80,7 @@ ALLOWED = {
     # rights to the campaign and nation are checked). The allowed paths are in tests/api/test_tabletop_api.py.
     "table_battle_retrieve": 404,
     "table_result_enter": 404,
+    "table_storming_result_enter": 404,
     "table_result_confirm": 404,
     "table_result_approve": 404,
 }

@@ -12,7 +12,8 @@ from battles.models import Battle, TabletopBattle
 from campaign.api_tokens import api_token_create
 from campaign.models import Turn
 from fleets.models import Ship
-from tests.web.test_tabletop_pack import gibraltar_siege, table_ships
+from ports.models import LandUnit, Port
+from tests.web.test_tabletop_pack import gibraltar_siege, gibraltar_storming, table_ships
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +79,50 @@ def test_a_player_of_neither_side_cannot_see_or_enter_the_result() -> None:
     response = _client(stranger.pk).get(f"/api/v1/campaigns/{world.campaign.slug}/table/{table.pk}/")
     assert response.status_code == 404
     assert len(table_ships(table)) == 7
+
+
+def test_a_storming_result_is_entered_confirmed_and_approved_through_the_api() -> None:
+    world, table, _ = gibraltar_storming()
+    users = get_user_model().objects
+    fr_player = users.create_user("massena", "m@example.com", "pw")
+    gb_player = users.create_user("eliott", "e@example.com", "pw")
+    world.fr.player, world.gb.player = fr_player, gb_player
+    world.fr.save()
+    world.gb.save()
+    base = f"/api/v1/campaigns/{world.campaign.slug}/table/{table.pk}/"
+    fr, gb, gm = _client(fr_player.pk), _client(gb_player.pk), _client(world.campaign.gm_id or 0)
+
+    data = fr.get(base).json()
+    assert (data["kind"], data["my_side"], data["sides"]) == ("storming", 0, ["France", "Great Britain"])
+    assert data["storming"] == {"garrison": 1, "besiegers": [{"code": "FR", "name": "France", "units": 3}]}
+    refused = fr.post(
+        base + "storming-result/", {"garrison_lost": 0, "besiegers_lost": {"FR": 4}, "port_taken": False}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "besiegers_lost.FR"
+    assert "4 units lost, but France had only 3 there" in refused.json()["detail"]
+    assert TabletopBattle.objects.get(pk=table.pk).result == {}
+    ships_body = fr.post(base + "result/", {"ships": [], "held_field": None}, format="json")
+    assert ships_body.status_code == 400  # a storming's result is units lost, not ships' fates
+
+    body = {"garrison_lost": 0, "besiegers_lost": {"FR": 2}, "port_taken": False}
+    entered = fr.post(base + "storming-result/", body, format="json")
+    assert entered.status_code == 200 and entered.json()["status"] == "entered"
+    assert gb.post(base + "confirm/").json()["status"] == "confirmed"
+    approved = gm.post(base + "approve/")
+    assert approved.status_code == 200 and approved.json()["status"] == "applied"
+    # Two French units lost, the siege train last; the siege goes on with it (one more turn counted).
+    left = LandUnit.objects.filter(campaign=world.campaign, nation=world.fr, state=LandUnit.State.ASHORE)
+    assert [u.siege_train for u in left] == [True]
+    assert Port.objects.get(campaign=world.campaign, key="gibraltar").siege_turns == 1
+    assert Turn.objects.get(pk=world.turn.pk).status == Turn.Status.RESOLVING
+
+
+def test_a_battles_result_is_not_entered_as_a_storming() -> None:
+    world, table, _ = gibraltar_siege()
+    response = _client(world.campaign.gm_id or 0).post(
+        f"/api/v1/campaigns/{world.campaign.slug}/table/{table.pk}/storming-result/",
+        {"garrison_lost": 0, "port_taken": False},
+        format="json",
+    )
+    assert response.status_code == 400 and "This is a battle, not a storming" in response.json()["detail"]

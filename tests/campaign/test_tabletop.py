@@ -29,10 +29,21 @@ from campaign.tabletop import (
     table_result_enter,
 )
 from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import turn_claim, turn_extend, turns_stalled, turns_table_due
+from campaign.turn.lifecycle import (
+    campaign_pause,
+    campaign_resume,
+    turn_claim,
+    turn_extend,
+    turns_stalled,
+    turns_table_due,
+)
+from campaign.turn.runner import turn_dry_run
 from fleets.models import Ship
+from ports.models import LandUnit
+from tests.campaign.test_sieges import ashore, garrison, seed_where, siege_dice
 from tests.support.exports import differences, strip_ids
-from tests.worlds import World, two_sallies
+from tests.support.turns import report_texts
+from tests.worlds import World, two_power_world, two_sallies
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +147,7 @@ def test_an_approved_result_changes_the_campaign_exactly_as_the_dice_would() -> 
     assert table.status == TabletopBattle.Status.CONFIRMED
     with transaction.atomic():
         battle = table_result_approve(table=table)
-    assert battle.report["type"] == "tabletop"
+    assert battle is not None and battle.report["type"] == "tabletop"
     turn = Turn.objects.get(pk=world.turn.pk)
     assert turn.status == Turn.Status.RESOLVING
     assert turn_resolve(turn.pk) == "done"
@@ -234,3 +245,155 @@ def test_the_house_rule_sends_large_battles_to_the_table() -> None:
     table = TabletopBattle.objects.get()
     assert (table.place, table.origin, table.status) == ("biscay", "house_rule", "waiting")
     assert Battle.objects.filter(turn=turn, place="channel").exists()
+
+
+# --- A besieged port's storming on the table (rules §7) -------------------------------------------
+
+
+def _two_sieges() -> World:
+    """France besieges Portsmouth (2 units against 1) and Britain Brest (2 against 1); both sieges
+    roll. The seed gives Portsmouth a natural 10: −2 forts +1 (B ≥ 2G) −2 (not blockaded) = 7, a
+    garrison unit lost, its last: the port is taken."""
+    world = two_power_world()
+    garrison(world.portsmouth, world.gb, 1)
+    ashore(world.portsmouth, world.fr, 2)
+    garrison(world.brest, world.fr, 1)
+    ashore(world.brest, world.gb, 2)
+    seed_where(world, 1, 6, "portsmouth", lambda f: f[0] == 10, [10])
+    return world
+
+
+def _automatic_sieges(world: World) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Resolve the turn by the dice alone; keep its export and its siege dice; roll it back."""
+    kept: dict[str, Any] = {}
+    try:
+        with transaction.atomic():
+            assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+            assert turn_resolve(world.turn.pk) == "done"
+            kept["export"] = _comparable(world)
+            kept["dice"] = siege_dice(world.turn, "brest") + siege_dice(world.turn, "portsmouth")
+            raise _Rollback
+    except _Rollback:
+        pass
+    return kept["export"], kept["dice"]
+
+
+def test_a_storming_on_the_table_waits_after_phase_6_while_the_other_siege_is_rolled() -> None:
+    world = _two_sieges()
+    dice_export, dice = _automatic_sieges(world)
+    assert [(d["place"], d["raw"], d["result"]) for d in dice][1] == ("portsmouth", 10, 7)
+    table = table_mark(campaign=world.campaign, place="portsmouth", kind="storming")
+    assert table.kind == "storming" and table.status == TabletopBattle.Status.MARKED
+    turn = _resolve_until_table(world)
+    assert turn.status == Turn.Status.TABLE
+    assert sorted(TurnPhase.objects.filter(turn=turn).values_list("phase", flat=True)) == [1, 2, 3, 4, 5, 6]
+    # Brest's siege was rolled with the very die the dice alone gave it; Portsmouth's waits.
+    assert siege_dice(turn, "brest") == dice[:1]
+    assert siege_dice(turn, "portsmouth") == []
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.WAITING and table.side_nations() == [["FR"], ["GB"]]
+    world.portsmouth.refresh_from_db()
+    assert world.portsmouth.captor_id is None
+    assert LandUnit.objects.filter(port=world.portsmouth, state=LandUnit.State.GARRISON).count() == 1
+    assert turn_resolve(turn.pk) == "held"
+
+    body = {"garrison_lost": 1, "besiegers_lost": {}, "port_taken": True}
+    table = table_result_enter(table=table, body=body, side=0, by="fr-player")
+    table = table_result_confirm(table=table, side=1)
+    with transaction.atomic():
+        assert table_result_approve(table=table) is None
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RESOLVING
+    assert turn_resolve(turn.pk) == "done"
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.APPLIED
+    # The campaign is exactly as phase 6's d10 left it: the garrison lost, Portsmouth French.
+    assert differences(_comparable(world), dice_export) == ""
+    world.portsmouth.refresh_from_db()
+    assert world.portsmouth.owner_id == world.fr.pk
+    texts = report_texts(turn, world.gb)
+    assert any("Portsmouth (Great Britain), besieged by France, was stormed on the table" in t for t in texts)
+    assert phase_names_in_order(turn) == list(range(1, 11))
+
+
+def phase_names_in_order(turn: Turn) -> list[int]:
+    return list(TurnPhase.objects.filter(turn=turn).order_by("phase").values_list("phase", flat=True))
+
+
+def test_an_impossible_storming_result_is_refused_and_changes_nothing() -> None:
+    world = _two_sieges()
+    table = table_mark(campaign=world.campaign, place="portsmouth", kind="storming")
+    _resolve_until_table(world)
+    before = _comparable(world)
+    cases = [
+        ({"garrison_lost": 2, "port_taken": True}, "garrison_lost", "only 1 there"),
+        ({"garrison_lost": "one", "port_taken": False}, "garrison_lost", "whole number"),
+        ({"garrison_lost": 0, "besiegers_lost": {"GB": 1}, "port_taken": False}, "besiegers_lost.GB", "France (FR)"),
+        ({"garrison_lost": 0, "besiegers_lost": {"FR": 3}, "port_taken": False}, "besiegers_lost.FR", "only 2"),
+        ({"garrison_lost": 0, "port_taken": True}, "port_taken", "while 1 garrison unit is left"),
+        ({"garrison_lost": 1, "port_taken": False}, "port_taken", "no garrison unit left"),
+        ({"garrison_lost": 0}, "port_taken", "true (the port was taken)"),
+    ]
+    for body, field, words in cases:
+        assert isinstance(body, dict)
+        with pytest.raises(TableResultRefused) as refused:
+            table_result_enter(table=table, body=body, side=None, by="gm")
+        assert refused.value.field == field and words in str(refused.value), str(refused.value)
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.WAITING and table.result == {}
+    assert _comparable(world) == before
+
+
+def test_the_gm_falls_back_to_the_siege_roll_phase_6_would_have_made() -> None:
+    world = _two_sieges()
+    dice_export, dice = _automatic_sieges(world)
+    table = table_mark(campaign=world.campaign, place="portsmouth", kind="storming")
+    turn = _resolve_until_table(world)
+    table = table_result_enter(
+        table=table, body={"garrison_lost": 0, "besiegers_lost": {"FR": 1}, "port_taken": False}, side=0, by="fr"
+    )
+    table = table_result_dispute(table=table, side=1, reason="The breach was never made.")
+    with transaction.atomic():
+        table_fight_automatically(table=table)
+    assert turn_resolve(turn.pk) == "done"
+    assert TabletopBattle.objects.get(pk=table.pk).status == TabletopBattle.Status.AUTOMATIC
+    assert siege_dice(turn, "brest") + siege_dice(turn, "portsmouth") == dice
+    assert differences(_comparable(world), dice_export) == ""
+
+
+def test_pause_extend_and_the_dry_run_while_a_storming_waits() -> None:
+    world = _two_sieges()
+    table_mark(campaign=world.campaign, place="portsmouth", kind="storming")
+    dry = turn_dry_run(turn_id=world.turn.pk, now=timezone.now())
+    assert dry["waits_for_table"] is True and [p["phase"] for p in dry["phases"]] == [1, 2, 3, 4, 5, 6]
+    assert TabletopBattle.objects.get().status == TabletopBattle.Status.MARKED  # the dry run wrote nothing
+    turn = _resolve_until_table(world)
+    assert turn.deadline is not None
+    campaign_pause(campaign=world.campaign)
+    assert Turn.objects.get(pk=turn.pk).paused_at is not None
+    later = timezone.now() + timedelta(hours=5)
+    campaign_resume(campaign=world.campaign, now=later)
+    resumed = Turn.objects.get(pk=turn.pk)
+    assert resumed.paused_at is None and resumed.deadline is not None and resumed.deadline > turn.deadline
+    turn_extend(campaign=world.campaign, by=timedelta(days=2))
+    assert Turn.objects.get(pk=turn.pk).deadline == resumed.deadline + timedelta(days=2)
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.TABLE
+
+
+def test_who_may_ask_for_a_storming_and_a_marking_without_a_roll_ends_no_battle() -> None:
+    world = two_power_world()
+    with pytest.raises(TableResultRefused, match="only a port can be stormed"):
+        table_mark(campaign=world.campaign, place="channel", kind="storming")
+    with pytest.raises(TableResultRefused, match="France neither holds nor besieges Portsmouth"):
+        table_mark(campaign=world.campaign, place="portsmouth", nation=world.fr, kind="storming")
+    asked = table_mark(campaign=world.campaign, place="portsmouth", nation=world.gb, kind="storming")
+    assert asked.status == TabletopBattle.Status.REQUESTED
+    table_request_decide(table=asked, approve=True)
+    # A port may see a battle and a storming at the table in the same turn.
+    table_mark(campaign=world.campaign, place="portsmouth")
+    assert TabletopBattle.objects.filter(place="portsmouth").count() == 2
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "done"  # no siege anywhere: nothing waits
+    assert set(TabletopBattle.objects.values_list("kind", "status")) == {
+        ("storming", "no_battle"),
+        ("battle", "no_battle"),
+    }

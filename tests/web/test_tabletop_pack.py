@@ -159,3 +159,97 @@ def table_ships(table: TabletopBattle) -> list:
 
     assert table.engagement is not None
     return [ship for _, ship in table_sides(table.engagement).ships()]
+
+
+def gibraltar_storming(*, settings: dict[str, int] | None = None) -> tuple[World, TabletopBattle, Client]:
+    """Three French units (one a siege train) besiege British Gibraltar (FF 3: six coastal forts; one
+    battery), held by one unit counted five times (G 5 ≤ 2B 6: the siege rolls). The GM sends the
+    storming to the table; phase 6 holds it."""
+    world = sea_world(seed=3)
+    if settings:
+        world.campaign.settings = {**world.campaign.settings, **settings}
+    strait = SeaZoneFactory.create(campaign=world.campaign, key="strait", name="Strait of Gibraltar", type="narrows")
+    gib = PortFactory.create(
+        owner=world.gb, sea_zone=strait, key="gibraltar", name="Gibraltar", fortification=3, gibraltar=True, batteries=1
+    )
+    for train in (False, False, True):
+        LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib, siege_train=train)
+    LandUnit.objects.create(campaign=world.campaign, nation=world.gb, state="garrison", port=gib)
+    gm = get_user_model().objects.create_user("gm", "gm@example.com", "pw")
+    world.campaign.gm = gm
+    world.campaign.save()
+    table = table_mark(campaign=world.campaign, place="gibraltar", kind="storming")
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "table"
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.WAITING
+    client = Client()
+    client.force_login(gm)
+    return world, table, client
+
+
+def _row(*cells: object) -> str:
+    return "".join(f"<td>{escape(str(c))}</td>" for c in cells)
+
+
+def test_the_storming_pack_fills_in_the_forces_fire_factors_and_the_odds() -> None:
+    world, table, client = gibraltar_storming()
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    assert "Battle pack: the storming of Gibraltar" in html
+    assert "France: 3 land units, 1 of them siege train" in html and "Garrison: 1 land unit." in html
+    # The besiegers: 2 units firing 6 and a siege train firing as a battery, 7: 19 against a garrison
+    # unit behind the works (18): 19 to 18, rounded down the column 1–1.
+    assert _row("France: land units", 2, 6, 12) in html
+    assert _row("France: siege trains (as batteries)", 1, 7, 7) in html
+    assert _row("Total", "", "", 19) in html
+    assert "Fire defence of the target hex: 18 (behind fortified works" in html
+    assert "Odds: 19 against 18 is 19 to 18; rounded down, read the column 1–1 of the fire combat chart." in html
+    # The garrison, counted five times at Gibraltar, its six forts and its battery: 79 against a line
+    # of fewer than seven increments in clear terrain (9): 79 to 9, rounded down past 6–1: 6–1.
+    assert _row("Great Britain: land units (1 counted 5 times at Gibraltar)", 5, 6, 30) in html
+    assert _row("Coastal forts", 6, 7, 42) in html and _row("Artillery batteries", 1, 7, 7) in html
+    assert "Odds: 79 against 9 is 79 to 9; rounded down, read the column 6–1" in html
+    assert "6 coastal forts" in html
+    for t in (fire_combat.fire_procedure_table(), fire_combat.fire_chart_table(), forts.fort_sizes_table()):
+        assert escape(t.title) in html
+        for row in t.rows:
+            assert _row(*row) in html, (t.title, row)
+    assert "seed" not in html.lower() and "RULES.md" not in html  # users never see the documents' names
+    pdf = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
+def test_the_storming_pack_reads_the_factors_from_the_campaigns_table_settings() -> None:
+    factors = {"table.land_unit_fire_factor": 4, "table.battery_fire_factor": 5}
+    world, table, client = gibraltar_storming(settings=factors)
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    assert _row("France: land units", 2, 4, 8) in html and _row("France: siege trains (as batteries)", 1, 5, 5) in html
+    assert "Odds: 13 against 18 is 13 to 18; rounded down, read the column 1–1.5" in html
+    rules = client.get(f"/campaigns/{world.campaign.slug}/rules/").content.decode()
+    assert "fire factor of a land unit in a storming fought on the table" in rules
+
+
+def test_the_storming_result_form_refuses_a_port_taken_while_the_garrison_stands() -> None:
+    world, table, client = gibraltar_storming()
+    url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/"
+    page = client.get(url).content.decode()
+    assert "The storming of Gibraltar" in page and "Garrison units lost (of 1)" in page
+    assert "France: units lost (of 3; siege trains are lost last)" in page
+    data = {"action": "enter", "as_gm": "1", "garrison_lost": "0", "besiegers_lost-FR": "1", "port_taken": "yes"}
+    refused = client.post(url, data)
+    assert refused.status_code == 400
+    text = refused.content.decode()
+    assert "the port cannot be taken while 1 garrison unit is left" in text
+    assert 'value="1"' in text and 'value="yes" checked' in text  # the form keeps what was entered
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.WAITING and table.result == {}
+    data.update(garrison_lost="1")
+    assert client.post(url, data).status_code == 302
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.CONFIRMED
+    assert table.result == {"garrison_lost": 1, "besiegers_lost": {"FR": 1}, "port_taken": True}
+    assert client.post(url, {"action": "approve"}).status_code == 302
+    table.refresh_from_db()
+    assert table.status == TabletopBattle.Status.APPLIED
+    lost = LandUnit.objects.filter(campaign=world.campaign, state=LandUnit.State.LOST).select_related("nation")
+    assert sorted((u.nation.code, u.siege_train) for u in lost) == [("FR", False), ("GB", False)]

@@ -99,7 +99,9 @@ class Command(BaseCommand):
         if result.get("waits_for_table") or table:
             when = f" (deadline {turn.deadline:%Y-%m-%d %H:%M} UTC)" if table and turn.deadline else ""
             self.stdout.write(
-                "  A battle goes to the table: phases 4 to 10 run once its result is approved" + when + "."
+                "  A battle (or a storming) goes to the table: the remaining phases run once its result is approved"
+                + when
+                + "."
             )
         if dry_run:
             self.stdout.write("Dry run: nothing was written.")
