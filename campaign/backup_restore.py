@@ -188,13 +188,18 @@ def _restore_map(
 
 def _restore_forces(doc: dict[str, Any], refs: RowRefs) -> tuple[RowRefs, dict[int, int]]:
     """Land units, fleets, ships (with their cargo) and admirals, written in that order; returns the
-    references with the fleets added (the document's fleet id → the new one) and the ships' id map."""
+    references with the fleets and land units added (the document's id → the new one) and the ships'
+    id map."""
     units = {u["id"]: LandUnit(**land_unit_fields(u, refs)) for u in doc["land_units"]}
     LandUnit.objects.bulk_create(units.values())
     cargo = {u["transport"]: units[u["id"]].pk for u in doc["land_units"] if u["transport"] is not None}
     fleets = {f["id"]: Fleet(**fleet_fields(f, refs)) for f in doc["fleets"]}
     Fleet.objects.bulk_create(fleets.values())
-    refs = replace(refs, fleet={doc_id: fleet.pk for doc_id, fleet in fleets.items()})
+    refs = replace(
+        refs,
+        fleet={doc_id: fleet.pk for doc_id, fleet in fleets.items()},
+        land_unit={doc_id: unit.pk for doc_id, unit in units.items()},
+    )
     ship_rows = Ship.objects.bulk_create(
         [Ship(**ship_fields(s, refs, cargo_id=cargo.get(s["id"]))) for s in doc["ships"]]
     )

@@ -48,6 +48,7 @@ class RowRefs:
     zone: Mapping[str, int]
     port: Mapping[str, int]
     fleet: Mapping[int, int] = field(default_factory=dict)
+    land_unit: Mapping[int, int] = field(default_factory=dict)  # the document's unit id → the new one
 
     def port_id(self, key: str | None) -> int | None:
         return self.port[key] if key else None

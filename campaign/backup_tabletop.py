@@ -52,11 +52,12 @@ def table_battles_export(campaign: Campaign, keys: DocKeys) -> list[dict[str, An
     rows = (
         TabletopBattle.objects.filter(campaign=campaign)
         .select_related("turn", "engagement")
-        .order_by("turn__number", "place")
+        .order_by("turn__number", "kind", "place")
     )
     return [
         {
             "turn": t.turn.number,
+            "kind": t.kind,
             "place": t.place,
             "sea_zone": zone[t.sea_zone_id],
             "port": port[t.port_id] if t.port_id else None,
@@ -116,6 +117,18 @@ def _result_in(result: Mapping[str, Any], refs: TableRefs) -> dict[str, Any]:
     return out
 
 
+def _pack_in(pack: Any, land_unit: Mapping[int, int]) -> Any:
+    """A storming's pack keeps the siege as phase 6 found it, its units as [id, nation, siege train]:
+    the ids become those the import wrote (the storming's result removes those very units)."""
+    if not isinstance(pack, dict) or not isinstance(pack.get("siege"), dict):
+        return pack
+    siege = dict(pack["siege"])
+    for side in ("besiegers", "garrison"):
+        if isinstance(siege.get(side), list):
+            siege[side] = [[land_unit.get(u[0], u[0]), *u[1:]] if isinstance(u, list) and u else u for u in siege[side]]
+    return {**pack, "siege": siege}
+
+
 def _sides_in(sides: list[Any], fleet: Mapping[int, int]) -> list[Any]:
     """An engagement's sides naming the fleets the import wrote (phase 4 and the pack load them)."""
     out = []
@@ -163,6 +176,7 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
         TabletopBattle.objects.create(
             campaign_id=rows.campaign_id,
             turn_id=refs.turn[t["turn"]],
+            kind=t.get("kind", TabletopBattle.Kind.BATTLE),
             place=t["place"],
             sea_zone_id=rows.zone[t["sea_zone"]],
             port_id=rows.port_id(t["port"]),
@@ -174,6 +188,6 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
             entered_by=t["entered_by"],
             confirmed=t["confirmed"],
             dispute=t["dispute"],
-            pack=t["pack"],
+            pack=_pack_in(t["pack"], rows.land_unit),
             note=t["note"],
         )

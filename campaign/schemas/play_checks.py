@@ -124,7 +124,7 @@ def table_problems(doc: dict[str, Any]) -> Iterator[str]:
     zones = {z["key"] for z in doc["sea_zones"]}
     ports = {p["key"] for p in doc["ports"]}
     nations = {n["code"] for n in doc["nations"]}
-    places: dict[tuple[int, str], int] = {}
+    places: dict[tuple[int, str, str], int] = {}
     battles: dict[int, int] = {}
     fights: dict[tuple[int, str, int], int] = {}
     for i, t in enumerate(doc.get("table_battles", [])):
@@ -139,10 +139,14 @@ def table_problems(doc: dict[str, Any]) -> Iterator[str]:
             yield f"{where}.requested_by: {_not_a(t['requested_by'], 'nation')}"
         if t["origin"] == "player" and t["requested_by"] is None:
             yield f"{where}.requested_by: a battle asked for by a player names the player's nation"
-        place = (t["turn"], t["place"])
+        kind = t.get("kind", "battle")
+        place = (t["turn"], kind, t["place"])
         if place in places:
             yield f"{where}: turn {t['turn']}, place {t['place']!r} is already used by [{places[place]}]"
         places.setdefault(place, i)
+        if kind == "storming":
+            yield from _storming_problems(where, t, nations)
+            continue
         e = t["engagement"]
         if e is None:
             if t["status"] in _HOLDS_ENGAGEMENT:
@@ -161,3 +165,15 @@ def table_problems(doc: dict[str, Any]) -> Iterator[str]:
                 )
             fights.setdefault(fight, i)
         yield from _result_problems(f"{where}.result", t["result"], doc)
+
+
+def _storming_problems(where: str, t: dict[str, Any], nations: set[str]) -> Iterator[str]:
+    """A storming is a port's siege: it names the port, holds no engagement, and its result names
+    the besieging nations by code."""
+    if t["port"] is None:
+        yield f"{where}.port: a storming names the besieged port"
+    if t["engagement"] is not None:
+        yield f"{where}.engagement: a storming holds no engagement (it is a siege, not a fight at sea)"
+    for code in t["result"].get("besiegers_lost") or {}:
+        if code not in nations:
+            yield f"{where}.result.besiegers_lost.{code}: {_not_a(code, 'nation')}"

@@ -200,6 +200,20 @@ def _entered_result() -> dict[str, Any]:
     )
 
 
+def _entered_storming() -> dict[str, Any]:
+    """A storming's result as the group entered it: the garrison's units lost, each besieging nation's
+    (by code), and whether the port was taken; empty until one is entered."""
+    count = {"type": "integer", "minimum": 0, "maximum": 10_000}
+    return record(
+        {
+            "garrison_lost": count,
+            "besiegers_lost": {"type": "object", "propertyNames": nation_ref(), "additionalProperties": count},
+            "port_taken": {"type": "boolean"},
+        },
+        optional=("garrison_lost", "besiegers_lost", "port_taken"),
+    )
+
+
 def table_records() -> dict[str, dict[str, Any]]:
     """The battles marked for the table, asked for, or held there, with what the group entered."""
     table = list_of(
@@ -207,6 +221,7 @@ def table_records() -> dict[str, dict[str, Any]]:
         record(
             {
                 "turn": turn_ref(),
+                "kind": column(TabletopBattle, "kind"),
                 "place": column(TabletopBattle, "place"),
                 "sea_zone": zone_ref(),
                 "port": port_ref(null=True),
@@ -214,15 +229,24 @@ def table_records() -> dict[str, dict[str, Any]]:
                 "requested_by": nullable(nation_ref()),
                 "status": column(TabletopBattle, "status"),
                 "engagement": _engagement(),
-                "result": _entered_result(),
+                "result": {"type": "object"},  # its shape by kind: below
                 "entered_by": column(TabletopBattle, "entered_by"),
                 "confirmed": {"type": "array", "maxItems": 2, "uniqueItems": True, "items": {"enum": [0, 1]}},
                 "dispute": _text(TabletopBattle, "dispute", 2000),
                 "pack": {"type": "object"},
                 "note": column(TabletopBattle, "note"),
-            }
+            },
+            optional=("kind",),  # written since stormings went to the table; absent: a battle
         ),
     )
+    # A storming's result has its own shape; the schema picks it by kind, so that an error names the
+    # field inside the result rather than the result as a whole.
+    table["items"] = {
+        **table["items"],
+        "if": {"properties": {"kind": {"const": "storming"}}, "required": ["kind"]},
+        "then": {"properties": {"result": _entered_storming()}},
+        "else": {"properties": {"result": _entered_result()}},
+    }
     return {
         "table_battles": {
             **table,

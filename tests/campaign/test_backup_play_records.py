@@ -31,9 +31,10 @@ from campaign.tabletop import table_mark, table_result_approve, table_result_ent
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from fleets.models import Ship
+from ports.models import LandUnit, Port
 from tests.repair.worlds import Players, sallies_with_snapshot, with_players
 from tests.support.exports import differences, strip_ids
-from tests.worlds import World
+from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
 
@@ -158,6 +159,12 @@ def test_people_not_mapped_are_nobody_and_an_older_file_without_the_new_sections
          "table_battles[0].engagement.battle: 999999 is not a battle of this document"),
         (lambda d: d["table_battles"][0]["result"]["ships"][0].update(fate="scuttled"),
          "table_battles[0].result.ships[0].fate: 'scuttled' is not a fate; allowed: intact, damaged"),
+        (lambda d: d["table_battles"][0].update(kind="storming", result={}),
+         "table_battles[0].engagement: a storming holds no engagement"),
+        (lambda d: d["table_battles"][0].update(kind="storming"),
+         "table_battles[0].result: Additional properties are not allowed ('admirals_lost', 'held_field', 'ships'"),
+        (lambda d: d["table_battles"][0].update(kind="storming", engagement=None, result={"port_taken": "yes"}),
+         "table_battles[0].result.port_taken: 'yes' is not of type boolean"),
         (lambda d: d["turns"][0].update(reseeds={"4:channel:1": -3}),
          "turns[0].reseeds.4:channel:1: -3 is less than the minimum of 0"),
     ],
@@ -178,3 +185,42 @@ def test_a_bad_dispatch_or_table_battle_is_refused_by_path_with_nothing_written(
         call_command("import_campaign", str(file), "--slug", "spoiled")
     assert command.value.returncode == 2 and path in str(command.value)
     assert not Campaign.objects.filter(slug="spoiled").exists()
+
+
+def test_a_storming_waiting_at_the_table_round_trips_and_is_applied_in_the_copy(tmp_path: Path) -> None:
+    """Portsmouth's storming waits at the table (France's 2 units ashore against Britain's 1): the
+    copy's storming names the copy's own land units, and its approved result takes the copy's port."""
+    world = two_power_world()
+    LandUnit.objects.create(
+        campaign=world.campaign, nation=world.gb, port=world.portsmouth, state=LandUnit.State.GARRISON
+    )
+    for _ in range(2):
+        LandUnit.objects.create(
+            campaign=world.campaign, nation=world.fr, port=world.portsmouth, state=LandUnit.State.ASHORE
+        )
+    table_mark(campaign=world.campaign, place="portsmouth", kind="storming")
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "table"
+    before = json.loads(json.dumps(campaign_export(campaign=world.campaign)))
+    [table] = before["table_battles"]
+    assert (table["kind"], table["status"]) == ("storming", "waiting")
+    path = tmp_path / "storming.json"
+    path.write_text(json.dumps(before))
+    call_command("import_campaign", str(path), "--slug", "storming-copy", stdout=None)
+    copy_ = Campaign.objects.get(slug="storming-copy")
+    assert differences(strip_ids(campaign_export(campaign=copy_)), strip_ids(before)) == ""
+    restored = TabletopBattle.objects.get(campaign=copy_)
+    siege = restored.pack["siege"]
+    units = [u[0] for u in siege["besiegers"] + siege["garrison"]]
+    assert set(LandUnit.objects.filter(pk__in=units).values_list("campaign_id", flat=True)) == {copy_.pk}
+    assert len(units) == 3
+    body = {"garrison_lost": 1, "besiegers_lost": {}, "port_taken": True}
+    restored = table_result_enter(table=restored, body=body, side=None, by="gm")
+    with transaction.atomic():
+        table_result_approve(table=restored)
+    turn = Turn.objects.get(campaign=copy_, number=1)
+    assert turn_resolve(turn.pk) == "done"
+    port = Port.objects.get(campaign=copy_, key="portsmouth")
+    assert port.owner.code == "FR"
+    original = Port.objects.get(campaign=world.campaign, key="portsmouth")
+    assert original.owner.code == "GB"  # the original's storming still waits, untouched

@@ -18,13 +18,16 @@ def strip_ids(doc: dict) -> dict:
             item["id"] = renumber[item["id"]]
         doc[f"_{section}_ids"] = renumber
     fleet_ids, ship_ids = doc.pop("_fleets_ids"), doc.pop("_ships_ids")
-    battle_ids = doc.pop("_battles_ids")
-    doc.pop("_land_units_ids")
+    battle_ids, unit_ids = doc.pop("_battles_ids"), doc.pop("_land_units_ids")
     for i, conversation in enumerate(doc.get("conversations", [])):
         conversation["id"] = i
     for table in doc.get("table_battles", []):
         for row in table["result"].get("ships", []):
             row["ship"] = ship_ids.get(row["ship"])
+        siege = (table["pack"] or {}).get("siege") or {}
+        for side in ("besiegers", "garrison"):
+            for unit in siege.get(side, []):
+                unit[0] = unit_ids.get(unit[0])  # a storming's units, [id, nation, siege train]
         engagement = table["engagement"]
         if engagement is not None:
             engagement["battle"] = battle_ids.get(engagement["battle"])
