@@ -7,7 +7,7 @@ as ``simulate_battle`` reports it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
@@ -15,6 +15,9 @@ from rest_framework import serializers
 from battles.engine import BATTLE_TYPES
 from battles.models import Battle, Engagement
 from battles.simulator import MAX_RUNS, MAX_SHIPS_PER_SIDE
+from rules.fireships import Condition as FireshipCondition
+from rules.fireships import ConditionAfter as FireshipConditionAfter
+from rules.fireships import FireshipEffect
 from rules.ruleset import GRADES, NAVIES, SHIP_CLASSES
 
 # --- battle records ------------------------------------------------------------------------------------
@@ -287,16 +290,103 @@ class EngagementReportSerializer(serializers.Serializer[Any]):
     contact = contact_field()
 
 
+def _labelled(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(v, v.capitalize()) for v in values]
+
+
+class StrategicDieSerializer(serializers.Serializer[Any]):
+    """One die of the turn's strategic dice log, as stored (the same record as the turn's log)."""
+
+    purpose = serializers.CharField(help_text="fireship_fort | fireship | wind_initial | wind_speed | setup | …")
+    place = serializers.CharField(help_text="The sea-zone or port key it was rolled for.")
+    die = serializers.ChoiceField(choices=["d6", "d10"])
+    raw = serializers.IntegerField(help_text="The face shown.")
+    mod = serializers.IntegerField(help_text="The sum of the modifiers applied.")
+    result = serializers.IntegerField(help_text="The value the rule acted on.")
+    subject = serializers.CharField(allow_null=True, help_text="What it was rolled for, by id: 'fireship:3>ship:12'.")
+    detail = serializers.CharField(allow_null=True, help_text="A short note for people.")
+
+
+class FireshipAttackSerializer(serializers.Serializer[Any]):
+    fireship = serializers.CharField(help_text="The fireship's name.")
+    fireship_ref = serializers.IntegerField(help_text="The fireship's id in the campaign.")
+    target = serializers.CharField(help_text="The ship it attacked, by name.")
+    target_ref = serializers.IntegerField(help_text="The target's id in the campaign.")
+    fort_die = StrategicDieSerializer(allow_null=True, help_text="The port's die at it; null if no gun fired at it.")
+    attack_die = StrategicDieSerializer(allow_null=True, help_text="Its attack die; null if the guns stopped it.")
+    effect = serializers.ChoiceField(choices=[e.value for e in FireshipEffect])
+    # Labelled, so that these sets are named after their fields rather than merged with other enums.
+    before = serializers.ChoiceField(choices=_labelled(get_args(FireshipCondition)), help_text="The target's, before.")
+    after = serializers.ChoiceField(choices=_labelled(get_args(FireshipConditionAfter)), help_text="And after.")
+
+
+class FireshipReportSerializer(serializers.Serializer[Any]):
+    """A fireship attack on the ships in a port (rules §9): each fireship's attack and its dice."""
+
+    # Labelled: the order kind "fireships" is the same value, a different enum.
+    type = serializers.ChoiceField(choices=[(Battle.Kind.FIRESHIPS.value, Battle.Kind.FIRESHIPS.label)])
+    seed = serializers.IntegerField(help_text="The seed of the port's dice this turn.")
+    dice_offset = serializers.IntegerField(help_text="Where these dice start in the port's seeded stream this turn.")
+    attacks = FireshipAttackSerializer(many=True, help_text="In order: fireship k at the k-th enemy ship, cycling.")
+    expended = serializers.ListField(child=serializers.CharField(), help_text="The fireships sent (all spent).")
+    unused = serializers.ListField(child=serializers.CharField(), help_text="Those kept back: no target left afloat.")
+
+
+class TabletopShipSerializer(serializers.Serializer[Any]):
+    side = serializers.IntegerField()
+    name = serializers.CharField()
+    ref = serializers.IntegerField(help_text="The ship's id in the campaign.")
+    crew = serializers.CharField(help_text="The ship's crew grade in the battle.")
+    fate = serializers.ChoiceField(choices=FATES)
+    exploded = serializers.BooleanField(help_text="Always false: the table's result does not say.")
+    captured_by = serializers.IntegerField(allow_null=True, help_text="The side that took it, if captured.")
+
+
+TabletopShipSerializer._declared_fields["class"] = serializers.ChoiceField(choices=SHIP_CLASSES)
+
+
+class TabletopEntrySerializer(serializers.Serializer[Any]):
+    entered_by = serializers.CharField(allow_blank=True, help_text="The user name of whoever entered the result.")
+    note = serializers.CharField(allow_blank=True)
+
+
+class TabletopReportSerializer(serializers.Serializer[Any]):
+    """A fleet action fought on the table: the result entered, confirmed and approved, and the dice the
+    server rolled for the group's pack."""
+
+    type = serializers.ChoiceField(choices=["tabletop"])
+    seed = serializers.IntegerField(allow_null=True, help_text="Always null: no server dice fought it.")
+    rounds = serializers.IntegerField(help_text="Always 0: the table's rounds are not recorded.")
+    winner = serializers.IntegerField(allow_null=True, help_text="The side that held the field; null: neither.")
+    outcome = serializers.ListField(
+        child=serializers.ChoiceField(choices=["held", "retired", "broke", "beaten", "evaded"]),
+        help_text="Each side's: held, retired or beaten.",
+    )
+    engagement = serializers.ChoiceField(choices=Engagement.Kind.choices, help_text="How the fleets met.")
+    contact = ContactSerializer(allow_null=True, help_text="The besieged port's contact roll, if any.")
+    ships = TabletopShipSerializer(many=True, help_text="Every ship of both sides, side 0 first, line first.")
+    dice = StrategicDieSerializer(many=True, help_text="The pack's dice the server rolled, if the group asked.")
+    tabletop = TabletopEntrySerializer()
+
+
+#: The stored report by its ``type``: one fight of the engine, an engagement of several days, a fireship
+#: attack or a battle fought on the table.
 STORED_REPORT = PolymorphicProxySerializer(
     component_name="StoredBattleReport",
-    serializers=[BattleReportSerializer, EngagementReportSerializer],
-    resource_type_field_name=None,
+    serializers={
+        **dict.fromkeys(BATTLE_TYPES, BattleReportSerializer),
+        "engagement": EngagementReportSerializer,
+        "fireships": FireshipReportSerializer,
+        "tabletop": TabletopReportSerializer,
+    },
+    resource_type_field_name="type",
 )
 
 
 @extend_schema_field(STORED_REPORT)
 class StoredReportField(serializers.JSONField):
-    """The stored report as written: one fight, or an engagement of several days."""
+    """The stored report as written: one fight, an engagement of several days, a fireship attack, or a
+    battle fought on the table."""
 
 
 class BattleDetailSerializer(BattleSummarySerializer):

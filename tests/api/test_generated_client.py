@@ -3,8 +3,10 @@
 openapi-python-client (pinned below) is installed once into a throwaway virtualenv under var/, named
 by a hash of the pin and the Python version so later runs reuse it; it generates a package from the
 schema ``manage.py spectacular`` writes, and tests/api/generated_client_driver.py, run in that
-virtualenv with only the generated package and a token, plays a turn against a live server with a
-real Celery worker, calling every GET operation of the schema and checking every body it parses.
+virtualenv with only the generated package and three tokens (Britain's player, France's, the GM's),
+plays a turn against a live server with a real Celery worker, calling every operation of the schema
+and checking every body it parses: the turn has a fireship attack and a battle fought on the table,
+so that the battle detail gives every kind of stored report.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from battles.models import Battle
 from campaign.api_tokens import api_token_create
 from campaign.models import NationTurn, Turn
 from campaign.tabletop import table_mark
 from campaign.tasks import turns_sweep
 from campaign.turn.lifecycle import nation_ready_set
-from tests.worlds import World, two_sallies
+from tests.factories import PortFactory
+from tests.worlds import World, fleet, two_sallies, zone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker, pytest.mark.slow]
 
@@ -95,18 +99,42 @@ def generate_client(venv: Path, where: Path) -> None:
     assert generated.returncode == 0 and "Warning" not in generated.stdout, generated.stdout + generated.stderr
 
 
-def played_world() -> tuple[World, Any]:
-    """Two sallies (a battle in Biscay, one in the Channel) for Britain's player to read, a battle
-    on the table Britain asked for, and France ready: Britain's ready ends the turn."""
+def played_world() -> World:
+    """Two sallies for Britain's player to read: from Brest (fought by the dice) and from Calais (the
+    GM sent the Channel to the table); a British squadron with fireships blockading Cherbourg, where
+    French ships lie (the driver orders the attack); a battle on the table Britain asked for in the
+    North Sea (none comes); France ready, so Britain's ready ends the turn. Each nation has a player
+    and the campaign a GM."""
     world = two_sallies()
     users = get_user_model().objects
-    world.gb.player = users.create_user("nelson", "nelson@example.org", "a-long-test-password")
+    password = "a-long-test-password"
+    world.gb.player = users.create_user("nelson", "nelson@example.org", password)
     world.gb.save(update_fields=["player"])
-    world.fr.player = users.create_user("villeneuve", "villeneuve@example.org", "a-long-test-password")
+    world.fr.player = users.create_user("villeneuve", "villeneuve@example.org", password)
     world.fr.save(update_fields=["player"])
+    world.campaign.gm = users.create_user("admiralty", "admiralty@example.org", password)
+    world.campaign.save(update_fields=["gm"])
+    cherbourg = PortFactory.create(
+        owner=world.fr, sea_zone=zone(world, "approaches"), key="cherbourg", name="Cherbourg", dockyard=False
+    )
+    fleet(world, world.fr, "Cherbourg Squadron", "cherbourg", [("3rd-74", 2)])
+    fleet(
+        world,
+        world.gb,
+        "Fireship Squadron",
+        "approaches",
+        [("3rd-74", 1), ("fireship", 2)],
+        posture="blockade",
+        blockade_port=cherbourg,
+    )
+    table_mark(campaign=world.campaign, place="channel")
     table_mark(campaign=world.campaign, place="north-sea", nation=world.gb)
     nation_ready_set(nation=world.fr, ready=True)
-    return world, world.gb.player
+    return world
+
+
+def token(user: Any) -> str:
+    return api_token_create(user_id=user.pk, name="generated client").secret
 
 
 def test_a_generated_client_parses_every_response_of_a_played_turn(
@@ -114,13 +142,14 @@ def test_a_generated_client_parses_every_response_of_a_played_turn(
 ) -> None:
     venv = generator_venv()
     generate_client(venv, tmp_path)
-    world, player = played_world()
-    token = api_token_create(user_id=player.pk, name="generated client").secret
+    world = played_world()
+    tokens = [token(world.gb.player), token(world.fr.player), token(world.campaign.gm)]
     start_worker("generated-client")
     driver = subprocess.Popen(
         [
             *(str(venv / "bin" / "python"), str(DRIVER), "--url", live_server.url, "--campaign", world.campaign.slug),
-            *("--token", token, "--schema", str(tmp_path / "schema.json"), "--package", PACKAGE, "--timeout", "120"),
+            *("--token", tokens[0], "--rival-token", tokens[1], "--gm-token", tokens[2]),
+            *("--schema", str(tmp_path / "schema.json"), "--package", PACKAGE, "--timeout", "120"),
         ],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(tmp_path)},
@@ -141,5 +170,9 @@ def test_a_generated_client_parses_every_response_of_a_played_turn(
     assert driver.returncode == 0, out
     assert "MISMATCH" not in out and "Turn 1 resolved" in out, out
     assert Turn.objects.get(pk=world.turn.pk).status == Turn.Status.RESOLVED
-    report = out.split("Report of turn 1: ")[1]
-    assert " 0 battles" not in report, out  # the sallies were fought, and each battle's detail read
+    # The sally from Brest (by the dice), the one from Calais (at the table), the fireships at Cherbourg:
+    # each battle's detail read, one of each kind of stored report the turn gives.
+    assert "Report of turn 1: " in out and "The battle at Calais was settled at the table" in out, out
+    reports = out.split("Stored reports read: ")[1].split(".")[0].split(", ")
+    assert {"EngagementReport", "FireshipReport", "TabletopReport"} <= set(reports), out
+    assert Battle.objects.filter(turn=world.turn, kind=Battle.Kind.FIRESHIPS, place="cherbourg").exists()
