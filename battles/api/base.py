@@ -17,6 +17,7 @@ import json
 from datetime import datetime
 from typing import Any, ClassVar
 
+import django_filters
 from django.utils.http import http_date, parse_http_date_safe
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status
@@ -120,6 +121,31 @@ class ApiListView(ApiView, ListAPIView):
         filterset = getattr(self, "filterset_class", None)
         filters = tuple(filterset.base_filters) if filterset is not None else ()
         return (*self.query_parameters, *filters, *PAGE_PARAMETERS)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        filterset = getattr(self, "filterset_class", None)
+        if filterset is not None:
+            refuse_empty_choices(request, filterset.base_filters)
+
+
+def refuse_empty_choices(request: Request, filters: dict[str, Any]) -> None:
+    """A choice filter given with no value (``?kind=``) is refused like any value not among its
+    choices: django-filter would read it as "no filter" and answer with every row, which is not what
+    the caller asked for."""
+    empty = [
+        (name, f)
+        for name, f in filters.items()
+        if isinstance(f, django_filters.ChoiceFilter) and request.query_params.get(name, None) == ""
+    ]
+    if not empty:
+        return
+    entries = []
+    for name, f in empty:
+        allowed = ", ".join(str(value) for value, _ in f.extra.get("choices", ()))
+        message = f"{name} is empty; give one of {allowed}, or leave it out."
+        entries.append(ProblemEntry(name, "invalid_choice", message))
+    raise Problem(status.HTTP_400_BAD_REQUEST, " ".join(e.message for e in entries), errors=entries)
 
 
 def paginated(

@@ -95,6 +95,10 @@ def test_every_list_is_one_paginator_with_filters(fw: FogWorld) -> None:
     assert client.get(f"{BASE}/ledger/", {"turn": 1}).json()["count"] == 1
     assert client.get(f"{BASE}/ledger/", {"turn": 2}).json()["count"] == 0
     _is_problem(client.get(f"{BASE}/ledger/", {"kind": "bribe"}), 400, "invalid_choice")
+    # An empty choice is no choice: refused, not read as "every kind".
+    for url in (f"{BASE}/ledger/", f"{BASE}/battles/"):
+        empty = _is_problem(client.get(url, {"kind": ""}), 400, "invalid_choice")
+        assert [e["field"] for e in empty["errors"]] == ["kind"] and "leave it out" in empty["detail"], url
 
 
 def test_battles_filter_by_turn_kind_and_zone_and_read_alike_everywhere(fw: FogWorld) -> None:
