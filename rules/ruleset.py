@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
+from rules.ruleset_table import TABLE_SETTINGS
+
 # --- Vocabulary (names, not numbers) -------------------------------------------------------------
 
 GRADES: Final = ("A", "B", "C", "D", "E", "F", "G", "H")
@@ -265,32 +267,7 @@ _SCALARS: tuple[Setting, ...] = (
     Setting("gauge.initiative_bonus", 1, -5, 5, "§4 the gauge's initiative modifier, all day."),
     Setting("battle.max_days", 3, 1, 10, "§5 battle days per zone per turn."),
     # Tabletop battles (issue 15), house options
-    Setting(
-        "table.above_ships", 0, 0, 1000, "§4 battles with more ships than this go to the table (0: never by size)."
-    ),
-    Setting("table.days", 7, 1, 365, "§4 days a group has to fight a battle on the table and enter its result."),
-    Setting(
-        "table.land_unit_fire_factor",
-        6,
-        0,
-        100,
-        "§4 fire factor of a land unit in a storming fought on the table (a house value: one per increment).",
-    ),
-    Setting(
-        "table.battery_fire_factor",
-        7,
-        0,
-        100,
-        "§4 fire factor of a coastal fort, artillery battery or siege train in a storming fought on the table "
-        "(a battery at medium range).",
-    ),
-    Setting(
-        "table.works_fire_defence",
-        18,
-        1,
-        100,
-        "§4 fire defence of a garrison unit behind a port's works in a storming fought on the table.",
-    ),
+    *(Setting(*values) for values in TABLE_SETTINGS),
     # §5 fast fleet action
     Setting("battle.max_rounds", 6, 1, 50, "§5 rounds in a Naval Day."),
     Setting("battle.max_attackers_per_ship", 2, 1, 10, "§5 attackers one ship can face."),
