@@ -22,7 +22,11 @@ CONTESTED_ZONES = 32
 
 
 def bench_database_prepare(name: str = BENCH_DATABASE) -> str:
-    """A fresh, migrated PostgreSQL database for a bench, set up as this process's; returns its URL."""
+    """A fresh, migrated PostgreSQL database for a bench, set up as this process's; returns its URL.
+
+    ``make bench`` runs every bench in one process: Django is set up by the first, so a later one
+    points the already-configured connection at its own database here (else it would migrate the
+    first bench's database while its workers read an empty one)."""
     import psycopg
 
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
@@ -34,8 +38,13 @@ def bench_database_prepare(name: str = BENCH_DATABASE) -> str:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
+    from django.db import connections
 
+    connections.close_all()
+    settings.DATABASES["default"]["NAME"] = name
+    connections["default"].settings_dict["NAME"] = name
     call_command("migrate", verbosity=0)
     return url
 
