@@ -10,50 +10,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
-from django.utils import timezone
 from django.utils.html import escape
 
 from battles.models import TabletopBattle
 from campaign.models import Turn
-from campaign.tabletop import table_mark, table_pack_roll, table_setup_dice_set
-from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import turn_claim
+from campaign.tabletop import table_pack_roll, table_setup_dice_set
 from ports.models import LandUnit
 from rules.tabletop import fire_combat, forts, tides, wind
-from tests.factories import PortFactory, SeaZoneFactory
-from tests.worlds import World, fleet, sea_world
+from tests.support.tabletop import gibraltar_siege, gibraltar_storming, table_ships
 
 pytestmark = pytest.mark.django_db
-
-
-def gibraltar_siege() -> tuple[World, TabletopBattle, Client]:
-    """French troops besiege British Gibraltar (FF 3, one battery); a French squadron lies inside
-    and the Mediterranean Fleet comes to fight it: a besieged-port engagement, sent to the table by
-    the GM. Seed 3: checked to bring the ships in port to action."""
-    world = sea_world(seed=3)
-    strait = SeaZoneFactory.create(campaign=world.campaign, key="strait", name="Strait of Gibraltar", type="narrows")
-    gib = PortFactory.create(
-        owner=world.gb, sea_zone=strait, key="gibraltar", name="Gibraltar", fortification=3, gibraltar=True, batteries=1
-    )
-    LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib)
-    LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib)
-    LandUnit.objects.create(campaign=world.campaign, nation=world.gb, state="garrison", port=gib)
-    fleet(world, world.fr, "Escadre de Cadix", "gibraltar", [("3rd-74", 3)])
-    fleet(world, world.gb, "Mediterranean Fleet", "strait", [("1st", 1), ("3rd-74", 2), ("frigate", 1)])
-    gm = get_user_model().objects.create_user("gm", "gm@example.com", "pw")
-    world.campaign.gm = gm
-    world.campaign.save()
-    table = table_mark(campaign=world.campaign, place="gibraltar")
-    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
-    assert turn_resolve(world.turn.pk) == "table"
-    table.refresh_from_db()
-    assert table.status == TabletopBattle.Status.WAITING and table.engagement is not None
-    assert table.engagement.kind == "besieged_port"
-    client = Client()
-    client.force_login(gm)
-    return world, table, client
 
 
 def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dice(tmp_path: Path) -> None:
@@ -152,40 +118,6 @@ def test_the_result_form_refuses_a_captor_that_was_not_there_and_keeps_what_was_
     assert 'value="captured" selected' in text  # the form keeps what was entered
     table.refresh_from_db()
     assert table.status == TabletopBattle.Status.WAITING and table.result == {}
-
-
-def table_ships(table: TabletopBattle) -> list:
-    from battles.engagements.table import table_sides
-
-    assert table.engagement is not None
-    return [ship for _, ship in table_sides(table.engagement).ships()]
-
-
-def gibraltar_storming(*, settings: dict[str, int] | None = None) -> tuple[World, TabletopBattle, Client]:
-    """Three French units (one a siege train) besiege British Gibraltar (FF 3: six coastal forts; one
-    battery), held by one unit counted five times (G 5 ≤ 2B 6: the siege rolls). The GM sends the
-    storming to the table; phase 6 holds it."""
-    world = sea_world(seed=3)
-    if settings:
-        world.campaign.settings = {**world.campaign.settings, **settings}
-    strait = SeaZoneFactory.create(campaign=world.campaign, key="strait", name="Strait of Gibraltar", type="narrows")
-    gib = PortFactory.create(
-        owner=world.gb, sea_zone=strait, key="gibraltar", name="Gibraltar", fortification=3, gibraltar=True, batteries=1
-    )
-    for train in (False, False, True):
-        LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib, siege_train=train)
-    LandUnit.objects.create(campaign=world.campaign, nation=world.gb, state="garrison", port=gib)
-    gm = get_user_model().objects.create_user("gm", "gm@example.com", "pw")
-    world.campaign.gm = gm
-    world.campaign.save()
-    table = table_mark(campaign=world.campaign, place="gibraltar", kind="storming")
-    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
-    assert turn_resolve(world.turn.pk) == "table"
-    table.refresh_from_db()
-    assert table.status == TabletopBattle.Status.WAITING
-    client = Client()
-    client.force_login(gm)
-    return world, table, client
 
 
 def _row(*cells: object) -> str:
