@@ -14,10 +14,12 @@ from django.utils.html import escape
 
 from battles.models import TabletopBattle
 from campaign.models import Turn
-from campaign.tabletop import table_pack_roll, table_setup_dice_set
+from campaign.tabletop import TableResultRefused, table_mark, table_pack_roll, table_setup_dice_set
 from ports.models import LandUnit
+from rules.dice import SeededDice, derive_seed
 from rules.tabletop import fire_combat, forts, tides, wind
-from tests.support.tabletop import gibraltar_siege, gibraltar_storming, table_ships
+from rules.tabletop.storming import fire_rolled_text
+from tests.support.tabletop import gibraltar_besieged, gibraltar_siege, gibraltar_storming, table_ships
 
 pytestmark = pytest.mark.django_db
 
@@ -147,8 +149,68 @@ def test_the_storming_pack_fills_in_the_forces_fire_factors_and_the_odds() -> No
         for row in t.rows:
             assert _row(*row) in html, (t.title, row)
     assert "seed" not in html.lower() and "RULES.md" not in html  # users never see the documents' names
+    # Nothing rolled yet: the first fires are left blank for the table's own dice.
+    assert '<strong>Besiegers\' fire:</strong> dice <span class="blank">' in html.replace("&#x27;", "'")
+    assert "Dice rolled by the server" not in html
     pdf = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    page = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/").content.decode()
+    assert "Have the server roll the first fires" in page
+
+
+def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_path: Path) -> None:
+    """Asked, the server rolls the besiegers' fire (19 against 18: 1–1) and then the garrison's (79
+    against 9: 6–1), tens then units, with the dice seeded for phase 6 at the port; logged once."""
+    world, table, client = gibraltar_storming()
+    before = list(Turn.objects.get(pk=world.turn.pk).dice_log)
+    url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/"
+    assert client.post(url, {"action": "roll"}).status_code == 302
+    table.refresh_from_db()
+    dice = SeededDice(derive_seed(world.campaign.seed, world.turn.number, 6, "gibraltar", "table"))
+    faces = [dice.roll(6) for _ in range(4)]
+    assert [(d["purpose"], d["place"], d["subject"], d["die"], d["raw"]) for d in table.pack["dice"]] == [
+        ("fire_combat", "gibraltar", "besiegers", "d6", faces[0]),
+        ("fire_combat", "gibraltar", "besiegers", "d6", faces[1]),
+        ("fire_combat", "gibraltar", "garrison", "d6", faces[2]),
+        ("fire_combat", "gibraltar", "garrison", "d6", faces[3]),
+    ]
+    attack = fire_combat.fire_for(attack=19, defence=18, tens=faces[0], units=faces[1])
+    sally = fire_combat.fire_for(attack=79, defence=9, tens=faces[2], units=faces[3])
+    assert attack.column is not None and attack.column.label == "1\u20131"
+    assert sally.column is not None and sally.column.label == "6\u20131"
+    said = [
+        ["Besiegers' fire", fire_rolled_text(attack)],
+        ["Garrison's fire, with the port's guns", fire_rolled_text(sally)],
+    ]
+    assert table.pack["rolled"] == said
+    assert said[0][1].startswith(f"dice {faces[0]} and {faces[1]} ({faces[0]}{faces[1]}), column 1\u20131: ")
+    log = Turn.objects.get(pk=world.turn.pk).dice_log
+    assert log == [*before, *table.pack["dice"]]  # the turn's canonical dice log, appended once
+    again = table_pack_roll(table=table)
+    assert again.pack["dice"] == table.pack["dice"] and again.pack["rolled"] == said
+    assert client.post(url, {"action": "roll"}).status_code == 302  # asked twice: nothing changes
+    assert Turn.objects.get(pk=world.turn.pk).dice_log == log
+    html = client.get(url + "pack/").content.decode().replace("&#x27;", "'")
+    for name, words in said:
+        assert f"<strong>{name}:</strong> {escape(words)}" in html
+    assert "Dice rolled by the server" in html and "19 against 18: tens" in html
+    page = client.get(url).content.decode().replace("&#x27;", "'")
+    assert f"Besiegers' fire: {escape(said[0][1])}" in page and "roll the first fires" not in page
+    pdf = client.get(url + "pack.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    path = tmp_path / "storming.pdf"
+    path.write_bytes(pdf.content)
+    text = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True, timeout=60)
+    assert f"dice {faces[0]} and {faces[1]} ({faces[0]}{faces[1]})" in text.stdout
+
+
+def test_a_storming_not_waiting_at_the_table_has_no_dice_rolled() -> None:
+    world = gibraltar_besieged()
+    table = table_mark(campaign=world.campaign, place="gibraltar", kind="storming")
+    with pytest.raises(TableResultRefused, match="only for a storming waiting at the table; this one is"):
+        table_pack_roll(table=table)
+    table.refresh_from_db()
+    assert table.pack == {} and Turn.objects.get(pk=world.turn.pk).dice_log == []
 
 
 def test_the_storming_pack_reads_the_factors_from_the_campaigns_table_settings() -> None:
