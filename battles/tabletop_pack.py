@@ -340,7 +340,8 @@ def storming_pack(table: TabletopBattle) -> StormingPack:
     held = _held_storming(table)
     state = held.state
     forts_line, fort_tables = _port_forts(held.port, held.ruleset)
-    running = f"besieged {state.earlier_turns} earlier turn{'s' if state.earlier_turns != 1 else ''} running"
+    n = state.earlier_turns
+    running = "its first turn of siege" if n == 0 else f"besieged {n} turn{'s' if n != 1 else ''} before this one"
     blockade = "blockaded against its owner" if state.blockaded else "not blockaded"
     commander = f"garrison commander grade {state.commander}" if state.commander else "no garrison commander"
     return StormingPack(

@@ -195,7 +195,7 @@ def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_pa
         assert f"<strong>{name}:</strong> {escape(words)}" in html
     assert "Dice rolled by the server" in html and "19 against 18: tens" in html
     page = client.get(url).content.decode().replace("&#x27;", "'")
-    assert f"Besiegers' fire: {escape(said[0][1])}" in page and "roll the first fires" not in page
+    assert f"<li>Besiegers' fire: {escape(said[0][1])}</li>" in page and "roll the first fires" not in page
     pdf = client.get(url + "pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     path = tmp_path / "storming.pdf"
