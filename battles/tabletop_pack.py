@@ -22,11 +22,23 @@ from ports.models import LandUnit, Port
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import NAVY_NAMES, Ruleset
 from rules.ship_guns import NOMINAL_GUNS
+from rules.siege import SiegeState
 from rules.siege_table import siege_state_from_json
 from rules.strategic_log import StrategicDie, StrategicLog
 from rules.tabletop import fire_combat, forts, tides, wind
 from rules.tabletop.printable import PrintableTable
-from rules.tabletop.storming import Besiegers, assault_fire_table, storming_fires
+from rules.tabletop.storming import (
+    FIRE_NAMES,
+    AssaultFire,
+    Besiegers,
+    assault_fire_table,
+    fire_rolled_text,
+    roll_storming_fires,
+    storming_fires,
+)
+
+#: The phase a storming is held by (its siege roll's), in the seed of its pack's dice.
+STORMING_PHASE = 6
 
 GRADE_WORDS = {
     "A": "A (superb)",
@@ -253,23 +265,30 @@ def _trains(n: int) -> str:
     return f", {n} of them siege train{'s' if n != 1 else ''}" if n else ""
 
 
-def assault_aid(port: Port, besiegers: list[tuple[str, bool]], garrison: int, ruleset: Ruleset) -> AssaultAid:
-    """The assault aid of a storming of ``port``: ``besiegers`` (each unit's nation name and whether it
-    is a siege train) against ``garrison`` land units, with each side's fire factors filled in."""
+def _assault_fires(
+    port: Port, besiegers: list[tuple[str, bool]], garrison: int, ruleset: Ruleset
+) -> tuple[list[Besiegers], tuple[AssaultFire, AssaultFire]]:
+    """The besieging forces by nation and the storming's two fires (the besiegers', the garrison's)."""
     by_nation: dict[str, list[bool]] = {}
     for name, train in besiegers:
         by_nation.setdefault(name, []).append(train)
     forces = [Besiegers(name, len(trains), sum(trains)) for name, trains in sorted(by_nation.items())]
-    owner = port.owner.name if port.owner is not None else "The garrison"
     fires = storming_fires(
         besiegers=forces,
         garrison=garrison,
-        garrison_name=owner,
+        garrison_name=port.owner.name if port.owner is not None else "The garrison",
         fortification=port.fortification,
         gibraltar=port.gibraltar,
         batteries=port.batteries,
         ruleset=ruleset,
     )
+    return forces, fires
+
+
+def assault_aid(port: Port, besiegers: list[tuple[str, bool]], garrison: int, ruleset: Ruleset) -> AssaultAid:
+    """The assault aid of a storming of ``port``: ``besiegers`` (each unit's nation name and whether it
+    is a siege train) against ``garrison`` land units, with each side's fire factors filled in."""
+    forces, fires = _assault_fires(port, besiegers, garrison, ruleset)
     return AssaultAid(
         besiegers=[f"{f.nation}: {_units(f.units)}" + _trains(f.trains) for f in forces],
         garrison=_units(garrison),
@@ -281,7 +300,7 @@ def assault_aid(port: Port, besiegers: list[tuple[str, bool]], garrison: int, ru
 @dataclass(frozen=True)
 class StormingPack:
     """The pack of a storming held at the table: the siege as phase 6 found it, the port's forts and
-    batteries, and the assault aid."""
+    batteries, the assault aid and, when the server rolled them, the first fires' dice."""
 
     table: TabletopBattle
     place: str
@@ -290,33 +309,68 @@ class StormingPack:
     fort_tables: list[PrintableTable]
     assault: AssaultAid
     kind: str = "Storming of a besieged port"
+    fire_names: tuple[str, ...] = FIRE_NAMES
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+    rolled: list[tuple[str, str]] = field(default_factory=list)
 
 
-def storming_pack(table: TabletopBattle) -> StormingPack:
-    """The pack of a storming phase 6 held at the table (its siege as it stood then)."""
+@dataclass(frozen=True)
+class _HeldStorming:
+    port: Port
+    state: SiegeState
+    forces: list[tuple[str, bool]]
+    ruleset: Ruleset
+
+
+def _held_storming(table: TabletopBattle) -> _HeldStorming:
+    """A storming's siege as phase 6 held it, with the besieging units by nation name."""
     siege = (table.pack or {}).get("siege")
     if not siege:
         raise ValueError("This storming has not come to the table yet: its pack is made when phase 6 holds it.")
     state = siege_state_from_json(siege)
-    port = table.port
-    if port is None:
+    if table.port is None:
         raise ValueError("A storming is of a port; this one names none.")
-    ruleset: Ruleset = table.campaign.ruleset
     names = dict(table.campaign.nations.values_list("code", "name"))
     forces = [(names.get(u.nation, u.nation), u.siege_train) for u in state.besiegers]
-    forts_line, fort_tables = _port_forts(port, ruleset)
-    running = f"besieged {state.earlier_turns} earlier turn{'s' if state.earlier_turns != 1 else ''} running"
+    return _HeldStorming(table.port, state, forces, table.campaign.ruleset)
+
+
+def storming_pack(table: TabletopBattle) -> StormingPack:
+    """The pack of a storming phase 6 held at the table (its siege as it stood then)."""
+    held = _held_storming(table)
+    state = held.state
+    forts_line, fort_tables = _port_forts(held.port, held.ruleset)
+    n = state.earlier_turns
+    running = "its first turn of siege" if n == 0 else f"besieged {n} turn{'s' if n != 1 else ''} before this one"
     blockade = "blockaded against its owner" if state.blockaded else "not blockaded"
     commander = f"garrison commander grade {state.commander}" if state.commander else "no garrison commander"
     return StormingPack(
         table=table,
-        place=port.name,
+        place=held.port.name,
         siege=f"{_units(len(state.besiegers))} besieging, {_units(len(state.garrison))} in the garrison; "
         f"{running}; {blockade}; {commander}",
         forts=forts_line,
         fort_tables=fort_tables,
-        assault=assault_aid(port, forces, len(state.garrison), ruleset),
+        assault=assault_aid(held.port, held.forces, len(state.garrison), held.ruleset),
+        rolls=list((table.pack or {}).get("dice", [])),
+        rolled=[(str(k), str(v)) for k, v in (table.pack or {}).get("rolled", [])],
     )
+
+
+def storming_pack_roll(
+    table: TabletopBattle, *, campaign_seed: int, turn_number: int
+) -> tuple[list[dict[str, Any]], list[list[str]]]:
+    """Roll a held storming's first fires for a group that asks the server to: the besiegers' at the
+    works, then the garrison's (and its guns') at the besiegers, each on the column its pack prints.
+    Seeded from (campaign seed, turn, 6, place, "table"), so they are the same however often asked.
+    Returns the strategic-log records and what each fire gave in words."""
+    held = _held_storming(table)
+    _, fires = _assault_fires(held.port, held.forces, len(held.state.garrison), held.ruleset)
+    dice = SeededDice(derive_seed(campaign_seed, turn_number, STORMING_PHASE, table.place, "table"))
+    log = StrategicLog()
+    results = roll_storming_fires(dice, log, place=table.place, fires=fires)
+    rolled = [[name, fire_rolled_text(result)] for name, result in zip(FIRE_NAMES, results, strict=True)]
+    return [r.to_dict() for r in log], rolled
 
 
 def pack_roll(

@@ -35,7 +35,7 @@ from battles.engagements.table import (
     table_sides,
 )
 from battles.models import Battle, TabletopBattle
-from battles.tabletop_pack import pack_roll, setup_dice_check, wind_dice_check
+from battles.tabletop_pack import pack_roll, setup_dice_check, storming_pack_roll, wind_dice_check
 from campaign.models import Campaign, Nation, Order, Turn
 from campaign.selectors import diplomacy_for_campaign
 from campaign.turn.lifecycle import turn_table_resume
@@ -289,23 +289,30 @@ def table_fight_automatically(*, table: TabletopBattle) -> TabletopBattle:
 
 @transaction.atomic
 def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
-    """The group asks the server to roll the pack's dice (the initial wind, the first wind speed):
-    rolled once, kept with the battle (its report's dice when applied) and in the turn's strategic
-    dice log, the same canonical log as every other die of the turn. Asking again changes nothing."""
+    """The group asks the server to roll the pack's dice (a battle's initial wind and first wind speed,
+    inshore its set-up dice; a storming's first fires, the besiegers' then the garrison's): rolled
+    once, kept with the battle (its report's dice when applied) and in the turn's strategic dice log,
+    the same canonical log as every other die of the turn. Asking again changes nothing."""
     table = _locked(table)
-    if table.is_storming:
-        raise _refuse("A storming's fire combat is rolled at the table: the server rolls no dice for its pack.")
     if table.status not in TabletopBattle.OUTSTANDING:
-        raise _refuse("The pack's dice are rolled only for a battle waiting at the table.")
+        what = "a storming" if table.is_storming else "a battle"
+        raise _refuse(
+            f"The pack's dice are rolled only for {what} waiting at the table; "
+            f"this one is {table.get_status_display().lower()}."
+        )
     if (table.pack or {}).get("dice"):
         return table
     turn = Turn.objects.select_for_update().get(pk=table.turn_id)
-    records, rolled, setup = pack_roll(
-        table, campaign_seed=table.campaign.seed, turn_number=turn.number, inshore=table.port_id is not None
-    )
-    table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}
-    if setup is not None and not (table.pack.get("setup") or {}):
-        table.pack["setup"] = setup
+    if table.is_storming:
+        records, rolled = storming_pack_roll(table, campaign_seed=table.campaign.seed, turn_number=turn.number)
+        table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}
+    else:
+        records, rolled, setup = pack_roll(
+            table, campaign_seed=table.campaign.seed, turn_number=turn.number, inshore=table.port_id is not None
+        )
+        table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}
+        if setup is not None and not (table.pack.get("setup") or {}):
+            table.pack["setup"] = setup
     table.save(update_fields=["pack", "updated_at"])
     Turn.objects.filter(pk=turn.pk).update(dice_log=[*turn.dice_log, *records])
     return table

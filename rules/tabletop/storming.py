@@ -18,7 +18,9 @@ Two fires are worked out, one each way:
   in clear terrain" (a land unit is :data:`~rules.tabletop.fire_combat.UNIT_INCREMENTS` increments).
 
 Each fire prints its lines (what fires, how many, the factor, the product), the total, the
-defence, the exact odds, the odds rounded down and the chart column to read.
+defence, the exact odds, the odds rounded down and the chart column to read. When the group asks
+the server to roll, :func:`roll_storming_fires` rolls both fires (the besiegers' first) with seed
+003's two dice, tens then units, and :func:`fire_rolled_text` says what each gave.
 
 Pure Python: no Django, no I/O.
 """
@@ -30,8 +32,10 @@ from dataclasses import dataclass
 from math import gcd
 from typing import Final
 
+from rules.dice import Dice
 from rules.ruleset import Ruleset
 from rules.siege import coastal_forts, garrison_strength
+from rules.strategic_log import StrategicLog
 from rules.tabletop.fire_combat import (
     HOUSE_FIRE_CHART,
     OPEN_DEFENCE,
@@ -39,11 +43,18 @@ from rules.tabletop.fire_combat import (
     SOURCE,
     UNIT_INCREMENTS,
     FireChart,
+    FireResult,
     Formation,
     massed_target_modifier,
+    roll_fire,
     target_fire_defence,
 )
 from rules.tabletop.printable import PrintableTable, signed
+
+#: The two fires of a storming in the order they are rolled, as the pack names them, and the
+#: subject their dice are logged under.
+FIRE_NAMES: Final = ("Besiegers' fire", "Garrison's fire, with the port's guns")
+FIRE_SUBJECTS: Final = ("besiegers", "garrison")
 
 #: What a fire's lines are headed.
 FIRE_HEADERS: Final = ("Fires", "How many", "Fire factor each", "Fire factors")
@@ -175,4 +186,48 @@ def assault_fire_table(fire: AssaultFire) -> PrintableTable:
             f"Massed target: {signed(fire.modifier)} to the roll (a hex of {UNIT_INCREMENTS} increments).",
             "The result is the number of increments the target loses.",
         ),
+    )
+
+
+def roll_storming_fires(
+    dice: Dice,
+    log: StrategicLog,
+    *,
+    place: str,
+    fires: tuple[AssaultFire, AssaultFire],
+    chart: FireChart = HOUSE_FIRE_CHART,
+) -> tuple[FireResult, FireResult]:
+    """The storming's first fires rolled, as :func:`storming_fires` worked them out: the besiegers' at
+    the works, then the garrison's (and its guns') at the besiegers; each with seed 003's two dice,
+    tens then units, read on the fire's column (every die logged as ``fire_combat``)."""
+    attack, sally = (
+        roll_fire(
+            dice,
+            log,
+            place=place,
+            attack=fire.total,
+            defence=fire.defence,
+            modifier=fire.modifier,
+            chart=chart,
+            subject=subject,
+        )
+        for fire, subject in zip(fires, FIRE_SUBJECTS, strict=True)
+    )
+    return attack, sally
+
+
+def fire_rolled_text(result: FireResult) -> str:
+    """What a rolled fire gave, in words: "dice 4 and 3 (43), column 1–1: 1 increment lost"."""
+    text = f"dice {result.tens} and {result.units} ({result.roll})"
+    if result.modifier:
+        text += f" {signed(result.modifier)} = {result.modified}"
+    if result.applied != result.modified:
+        text += f", counted as {result.applied}"
+    if result.column is None:
+        return text + ": odds below the chart, no loss"
+    return (
+        text
+        + f", column {result.column.label}: "
+        + _plural(result.increments_lost, "increment", "increments")
+        + " lost"
     )

@@ -14,8 +14,8 @@ from battles.models import Battle
 from campaign.tabletop import table_pack_roll, table_result_approve, table_result_enter
 from tests.campaign.test_guns import blockade, levant_world
 from tests.factories import ShipFactory
+from tests.support.tabletop import gibraltar_siege, table_ships
 from tests.support.turns import order_store, phase_events
-from tests.web.test_tabletop_pack import gibraltar_siege, table_ships
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from campaign.api_tokens import api_token_create
 from campaign.models import Turn
 from fleets.models import Ship
 from ports.models import LandUnit, Port
-from tests.web.test_tabletop_pack import gibraltar_siege, gibraltar_storming, table_ships
+from tests.support.tabletop import gibraltar_siege, gibraltar_storming, table_ships
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,7 @@
 """Issue 13, "Phones": every player page at 390 × 844 in Chromium without sideways scrolling (the
 document no wider than the viewport), after a turn with a battle so that every page has its full
-content. Screenshots of each page at phone and desktop widths go to artifacts/screenshots/."""
+content; and every page of a storming fought on the table (issue 15), used without JavaScript.
+Screenshots of each page at phone and desktop widths go to artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -8,15 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.utils import timezone
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
-from battles.models import Battle
+from battles.models import Battle, TabletopBattle
 from campaign.orders.forms import ORDER_FORMS
 from campaign.orders.services import order_add
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from tests.browser.test_player_journey import PASSWORD, journey_world
+from tests.support.tabletop import GM_PASSWORD, gibraltar_besieged, storming_held
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,15 +50,44 @@ def _pages(slug: str, battle_id: int, order_id: int) -> dict[str, str]:
     return pages
 
 
-def _logged_in(browser: Browser, base: str, viewport: dict[str, int]) -> Page:
-    context = browser.new_context(viewport=viewport, timezone_id="Europe/London")  # type: ignore[arg-type]
+def _logged_in(
+    browser: Browser,
+    base: str,
+    viewport: dict[str, int],
+    *,
+    username: str = "nelson",
+    password: str = PASSWORD,
+    javascript: bool = True,
+) -> Page:
+    context = browser.new_context(
+        viewport=viewport,  # type: ignore[arg-type]
+        timezone_id="Europe/London",
+        java_script_enabled=javascript,
+    )
     page = context.new_page()
     page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill("nelson")
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     return page
+
+
+def _too_wide(page: Page) -> tuple[int, list[str]] | None:
+    """The page's width and the elements that stick out, if it is wider than a phone."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width <= PHONE["width"]:
+        return None
+    # Name the elements that stick out, so a failure says what to fix.
+    culprits = page.evaluate(
+        """(limit) => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > limit + 0.5)
+            .slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+                + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '')
+                + ' ' + Math.round(e.getBoundingClientRect().right))""",
+        PHONE["width"],
+    )
+    return width, culprits
 
 
 def test_no_player_page_is_wider_than_a_phone(live_server: Any, browser: Browser, screenshots: Path) -> None:
@@ -74,23 +106,75 @@ def test_no_player_page_is_wider_than_a_phone(live_server: Any, browser: Browser
     for name, path in pages.items():
         response = phone.goto(live_server.url + path)
         assert response is not None and response.status == 200, path
-        width = phone.evaluate("document.documentElement.scrollWidth")
-        if width > PHONE["width"]:
-            # Name the elements that stick out, so a failure says what to fix.
-            culprits = phone.evaluate(
-                """(limit) => [...document.querySelectorAll('body *')]
-                    .filter(e => e.getBoundingClientRect().right > limit + 0.5)
-                    .slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
-                        + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '')
-                        + ' ' + Math.round(e.getBoundingClientRect().right))""",
-                PHONE["width"],
-            )
-            too_wide[name] = (width, culprits)
+        if (wide := _too_wide(phone)) is not None:
+            too_wide[name] = wide
         phone.screenshot(path=str(screenshots / f"phone-{name}.png"), full_page=True)
     desktop = _logged_in(browser, live_server.url, DESKTOP)
     for name, path in pages.items():
         desktop.goto(live_server.url + path)
         desktop.screenshot(path=str(screenshots / f"desktop-{name}.png"), full_page=True)
+    assert too_wide == {}, too_wide
+
+
+def _storming_pages(slug: str, table_id: int) -> dict[str, str]:
+    """Every page of a storming on the table once phase 6 holds it: the list, the storming with its
+    result form, and its pack."""
+    return {
+        "tables-storming": f"/campaigns/{slug}/table/",
+        "table-storming": f"/campaigns/{slug}/table/{table_id}/",
+        "table-storming-pack": f"/campaigns/{slug}/table/{table_id}/pack/",
+    }
+
+
+def test_every_storming_page_fits_a_phone_without_javascript(
+    live_server: Any, browser: Browser, screenshots: Path
+) -> None:
+    """The GM sends Gibraltar's storming to the table from the list's form, has the server roll its
+    first fires and enters the result, with JavaScript off; the garrison's player reads the same
+    pages. Each page is checked at 390 px before and after the dice."""
+    world = gibraltar_besieged()
+    world.gb.player = get_user_model().objects.create_user("eliott", "eliott@example.com", PASSWORD)
+    world.gb.save(update_fields=["player"])
+    slug = world.campaign.slug
+    too_wide: dict[str, tuple[int, list[str]]] = {}
+
+    def look(page: Page, name: str) -> None:
+        if (wide := _too_wide(page)) is not None:
+            too_wide[name] = wide
+        page.screenshot(path=str(screenshots / f"phone-{name}.png"), full_page=True)
+
+    gm = _logged_in(browser, live_server.url, PHONE, username="gm", password=GM_PASSWORD, javascript=False)
+    player = _logged_in(browser, live_server.url, PHONE, username="eliott", javascript=False)
+    gm.goto(f"{live_server.url}/campaigns/{slug}/table/")
+    look(gm, "tables-storming-form")
+    player.goto(f"{live_server.url}/campaigns/{slug}/table/")
+    look(player, "tables-storming-ask")
+    gm.get_by_label("Port").select_option(label="Gibraltar")
+    gm.get_by_role("button", name="Storm it on the table").click()
+    expect(gm.get_by_role("link", name="Storming of Gibraltar")).to_be_visible()
+    look(gm, "tables-storming-marked")
+
+    table = storming_held(world, TabletopBattle.objects.get(campaign=world.campaign))
+    pages = _storming_pages(slug, table.pk)
+    for who, page in (("gm", gm), ("player", player)):
+        for name, path in pages.items():
+            response = page.goto(live_server.url + path)
+            assert response is not None and response.status == 200, path
+            look(page, f"{name}-{who}")
+    gm.goto(live_server.url + pages["table-storming"])
+    gm.get_by_role("button", name="Have the server roll the first fires").click()
+    expect(gm.get_by_text("The server rolled the first fires")).to_be_visible()
+    look(gm, "table-storming-rolled")
+    gm.goto(live_server.url + pages["table-storming-pack"])
+    expect(gm.get_by_role("heading", name="Dice rolled by the server")).to_be_visible()
+    look(gm, "table-storming-pack-rolled")
+    gm.goto(live_server.url + pages["table-storming"])
+    gm.get_by_label("Garrison units lost (of 1)").fill("1")
+    gm.get_by_label("Taken (only when no garrison unit is left)").check()
+    gm.get_by_role("button", name="Enter the result (as game master)").click()
+    expect(gm.get_by_role("button", name="Approve and apply")).to_be_visible()
+    look(gm, "table-storming-entered")
+    assert TabletopBattle.objects.get(pk=table.pk).status == TabletopBattle.Status.CONFIRMED
     assert too_wide == {}, too_wide
 
 

@@ -7,7 +7,6 @@ then checks what the pipeline did against the rules and against the turn's store
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -20,8 +19,8 @@ from campaign.turn.lifecycle import turn_claim
 from campaign.turn.phase_06_sieges import fleets_beaten_this_turn
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import LandUnit, Port, SeaZone
-from rules.dice import SeededDice, derive_seed
 from tests.factories import AdmiralFactory, FleetFactory, NationFactory, PortFactory, SeaZoneFactory, ShipFactory
+from tests.support.sieges import ashore, garrison, seed_where, siege_dice
 from tests.support.turns import open_turn, phases_run, report_texts
 from tests.worlds import World, two_power_world
 
@@ -56,22 +55,6 @@ def strait_world() -> Strait:
     return Strait(world, strait, gibraltar)
 
 
-def garrison(port: Port, nation: Nation, n: int) -> list[LandUnit]:
-    return [
-        LandUnit.objects.create(campaign=port.campaign, nation=nation, port=port, state=LandUnit.State.GARRISON)
-        for _ in range(n)
-    ]
-
-
-def ashore(port: Port, nation: Nation, n: int, *, trains: int = 0) -> list[LandUnit]:
-    return [
-        LandUnit.objects.create(
-            campaign=port.campaign, nation=nation, port=port, state=LandUnit.State.ASHORE, siege_train=i >= n - trains
-        )
-        for i in range(n)
-    ]
-
-
 def invasion_fleet(nation: Nation, zone: SeaZone, units: int, *, name: str = "Armée d'Angleterre") -> Fleet:
     """A fleet at sea with a 74 and ``units`` transports, each carrying one land unit (§7)."""
     fleet = FleetFactory.create(nation=nation, name=name, sea_zone=zone, port=None)
@@ -94,22 +77,6 @@ def land_order(turn: Turn, nation: Nation, fleet: Fleet, port: str, units: int, 
         fleet=fleet,
         body={"kind": "land", "fleet": fleet.pk, "port": port, "units": units},
     )
-
-
-def siege_dice(turn: Turn, port: str) -> list[dict[str, object]]:
-    turn.refresh_from_db()
-    return [d for d in turn.dice_log if d["purpose"] == "siege" and d["place"] == port]
-
-
-def seed_where(world: World, turn: int, phase: int, place: str, wanted: Callable[[list[int]], bool], sides: list[int]):
-    """Give the campaign the first seed whose dice at (turn, phase, place) satisfy ``wanted``."""
-    for seed in range(200_000):
-        dice = SeededDice(derive_seed(seed, turn, phase, place))
-        if wanted([dice.roll(s) for s in sides]):
-            world.campaign.seed = seed
-            world.campaign.save(update_fields=["seed"])
-            return seed
-    raise AssertionError("no seed found")
 
 
 # --- landings ----------------------------------------------------------------------------------

@@ -40,8 +40,8 @@ from campaign.turn.lifecycle import (
 from campaign.turn.runner import turn_dry_run
 from fleets.models import Ship
 from ports.models import LandUnit
-from tests.campaign.test_sieges import ashore, garrison, seed_where, siege_dice
 from tests.support.exports import differences, strip_ids
+from tests.support.sieges import ashore, garrison, seed_where, siege_dice
 from tests.support.turns import report_texts
 from tests.worlds import World, two_power_world, two_sallies
 

@@ -9,5 +9,8 @@
 * ``tests.support.turns`` — orders stored for a turn, phases run one by one, turns resolved
   inline, events and reports read back;
 * ``tests.support.random_orders`` — deterministic random orders for a whole campaign (fuzz, golden);
-* ``tests.support.exports`` — campaign exports made comparable between runs.
+* ``tests.support.exports`` — campaign exports made comparable between runs;
+* ``tests.support.sieges`` — garrisons and besiegers ashore, a seed for a wanted siege die, the
+  turn's siege dice read back;
+* ``tests.support.tabletop`` — Gibraltar's besieged-port battle and its storming held at the table.
 """

@@ -10,50 +10,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
-from django.utils import timezone
 from django.utils.html import escape
 
 from battles.models import TabletopBattle
 from campaign.models import Turn
-from campaign.tabletop import table_mark, table_pack_roll, table_setup_dice_set
-from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import turn_claim
+from campaign.tabletop import TableResultRefused, table_mark, table_pack_roll, table_setup_dice_set
 from ports.models import LandUnit
+from rules.dice import SeededDice, derive_seed
 from rules.tabletop import fire_combat, forts, tides, wind
-from tests.factories import PortFactory, SeaZoneFactory
-from tests.worlds import World, fleet, sea_world
+from rules.tabletop.storming import fire_rolled_text
+from tests.support.tabletop import gibraltar_besieged, gibraltar_siege, gibraltar_storming, table_ships
 
 pytestmark = pytest.mark.django_db
-
-
-def gibraltar_siege() -> tuple[World, TabletopBattle, Client]:
-    """French troops besiege British Gibraltar (FF 3, one battery); a French squadron lies inside
-    and the Mediterranean Fleet comes to fight it: a besieged-port engagement, sent to the table by
-    the GM. Seed 3: checked to bring the ships in port to action."""
-    world = sea_world(seed=3)
-    strait = SeaZoneFactory.create(campaign=world.campaign, key="strait", name="Strait of Gibraltar", type="narrows")
-    gib = PortFactory.create(
-        owner=world.gb, sea_zone=strait, key="gibraltar", name="Gibraltar", fortification=3, gibraltar=True, batteries=1
-    )
-    LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib)
-    LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib)
-    LandUnit.objects.create(campaign=world.campaign, nation=world.gb, state="garrison", port=gib)
-    fleet(world, world.fr, "Escadre de Cadix", "gibraltar", [("3rd-74", 3)])
-    fleet(world, world.gb, "Mediterranean Fleet", "strait", [("1st", 1), ("3rd-74", 2), ("frigate", 1)])
-    gm = get_user_model().objects.create_user("gm", "gm@example.com", "pw")
-    world.campaign.gm = gm
-    world.campaign.save()
-    table = table_mark(campaign=world.campaign, place="gibraltar")
-    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
-    assert turn_resolve(world.turn.pk) == "table"
-    table.refresh_from_db()
-    assert table.status == TabletopBattle.Status.WAITING and table.engagement is not None
-    assert table.engagement.kind == "besieged_port"
-    client = Client()
-    client.force_login(gm)
-    return world, table, client
 
 
 def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dice(tmp_path: Path) -> None:
@@ -154,40 +122,6 @@ def test_the_result_form_refuses_a_captor_that_was_not_there_and_keeps_what_was_
     assert table.status == TabletopBattle.Status.WAITING and table.result == {}
 
 
-def table_ships(table: TabletopBattle) -> list:
-    from battles.engagements.table import table_sides
-
-    assert table.engagement is not None
-    return [ship for _, ship in table_sides(table.engagement).ships()]
-
-
-def gibraltar_storming(*, settings: dict[str, int] | None = None) -> tuple[World, TabletopBattle, Client]:
-    """Three French units (one a siege train) besiege British Gibraltar (FF 3: six coastal forts; one
-    battery), held by one unit counted five times (G 5 ≤ 2B 6: the siege rolls). The GM sends the
-    storming to the table; phase 6 holds it."""
-    world = sea_world(seed=3)
-    if settings:
-        world.campaign.settings = {**world.campaign.settings, **settings}
-    strait = SeaZoneFactory.create(campaign=world.campaign, key="strait", name="Strait of Gibraltar", type="narrows")
-    gib = PortFactory.create(
-        owner=world.gb, sea_zone=strait, key="gibraltar", name="Gibraltar", fortification=3, gibraltar=True, batteries=1
-    )
-    for train in (False, False, True):
-        LandUnit.objects.create(campaign=world.campaign, nation=world.fr, state="ashore", port=gib, siege_train=train)
-    LandUnit.objects.create(campaign=world.campaign, nation=world.gb, state="garrison", port=gib)
-    gm = get_user_model().objects.create_user("gm", "gm@example.com", "pw")
-    world.campaign.gm = gm
-    world.campaign.save()
-    table = table_mark(campaign=world.campaign, place="gibraltar", kind="storming")
-    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
-    assert turn_resolve(world.turn.pk) == "table"
-    table.refresh_from_db()
-    assert table.status == TabletopBattle.Status.WAITING
-    client = Client()
-    client.force_login(gm)
-    return world, table, client
-
-
 def _row(*cells: object) -> str:
     return "".join(f"<td>{escape(str(c))}</td>" for c in cells)
 
@@ -215,8 +149,68 @@ def test_the_storming_pack_fills_in_the_forces_fire_factors_and_the_odds() -> No
         for row in t.rows:
             assert _row(*row) in html, (t.title, row)
     assert "seed" not in html.lower() and "RULES.md" not in html  # users never see the documents' names
+    # Nothing rolled yet: the first fires are left blank for the table's own dice.
+    assert '<strong>Besiegers\' fire:</strong> dice <span class="blank">' in html.replace("&#x27;", "'")
+    assert "Dice rolled by the server" not in html
     pdf = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    page = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/").content.decode()
+    assert "Have the server roll the first fires" in page
+
+
+def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_path: Path) -> None:
+    """Asked, the server rolls the besiegers' fire (19 against 18: 1–1) and then the garrison's (79
+    against 9: 6–1), tens then units, with the dice seeded for phase 6 at the port; logged once."""
+    world, table, client = gibraltar_storming()
+    before = list(Turn.objects.get(pk=world.turn.pk).dice_log)
+    url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/"
+    assert client.post(url, {"action": "roll"}).status_code == 302
+    table.refresh_from_db()
+    dice = SeededDice(derive_seed(world.campaign.seed, world.turn.number, 6, "gibraltar", "table"))
+    faces = [dice.roll(6) for _ in range(4)]
+    assert [(d["purpose"], d["place"], d["subject"], d["die"], d["raw"]) for d in table.pack["dice"]] == [
+        ("fire_combat", "gibraltar", "besiegers", "d6", faces[0]),
+        ("fire_combat", "gibraltar", "besiegers", "d6", faces[1]),
+        ("fire_combat", "gibraltar", "garrison", "d6", faces[2]),
+        ("fire_combat", "gibraltar", "garrison", "d6", faces[3]),
+    ]
+    attack = fire_combat.fire_for(attack=19, defence=18, tens=faces[0], units=faces[1])
+    sally = fire_combat.fire_for(attack=79, defence=9, tens=faces[2], units=faces[3])
+    assert attack.column is not None and attack.column.label == "1\u20131"
+    assert sally.column is not None and sally.column.label == "6\u20131"
+    said = [
+        ["Besiegers' fire", fire_rolled_text(attack)],
+        ["Garrison's fire, with the port's guns", fire_rolled_text(sally)],
+    ]
+    assert table.pack["rolled"] == said
+    assert said[0][1].startswith(f"dice {faces[0]} and {faces[1]} ({faces[0]}{faces[1]}), column 1\u20131: ")
+    log = Turn.objects.get(pk=world.turn.pk).dice_log
+    assert log == [*before, *table.pack["dice"]]  # the turn's canonical dice log, appended once
+    again = table_pack_roll(table=table)
+    assert again.pack["dice"] == table.pack["dice"] and again.pack["rolled"] == said
+    assert client.post(url, {"action": "roll"}).status_code == 302  # asked twice: nothing changes
+    assert Turn.objects.get(pk=world.turn.pk).dice_log == log
+    html = client.get(url + "pack/").content.decode().replace("&#x27;", "'")
+    for name, words in said:
+        assert f"<strong>{name}:</strong> {escape(words)}" in html
+    assert "Dice rolled by the server" in html and "19 against 18: tens" in html
+    page = client.get(url).content.decode().replace("&#x27;", "'")
+    assert f"<li>Besiegers' fire: {escape(said[0][1])}</li>" in page and "roll the first fires" not in page
+    pdf = client.get(url + "pack.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    path = tmp_path / "storming.pdf"
+    path.write_bytes(pdf.content)
+    text = subprocess.run(["pdftotext", str(path), "-"], check=True, capture_output=True, text=True, timeout=60)
+    assert f"dice {faces[0]} and {faces[1]} ({faces[0]}{faces[1]})" in text.stdout
+
+
+def test_a_storming_not_waiting_at_the_table_has_no_dice_rolled() -> None:
+    world = gibraltar_besieged()
+    table = table_mark(campaign=world.campaign, place="gibraltar", kind="storming")
+    with pytest.raises(TableResultRefused, match="only for a storming waiting at the table; this one is"):
+        table_pack_roll(table=table)
+    table.refresh_from_db()
+    assert table.pack == {} and Turn.objects.get(pk=world.turn.pk).dice_log == []
 
 
 def test_the_storming_pack_reads_the_factors_from_the_campaigns_table_settings() -> None:

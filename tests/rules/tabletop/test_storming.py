@@ -6,9 +6,17 @@ Each test quotes the seed line it implements, verbatim.
 
 from __future__ import annotations
 
+from rules.dice import ScriptedDice
 from rules.ruleset import DEFAULT_RULESET as R
 from rules.ruleset import Ruleset
-from rules.tabletop.storming import Besiegers, assault_fire_table, storming_fires
+from rules.strategic_log import StrategicLog
+from rules.tabletop.storming import (
+    Besiegers,
+    assault_fire_table,
+    fire_rolled_text,
+    roll_storming_fires,
+    storming_fires,
+)
 
 
 def test_a_siege_train_fires_as_the_seeds_battery_at_medium_range() -> None:
@@ -84,3 +92,55 @@ def test_fire_below_the_chart_causes_no_loss() -> None:
         ruleset=Ruleset.from_flat({"table.works_fire_defence": 100}),
     )
     assert attack.column == "below 1\u20133: no loss"
+
+
+def test_the_server_rolls_the_besiegers_fire_then_the_garrisons_tens_then_units() -> None:
+    """Seed 003: "The dice are rolled with a result of 43. By cross-indexing the dice roll of 43 with
+    the odds column, 1.5 – 1, we see that “1” is the result." — here the garrison's two batteries
+    (14 against 9: 1.5–1) roll 4 then 3; the besiegers (6 against the works' 18: below 1–2, 1–3)
+    roll first, 6 then 6."""
+    fires = storming_fires(
+        besiegers=[Besiegers("France", 1)],
+        garrison=0,
+        garrison_name="Spain",
+        fortification=0,
+        gibraltar=False,
+        batteries=2,
+        ruleset=R,
+    )
+    log = StrategicLog()
+    attack, sally = roll_storming_fires(ScriptedDice([6, 6, 4, 3]), log, place="cadiz", fires=fires)
+    assert (attack.attack, attack.defence, attack.roll, attack.column and attack.column.label) == (
+        6,
+        18,
+        66,
+        "1\u20133",
+    )
+    assert fire_rolled_text(attack) == "dice 6 and 6 (66), column 1\u20133: 1 increment lost"
+    assert (sally.attack, sally.defence, sally.roll, sally.increments_lost) == (14, 9, 43, 1)
+    assert fire_rolled_text(sally) == "dice 4 and 3 (43), column 1.5\u20131: 1 increment lost"
+    assert [(d.purpose, d.place, d.subject, d.die, d.raw) for d in log] == [
+        ("fire_combat", "cadiz", "besiegers", "d6", 6),
+        ("fire_combat", "cadiz", "besiegers", "d6", 6),
+        ("fire_combat", "cadiz", "garrison", "d6", 4),
+        ("fire_combat", "cadiz", "garrison", "d6", 3),
+    ]
+
+
+def test_a_rolled_fire_below_the_chart_says_no_loss_and_plurals_are_right() -> None:
+    """Odds worse than the chart's lowest column cause no loss, whatever the dice; seed 003: "The
+    result is the number of increments lost." """
+    fires = storming_fires(
+        besiegers=[Besiegers("France", 1)],
+        garrison=3,
+        garrison_name="Spain",
+        fortification=3,
+        gibraltar=False,
+        batteries=3,
+        ruleset=Ruleset.from_flat({"table.works_fire_defence": 100}),
+    )
+    attack, sally = roll_storming_fires(ScriptedDice([6, 6, 6, 6]), StrategicLog(), place="cadiz", fires=fires)
+    assert (attack.column, attack.increments_lost) == (None, 0)
+    assert fire_rolled_text(attack) == "dice 6 and 6 (66): odds below the chart, no loss"
+    assert sally.increments_lost > 1
+    assert fire_rolled_text(sally).endswith(f"{sally.increments_lost} increments lost")
