@@ -71,6 +71,7 @@ def tabletop_report() -> dict[str, Any]:
     held = 0 if ships[0].nation_id == world.gb.pk else 1  # the ships come side 0 first
     table_result_enter(table=table, body={"ships": rows, "admirals_lost": [], "held_field": held}, side=None, by="gm")
     battle = table_result_approve(table=table)
+    assert battle is not None  # a battle's result makes its Battle row (a storming's makes none)
     return dict(battle.report)
 
 
