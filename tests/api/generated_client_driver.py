@@ -256,23 +256,31 @@ def settle_the_table(d: Driver) -> None:
     m = d.models
     waiting = [t for t in d.every("table_battles_list") if t.status == "waiting"]
     if not waiting:
-        raise Mismatch("table_battles_list: the turn waits for the table, but no battle of ours waits there")
+        return  # the other side's, or already settled: the GM's approval resumes the turn
     if d.rival is None or d.gm is None:
         raise Mismatch("table_result_confirm: a battle waits at the table; give --rival-token and --gm-token")
     for table in waiting:
         state = d.call("table_battle_retrieve", slug=d.slug, table_id=table.id).parsed
         if state.my_side is None:
             raise Mismatch(f"table_battle_retrieve: the caller has no side in the battle at {state.place}")
-        rows = [m.TableResultEntry(ship=s.id, fate=m.FateEnum.INTACT) for s in state.ships]
-        result = m.TableResult(ships=rows, held_field=None, admirals_lost=[])
+        if state.kind == "storming":
+            # The port held: no unit lost on either side.
+            storming = m.StormingResult(garrison_lost=0, port_taken=False)
+            entered = d.call("table_storming_result_enter", slug=d.slug, table_id=table.id, body=storming)
+            rows = []
+        else:
+            rows = [m.TableResultEntry(ship=s.id, fate=m.FateEnum.INTACT) for s in state.ships]
+            result = m.TableResult(ships=rows, held_field=None, admirals_lost=[])
+            entered = d.call("table_result_enter", slug=d.slug, table_id=table.id, body=result)
         steps = [
-            d.call("table_result_enter", slug=d.slug, table_id=table.id, body=result).parsed.status,
+            entered.parsed.status,
             d.call("table_result_confirm", slug=d.slug, table_id=table.id, by=d.rival).parsed.status,
             d.call("table_result_approve", slug=d.slug, table_id=table.id, by=d.gm).parsed.status,
         ]
         if steps != ["entered", "confirmed", "applied"]:
             raise Mismatch(f"table_result_approve: the result at {state.place} went {steps}")
-        print(f"The battle at {state.place} was settled at the table: {len(rows)} ships.")
+        what = "storming of" if state.kind == "storming" else "battle at"
+        print(f"The {what} {state.place} was settled at the table: {len(rows)} ships.")
 
 
 def play_the_turn(d: Driver, number: int, timeout: float, interval: float) -> None:
@@ -282,19 +290,25 @@ def play_the_turn(d: Driver, number: int, timeout: float, interval: float) -> No
     deadline = time.monotonic() + timeout
     etag = None
     polls = not_modified = 0
+    waits_at_table = False
     while time.monotonic() < deadline:
         kwargs: dict[str, str] = {"if_none_match": etag} if etag else {}
         answer = d.call("campaign_retrieve", (200, 304), slug=d.slug, **kwargs)
         polls += 1
         if int(answer.status_code) == 304:
             not_modified += 1
+            # Still at the table: the campaign reads the same whether it waits for the battle just
+            # settled or for the next thing held there (a storming after phase 6), so look again.
+            if waits_at_table:
+                settle_the_table(d)
         else:
             etag = answer.headers.get("ETag")
             turn = answer.parsed.turn
             if turn is None or turn.number > number or turn.status == "resolved":
                 print(f"Turn {number} resolved: {polls} polls, {not_modified} answered 304.")
                 return
-            if turn.status == "table":
+            waits_at_table = turn.status == "table"
+            if waits_at_table:
                 settle_the_table(d)
         time.sleep(interval)
     raise Mismatch(f"campaign_retrieve: turn {number} did not resolve within {timeout:.0f} s")

@@ -24,13 +24,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from battles.models import Battle
+from battles.models import Battle, TabletopBattle
 from campaign.api_tokens import api_token_create
 from campaign.models import NationTurn, Turn
 from campaign.tabletop import table_mark
 from campaign.tasks import turns_sweep
 from campaign.turn.lifecycle import nation_ready_set
 from tests.factories import PortFactory
+from tests.support.sieges import ashore, garrison
 from tests.worlds import World, fleet, two_sallies, zone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker, pytest.mark.slow]
@@ -103,7 +104,8 @@ def played_world() -> World:
     """Two sallies for Britain's player to read: from Brest (fought by the dice) and from Calais (the
     GM sent the Channel to the table); a British squadron with fireships blockading Cherbourg, where
     French ships lie (the driver orders the attack); a battle on the table Britain asked for in the
-    North Sea (none comes); France ready, so Britain's ready ends the turn. Each nation has a player
+    North Sea (none comes); Portsmouth besieged by France, its storming sent to the table; France ready,
+    so Britain's ready ends the turn. Each nation has a player
     and the campaign a GM."""
     world = two_sallies()
     users = get_user_model().objects
@@ -129,6 +131,11 @@ def played_world() -> World:
     )
     table_mark(campaign=world.campaign, place="channel")
     table_mark(campaign=world.campaign, place="north-sea", nation=world.gb)
+    # France's two units ashore before Portsmouth (Britain's one in garrison): its storming, marked for
+    # the table, holds the turn after phase 6; Britain enters the result through the API.
+    garrison(world.portsmouth, world.gb, 1)
+    ashore(world.portsmouth, world.fr, 2)
+    table_mark(campaign=world.campaign, place="portsmouth", kind="storming")
     nation_ready_set(nation=world.fr, ready=True)
     return world
 
@@ -173,6 +180,10 @@ def test_a_generated_client_parses_every_response_of_a_played_turn(
     # The sally from Brest (by the dice), the one from Calais (at the table), the fireships at Cherbourg:
     # each battle's detail read, one of each kind of stored report the turn gives.
     assert "Report of turn 1: " in out and "The battle at Calais was settled at the table" in out, out
+    assert "The storming of Portsmouth was settled at the table" in out, out
     reports = out.split("Stored reports read: ")[1].split(".")[0].split(", ")
     assert {"EngagementReport", "FireshipReport", "TabletopReport"} <= set(reports), out
     assert Battle.objects.filter(turn=world.turn, kind=Battle.Kind.FIRESHIPS, place="cherbourg").exists()
+    assert TabletopBattle.objects.get(turn=world.turn, kind="storming").status == TabletopBattle.Status.APPLIED
+    world.portsmouth.refresh_from_db()
+    assert world.portsmouth.owner_id == world.gb.pk  # entered as held
