@@ -12,6 +12,9 @@ and worker seconds per turn (turn and battle tasks, counted in the workers by ``
 peak RSS per worker process; then the throughput ratio, and one worker's RSS after 10 and after 100
 turns. Every turn is checked resolved exactly once (one turn 2, each phase once, treasuries equal to
 their ledgers). Goals: within 2 minutes for 100 campaigns; ratio ≥ 1.7; RSS growth ≤ 20 %.
+
+``BENCH_KEEP_LOGS=DIR`` keeps each worker's and beat's log there (every task's RSS after it ran is in
+the worker's log: ``BENCH-TASK`` lines for turns and battles, ``BENCH-OTHER`` for the rest).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -102,6 +106,10 @@ def _stop(process: Process) -> None:
         process.popen.kill()
         process.popen.wait(10)
     process.tasks = [m.groupdict() for m in TASK_LINE.finditer(process.log.read_text(errors="replace"))]
+    keep = os.environ.get("BENCH_KEEP_LOGS")
+    if keep:  # a folder to keep each worker's and beat's log in (its own goes with it)
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(process.log, Path(keep) / f"{process.name}.log")
     process.home.cleanup()
 
 

@@ -21,7 +21,8 @@ __all__ = ["app"]
 
 logger = logging.getLogger("bench.fleet_worker")
 MEASURED_TASKS = ("campaign.turn_resolve", "battles.battle_resolve")
-_running: dict[str, tuple[float, list[int], Callable[..., Any]]] = {}  # this task's counters, by task id
+# This task's counters, by task id (no query wrapper for the tasks that are only timed).
+_running: dict[str, tuple[float, list[int], Callable[..., Any] | None]] = {}
 
 
 def _rss_kb() -> int:
@@ -35,6 +36,7 @@ def _rss_kb() -> int:
 @task_prerun.connect
 def _count_queries(task_id: str, task: Any, args: tuple[Any, ...], **_: Any) -> None:
     if task.name not in MEASURED_TASKS:
+        _running[task_id] = (time.perf_counter(), [0], None)  # timed and its RSS noted, not counted
         return
     counter = [0]
 
@@ -52,6 +54,12 @@ def _report(task_id: str, task: Any, args: tuple[Any, ...], retval: Any = None, 
     if entry is None:
         return
     started, counter, wrapper = entry
+    if wrapper is None:
+        # Every other task (sweeps, mail): its RSS after it ran, to find which one makes a worker grow.
+        logger.warning(
+            "BENCH-OTHER name=%s seconds=%.4f rss_kb=%d", task.name, time.perf_counter() - started, _rss_kb()
+        )
+        return
     if wrapper in connection.execute_wrappers:
         connection.execute_wrappers.remove(wrapper)
     logger.warning(
