@@ -59,8 +59,9 @@ def deliveries_record(
 ) -> int:
     """Record one delivery per recipient (user id, and the nation it is about if any); returns how
     many are new. A recipient already recorded for this event (the unique constraint) is skipped."""
-    turn = Turn.objects.get(pk=turn_id) if turn_id is not None else None
     recipients = list(recipients)
+    # The turn by id: its row (and its snapshot, the whole campaign) is not read for this.
+    of_turn: dict[str, Any] = {"turn_id": turn_id} if turn_id is not None else {"turn__isnull": True}
     choices = {
         p.user_id: p
         for p in MailPreference.objects.filter(
@@ -79,7 +80,7 @@ def deliveries_record(
             recipient_id=user_id,
             event=event,
             campaign_id=campaign_id,
-            turn=turn,
+            **of_turn,
             # A player of two nations gets a mail for each.
             key=":".join(part for part in (nation.code if nation else "", key) if part),
             defaults={"nation": nation, "data": dict(data or {}), "due_at": due, "state": state, "digest": digest},
@@ -196,9 +197,14 @@ def deadline_reminders_record(*, now: datetime) -> int:
     """Remind, once a turn, each player whose nation has neither entered orders nor said it is ready,
     once the open turn's deadline is within the campaign's ``reminder_hours``."""
     count = 0
-    turns = Turn.objects.filter(
-        status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE, deadline__gt=now
-    ).select_related("campaign")
+    turns = (
+        Turn.objects.filter(status=Turn.Status.OPEN, campaign__status=Campaign.Status.ACTIVE, deadline__gt=now)
+        .select_related("campaign")
+        # Only what the reminder needs: every open turn of the server is read here, and each turn's
+        # snapshot (the whole campaign as the turn opened) would otherwise be decoded for nothing —
+        # with 100 campaigns that took a worker from 140 MB to 450 MB (bench fleet-of-campaigns).
+        .only("id", "campaign_id", "deadline", "campaign__id", "campaign__reminder_hours")
+    )
     for turn in turns:
         assert turn.deadline is not None  # filtered above
         if turn.deadline - timedelta(hours=turn.campaign.reminder_hours) > now:

@@ -99,6 +99,8 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     turns = (
         Turn.objects.filter(campaign__in=campaigns, deadline__isnull=False)
         .select_related("campaign")
+        # Every turn of the reader's campaigns: their snapshots and dice logs are not read.
+        .only("id", "number", "deadline", "campaign__id", "campaign__slug", "campaign__name")
         .order_by("deadline")
     )
     body = deadlines_calendar(turns, name="Admiralty deadlines", now=timezone.now())

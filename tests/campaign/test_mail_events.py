@@ -5,7 +5,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from icalendar import Calendar
 
@@ -44,6 +46,16 @@ def test_a_ready_nation_or_one_that_submitted_is_not_reminded() -> None:
     NationTurn.objects.filter(turn=world.turn, nation=world.fr).update(submitted_at=timezone.now())  # withdrew all
     assert deadline_reminders_record(now=timezone.now()) == 0
     assert not Delivery.objects.exists()
+
+
+def test_the_reminder_reads_no_turn_snapshot_or_dice_log() -> None:
+    """Every open turn of the server is looked at: their large JSON columns stay in the database."""
+    world, _ = active_world(hours_to_deadline=2)
+    Turn.objects.filter(pk=world.turn.pk).update(snapshot={"big": "x" * 1000}, dice_log=[{"die": "d6"}])
+    with CaptureQueriesContext(connection) as queries:
+        assert deadline_reminders_record(now=timezone.now()) == 2
+    turn_reads = [q["sql"] for q in queries.captured_queries if 'FROM "campaign_turn"' in q["sql"]]
+    assert turn_reads and not any('"snapshot"' in sql or '"dice_log"' in sql for sql in turn_reads), turn_reads
 
 
 def test_the_turn_opened_mail_carries_the_deadline_as_an_ics_attachment(smtp_inbox) -> None:
