@@ -278,30 +278,7 @@ def table_result_apply(*, table: TabletopBattle, body: Mapping[str, Any], note: 
     checked = table_result_check(loaded, body)
     sides = loaded.sides
     fought = {code for side in sides for code in side.nations}
-    report = {
-        "type": "tabletop",
-        "seed": None,
-        "rounds": 0,
-        "winner": checked.winner,
-        "outcome": list(checked.outcome),
-        "engagement": engagement.kind,
-        "contact": (engagement.result.get("table") or {}).get("contact"),
-        "ships": [
-            {
-                "side": side.index,
-                "name": ship.name,
-                "ref": ship.pk,
-                "class": ship.ship_class,
-                "crew": ship.crew,
-                "fate": checked.fates[ship.pk].fate,
-                "exploded": False,
-                "captured_by": checked.fates[ship.pk].captor,
-            }
-            for side, ship in loaded.ships()
-        ],
-        "dice": list((table.pack or {}).get("dice", [])),
-        "tabletop": {"entered_by": table.entered_by, "note": note},
-    }
+    report = _table_report(table, engagement, loaded, checked, note)
     battle = battle_record(
         campaign_id=engagement.campaign_id,
         turn_id=engagement.turn_id,
@@ -352,3 +329,33 @@ def table_fall_back(*, table: TabletopBattle) -> None:
         Engagement.objects.filter(pk=table.engagement_id, status=Engagement.Status.AT_TABLE).update(
             status=Engagement.Status.PENDING, result={}
         )
+
+
+def _table_report(
+    table: TabletopBattle, engagement: Engagement, loaded: TableBattleSides, checked: CheckedResult, note: str
+) -> dict[str, Any]:
+    """The stored report of a battle fought on the table (``TabletopReport`` in the API's schema)."""
+    return {
+        "type": "tabletop",
+        "seed": None,
+        "rounds": 0,
+        "winner": checked.winner,
+        "outcome": list(checked.outcome),
+        "engagement": engagement.kind,
+        "contact": (engagement.result.get("table") or {}).get("contact"),
+        "ships": [
+            {
+                "side": side.index,
+                "name": ship.name,
+                "ref": ship.pk,
+                "class": ship.ship_class,
+                "crew": ship.crew,
+                "fate": checked.fates[ship.pk].fate,
+                "exploded": False,
+                "captured_by": checked.fates[ship.pk].captor,
+            }
+            for side, ship in loaded.ships()
+        ],
+        "dice": list((table.pack or {}).get("dice", [])),
+        "tabletop": {"entered_by": table.entered_by, "note": note},
+    }

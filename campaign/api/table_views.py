@@ -198,23 +198,7 @@ class TableResultView(ApiView):
         responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
     )
     def post(self, request: Request, slug: str, table_id: int) -> Response:
-        d = _detail(request, slug, table_id)
-        if not (d.viewer.is_gm or d.my_side is not None):
-            raise PermissionDenied("Only the game master or a player of a side can enter the result.")
-        try:
-            body = request.data
-        except ParseError as bad:
-            raise _refusal(TableResultRefused(str(bad.detail), field="result", code="not_json")) from None
-        if not isinstance(body, dict):
-            raise _refusal(
-                TableResultRefused("The body is an object: ships, admirals_lost, held_field.", field="result")
-            )
-        side = None if d.viewer.is_gm else d.my_side
-        try:
-            table_result_enter(table=d.table, body=body, side=side, by=request.user.get_username())
-        except TableResultRefused as refused:
-            raise _refusal(refused) from None
-        return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
+        return _result_enter(request, slug, table_id, shape="ships, admirals_lost, held_field")
 
 
 class TableStormingResultView(ApiView):
@@ -230,29 +214,33 @@ class TableStormingResultView(ApiView):
         responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
     )
     def post(self, request: Request, slug: str, table_id: int) -> Response:
-        d = _detail(request, slug, table_id)
-        if not (d.viewer.is_gm or d.my_side is not None):
-            raise PermissionDenied("Only the game master or a player of a side can enter the result.")
-        if not d.table.is_storming:
-            raise _refusal(
-                TableResultRefused(
-                    "This is a battle, not a storming: enter its ships' fates at result/.", field="result", code="kind"
-                )
+        return _result_enter(request, slug, table_id, shape="garrison_lost, besiegers_lost, port_taken", storming=True)
+
+
+def _result_enter(request: Request, slug: str, table_id: int, *, shape: str, storming: bool = False) -> Response:
+    """A side's player (or the GM) enters the result; ``shape`` names the body's keys for the refusal.
+    The storming's operation takes only a storming (a battle's ships' fates go to result/)."""
+    d = _detail(request, slug, table_id)
+    if not (d.viewer.is_gm or d.my_side is not None):
+        raise PermissionDenied("Only the game master or a player of a side can enter the result.")
+    if storming and not d.table.is_storming:
+        raise _refusal(
+            TableResultRefused(
+                "This is a battle, not a storming: enter its ships' fates at result/.", field="result", code="kind"
             )
-        try:
-            body = request.data
-        except ParseError as bad:
-            raise _refusal(TableResultRefused(str(bad.detail), field="result", code="not_json")) from None
-        if not isinstance(body, dict):
-            raise _refusal(
-                TableResultRefused("The body is an object: garrison_lost, besiegers_lost, port_taken.", field="result")
-            )
-        side = None if d.viewer.is_gm else d.my_side
-        try:
-            table_result_enter(table=d.table, body=body, side=side, by=request.user.get_username())
-        except TableResultRefused as refused:
-            raise _refusal(refused) from None
-        return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
+        )
+    try:
+        body = request.data
+    except ParseError as bad:
+        raise _refusal(TableResultRefused(str(bad.detail), field="result", code="not_json")) from None
+    if not isinstance(body, dict):
+        raise _refusal(TableResultRefused(f"The body is an object: {shape}.", field="result"))
+    side = None if d.viewer.is_gm else d.my_side
+    try:
+        table_result_enter(table=d.table, body=body, side=side, by=request.user.get_username())
+    except TableResultRefused as refused:
+        raise _refusal(refused) from None
+    return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
 
 
 class TableConfirmView(ApiView):
