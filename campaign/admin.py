@@ -57,6 +57,28 @@ class NationInline(CampaignScopedInline):
         return False  # its ledger, orders and reports would go with it
 
 
+#: The dispatches' house options (issue 16) as the GM reads them on the campaign's page; the field names
+#: are the backup's keys, so the labels are given here rather than in the model.
+DISPATCH_OPTION_LABELS = {
+    "press": "Press",
+    "anonymous_press": "Anonymous press",
+    "gm_reads_dispatches": "The GM reads every dispatch",
+    "dispatch_delay_zones": "Dispatch delay (sea zones between capitals)",
+    "dispatch_max_length": "Longest dispatch (characters)",
+    "dispatches_per_hour": "Dispatches an hour per nation",
+}
+
+
+class CampaignAdminForm(forms.ModelForm[Campaign]):
+    """The campaign's change form (its fields come from the admin's fieldsets), with the dispatch
+    options' labels."""
+
+    class Meta:
+        model = Campaign
+        fields = tuple(DISPATCH_OPTION_LABELS)
+        labels = DISPATCH_OPTION_LABELS
+
+
 @admin.register(Campaign)
 class CampaignAdmin(DeskPages, StartEndPages, TurnPages, RulesEditorPages, RepairAdminMixin, CampaignScopedAdmin):
     campaign_field = ""  # the rows are the campaigns themselves
@@ -65,12 +87,17 @@ class CampaignAdmin(DeskPages, StartEndPages, TurnPages, RulesEditorPages, Repai
     list_select_related = ("gm",)
     filter_horizontal = ("co_gms",)
     search_fields = ("name", "slug")
+    form = CampaignAdminForm
     # The lifecycle is the services' (start, the turn, pause/resume, end): never typed in here (issue 11).
     LIFECYCLE = ("slug", "scenario", "status", "turn_number", "season", "year", "start_year", "seed", "created_at")
     readonly_fields = ("gm_links", "rules_link", "turn_controls", "repair_links", *LIFECYCLE)
     fieldsets = (
         (None, {"fields": ("name", "gm_links", "gm", "co_gms")}),
         ("House options", {"fields": ("show_readiness", "nmr_policy", "reminder_hours", "rules_link")}),
+        (
+            "Dispatches (house options of the players' diplomacy)",
+            {"fields": tuple(DISPATCH_OPTION_LABELS)},
+        ),
         ("How it ends", {"fields": ("last_turn", "victory", "victory_ports")}),
         (
             "Where it stands (changed only by the turn and the GM's actions)",
