@@ -129,7 +129,7 @@ class DispatchListView(ApiView):
                     now=now,
                 )
         except DispatchRefused as refusal:
-            raise _refused(refusal.message) from None
+            raise _refused(refusal.message, refusal.field or None) from None
         shown = dispatch_view_for_viewer(viewer, sent.dispatch.pk, now=now)
         return Response(DispatchSerializer(shown).data, status=status.HTTP_201_CREATED)
 

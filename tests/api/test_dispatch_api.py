@@ -81,6 +81,11 @@ def test_refusals_are_400s_naming_the_problem(p: Powers) -> None:
     for body, message in cases:
         response = api(p.nelson).post(BASE, body, format="json")
         assert response.status_code == 400 and message in response.json()["detail"], (body, response.json())
+    # The body key a refusal concerns is named, as for every problem of the API.
+    too_long = api(p.nelson).post(BASE, {"to": ["FR"], "subject": "S", "body": "Too long"}, format="json").json()
+    assert [(e["field"], e["code"]) for e in too_long["errors"]] == [("body", "dispatch_refused")]
+    unknown = api(p.nelson).post(BASE, {"to": ["ZZ"], "subject": "S", "body": "Hi"}, format="json").json()
+    assert [e["field"] for e in unknown["errors"]] == ["to"]
     assert api(p.nelson).get(BASE + "?conversation=x").status_code == 400
     assert not Dispatch.objects.exists()
 
