@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from campaign.backup import campaign_export, campaign_import
@@ -28,6 +30,7 @@ from campaign.dispatches.services import (
     dispatches_mark_read,
     nation_mute,
 )
+from campaign.mail.sending import digests_send
 from campaign.models import (
     AuditAction,
     AuditEntry,
@@ -44,9 +47,11 @@ from campaign.models import (
     Turn,
 )
 from campaign.scenario import ScenarioError, scenario_read, scenario_validate
+from campaign.tasks import mail_deliveries_send
 from campaign.viewer import Viewer, viewer_for_player
 from ports.models import Port
 from tests.support.dispatches import Powers, three_powers
+from tests.support.mail import inbox_of, parts
 from tests.support.turns import turn_resolve_inline
 
 pytestmark = pytest.mark.django_db
@@ -299,6 +304,30 @@ def test_the_mail_of_a_dispatch_is_recorded_once_per_reader_as_each_chose(p: Pow
     assert rows == {"gravina": ("pending", True), "villeneuve": ("skipped", False)}
 
 
+def test_a_dispatch_is_mailed_once_at_once_or_once_in_the_digest_and_anonymous_press_holds_in_the_mail(
+    p: Powers, smtp_inbox: Any
+) -> None:
+    Campaign.objects.filter(pk=p.campaign.pk).update(anonymous_press=True)
+    MailPreference.objects.create(user=p.gravina, campaign=p.campaign, event=MailEvent.DISPATCH, digest=True)
+    send(p, p.gb, None, "Britain rules the waves.", subject="Peace")
+    for _ in range(3):  # the mail task run again sends nothing twice
+        mail_deliveries_send()
+    subject = "[Channel 1805] Turn 1: a dispatch from a foreign power: Peace"
+    assert inbox_of(smtp_inbox.messages, "villeneuve@example.org") == [subject]
+    assert inbox_of(smtp_inbox.messages, "gravina@example.org") == []  # waiting for the digest
+    assert inbox_of(smtp_inbox.messages, "nelson@example.org") == []  # the sender is not told of its own
+    assert digests_send(now=timezone.now() + timedelta(days=1)).sent != []
+    assert digests_send(now=timezone.now() + timedelta(days=2)).sent == []  # once
+    assert inbox_of(smtp_inbox.messages, "gravina@example.org") == ["Your Admiralty digest: 1 mail"]
+    mails = {m["X-Envelope-To"]: parts(m) for m in smtp_inbox.messages}
+    for address in ("villeneuve@example.org", "gravina@example.org"):
+        text = mails[address]["text/plain"] + mails[address]["text/html"]
+        assert "Britain rules the waves." in text and "a foreign power" in text
+        # Anonymous press: the sender's name is nowhere in the mail; nor are its forces (fog of war).
+        assert "Great Britain" not in text and "Channel Fleet" not in text and "Portsmouth" not in text, address
+    assert set(Delivery.objects.filter(event=MailEvent.DISPATCH).values_list("state", flat=True)) == {"sent"}
+
+
 def test_capitals_and_the_house_options_round_trip_through_a_backup(p: Powers) -> None:
     plain = campaign_export(campaign=p.fresh())
     assert not {"press", "anonymous_press", "dispatch_delay_zones"} & set(plain["campaign"])  # defaults unwritten
@@ -324,6 +353,43 @@ def test_capitals_and_the_house_options_round_trip_through_a_backup(p: Powers) -
     assert Port.objects.get(campaign=restored, key="brest").pk == restored.nations.get(code="FR").capital_id
     unplayed = [{**n, "player": None} for n in document["nations"]]  # an import gives nobody a role
     assert campaign_export(campaign=restored)["nations"] == unplayed
+
+
+def test_the_gm_sets_the_house_options_on_the_campaigns_admin_page_and_the_change_is_audited(p: Powers) -> None:
+    type(p.gm).objects.filter(pk=p.gm.pk).update(is_staff=True)
+    client = Client()
+    client.force_login(p.gm)
+    url = reverse("admin:campaign_campaign_change", args=[p.campaign.pk])
+    page = client.get(url)
+    assert "Dispatches (house options of the players&#x27; diplomacy)" in page.content.decode()
+    assert "The GM reads every dispatch" in page.content.decode()
+    form = page.context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data.update({"nations-TOTAL_FORMS": 0, "nations-INITIAL_FORMS": 0, "nations-MAX_NUM_FORMS": 1000})
+    data.update({"press": Press.PUBLIC, "anonymous_press": "on", "dispatch_delay_zones": 2})
+    data.update({"dispatch_max_length": 500, "dispatches_per_hour": 3})
+    data.pop("gm_reads_dispatches")  # an unticked box: the GM goes blind
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    campaign = p.fresh()
+    assert (campaign.press, campaign.anonymous_press, campaign.gm_reads_dispatches) == (Press.PUBLIC, True, False)
+    assert (campaign.dispatch_delay_zones, campaign.dispatch_max_length, campaign.dispatches_per_hour) == (2, 500, 3)
+    entry = AuditEntry.objects.get(campaign=campaign, action=AuditAction.RECORD_CHANGED)
+    assert entry.after == {
+        "press": "public",
+        "anonymous_press": True,
+        "gm_reads_dispatches": False,
+        "dispatch_delay_zones": 2,
+        "dispatch_max_length": 500,
+        "dispatches_per_hour": 3,
+    }
+    # What the GM set is what the players meet.
+    with pytest.raises(DispatchRefused, match="public proclamations only"):
+        send(p, p.gb, ["FR"])
+    with pytest.raises(DispatchRefused, match="allows at most 500"):
+        send(p, p.gb, None, "x" * 501)
+    data["dispatch_max_length"] = 0
+    assert "Ensure this value is greater than or equal to 1." in client.post(url, data).content.decode()
 
 
 def test_a_capital_that_is_not_the_nations_port_is_refused_by_the_scenario_check() -> None:
