@@ -4,13 +4,16 @@ the header, escaping, permissions, the report-abuse link and the GM's desk."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign.models import Campaign, Conversation, Dispatch, DispatchMute, DispatchReport
+from campaign.models import Campaign, Conversation, Dispatch, DispatchMute, DispatchReport, DispatchRevision
 from tests.support.dispatches import Powers, three_powers
 
 pytestmark = pytest.mark.django_db
@@ -50,8 +53,9 @@ def test_two_players_exchange_dispatches_and_a_third_cannot_read_them(p: Powers)
     assert response.status_code == 302
     assert response["Location"] == reverse("campaign:conversation", args=[p.campaign.slug, conversation.pk])
     # The header of every campaign page shows France's unread count.
-    for tab in ("campaign:dashboard", "campaign:map", "campaign:orders", "campaign:turns", "campaign:dispatches"):
-        assert "Dispatches 1" in text(page(p, p.villeneuve, tab)), tab
+    tabs = ("dashboard", "map", "orders", "turns", "dispatches", "rules", "tables")
+    for tab in tabs:
+        assert "Dispatches 1" in text(page(p, p.villeneuve, f"campaign:{tab}")), tab
     thread = text(page(p, p.villeneuve, "campaign:conversation", conversation.pk))
     assert "Great Britain · Turn 1, Spring 1805" in thread and "Shall we divide the Mediterranean?" in thread
     assert "Dispatches 1" not in text(page(p, p.villeneuve, "campaign:dashboard"))  # read by reading it
@@ -67,6 +71,32 @@ def test_two_players_exchange_dispatches_and_a_third_cannot_read_them(p: Powers)
     # Nor may Spain's player look through France's eyes.
     assert client_for(p.gravina).get(url + "?nation=FR").status_code == 403
     assert Dispatch.objects.count() == 2
+
+
+def test_the_sender_corrects_a_dispatch_on_its_page_and_readers_see_the_earlier_text(p: Powers) -> None:
+    post_new(p, p.nelson, ["FR"], "We sail on Monday.")
+    dispatch = Dispatch.objects.get()
+    thread_url = reverse("campaign:conversation", args=[p.campaign.slug, dispatch.conversation_id])
+    edit_url = reverse("campaign:dispatch_edit", args=[p.campaign.slug, dispatch.pk])
+    assert edit_url in page(p, p.nelson, "campaign:conversation", dispatch.conversation_id)
+    assert edit_url not in page(p, p.villeneuve, "campaign:conversation", dispatch.conversation_id)
+    # France cannot change Britain's words, whatever it posts.
+    refused = client_for(p.villeneuve).post(edit_url, {"body": "We surrender."})
+    assert "Only the nation that sent a dispatch may change it." in text(refused.content.decode())
+    assert client_for(p.nelson).post(edit_url, {"body": "We sail on Tuesday."})["Location"] == (
+        thread_url + f"#d{dispatch.pk}"
+    )
+    shown = text(page(p, p.villeneuve, "campaign:conversation", dispatch.conversation_id))
+    assert "We sail on Tuesday." in shown and "edited" in shown
+    assert "Earlier text (1)" in shown and "We sail on Monday." in shown
+    assert list(DispatchRevision.objects.values_list("body", flat=True)) == ["We sail on Monday."]
+    # Past the two minutes the page refuses; nothing a player sent can be deleted (no such request).
+    Dispatch.objects.filter(pk=dispatch.pk).update(sent_at=dispatch.sent_at - timedelta(minutes=3))
+    late = client_for(p.nelson).post(edit_url, {"body": "We sail on Wednesday."})
+    assert "can be changed for 2 minutes after sending" in text(late.content.decode())
+    assert client_for(p.nelson).delete(edit_url).status_code == 405
+    assert client_for(p.nelson).delete(thread_url).status_code == 405
+    assert Dispatch.objects.get().body == "We sail on Tuesday."
 
 
 def test_player_text_is_escaped_and_its_line_breaks_kept(p: Powers) -> None:
@@ -153,3 +183,34 @@ def test_outsiders_and_huge_ids_get_404(p: Powers) -> None:
     assert client_for(outsider).get(reverse("campaign:dispatches", args=[p.campaign.slug])).status_code == 404
     assert client_for(p.nelson).get(reverse("campaign:conversation", args=[p.campaign.slug, 2**40])).status_code == 404
     assert Client().get(reverse("campaign:dispatches", args=[p.campaign.slug])).status_code == 302  # to log in
+
+
+def test_the_dispatch_pages_cost_the_same_queries_with_three_or_thirty_conversations(p: Powers) -> None:
+    """A campaign's press grows every turn: the list and a thread read it in a fixed number of queries."""
+
+    def queries(user: Any, name: str, *args: Any) -> int:
+        client = client_for(user)
+        url = reverse(name, args=[p.campaign.slug, *args])
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    def grow(conversations: int, replies: int) -> None:
+        for n in range(conversations):
+            post_new(p, p.nelson, ["FR", "ES"] if n % 2 else ["FR"], f"Dispatch {n}", subject=f"Subject {n}")
+        conversation = Conversation.objects.order_by("pk").first()
+        assert conversation is not None
+        for n in range(replies):
+            client_for(p.villeneuve).post(
+                reverse("campaign:conversation", args=[p.campaign.slug, conversation.pk]), {"body": f"Reply {n}"}
+            )
+
+    Campaign.objects.filter(pk=p.campaign.pk).update(dispatches_per_hour=1000)
+    grow(3, 2)
+    first = Conversation.objects.order_by("pk").first()
+    assert first is not None
+    small = (queries(p.villeneuve, "campaign:dispatches"), queries(p.nelson, "campaign:conversation", first.pk))
+    grow(27, 20)
+    large = (queries(p.villeneuve, "campaign:dispatches"), queries(p.nelson, "campaign:conversation", first.pk))
+    assert small == large, (small, large)
+    assert max(large) <= 20, large
