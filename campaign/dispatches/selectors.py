@@ -201,7 +201,7 @@ def _sender_label(viewer: Viewer, d: Dispatch) -> tuple[str, str | None]:
 
 def _with_label(viewer: Viewer, c: Conversation) -> str:
     if c.kind == Conversation.Kind.PUBLIC:
-        return "All nations"
+        return "all nations"
     reader = _reader(viewer)
     names = []
     for n in sorted(c.nations.all(), key=lambda n: n.name):

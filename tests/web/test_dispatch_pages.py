@@ -174,6 +174,7 @@ def test_the_gm_posts_as_the_admiralty(p: Powers) -> None:
     assert dispatch.sender is None and dispatch.author == p.gm
     for user in (p.nelson, p.villeneuve, p.gravina):
         assert "The Admiralty" in text(page(p, user, "campaign:conversation", dispatch.conversation_id))
+    assert "Weather Public proclamation · with all nations · last" in text(page(p, p.villeneuve))
 
 
 def test_outsiders_and_huge_ids_get_404(p: Powers) -> None:
