@@ -3,7 +3,8 @@ each reads only what was meant for them, when the campaign's options say it arri
 dispatch, a public proclamation, the unread count, the delay option, the mail sent once through a real
 SMTP server, and anonymous press hiding the sender from players but not from a GM who reads all.
 
-Screenshots go to artifacts/screenshots/ (dispatches_*.png), taken at 390 px.
+Screenshots go to artifacts/screenshots/ (dispatches_*.png), taken at 390 px, and of the list, a
+conversation and the GM's desk at 1280 px (dispatches_*_desktop.png).
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from tests.support.turns import order_store, report_texts, turn_resolve_inline
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
-def player(browser: Browser, base: str, username: str) -> Page:
-    """A phone-sized browser of its own for one person, logged in."""
-    page = browser.new_context(viewport=PHONE, timezone_id="Europe/London").new_page()
+def player(browser: Browser, base: str, username: str, viewport: ViewportSize = PHONE) -> Page:
+    """A browser of its own for one person (phone-sized unless told), logged in."""
+    page = browser.new_context(viewport=viewport, timezone_id="Europe/London").new_page()
     page.goto(f"{base}/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
@@ -147,6 +149,14 @@ def test_three_players_negotiate_an_alliance_and_one_betrays_it(
     expect(gravina.locator("body")).not_to_contain_text("An alliance")
     expect(gravina.locator("body")).not_to_contain_text("Loyalty")
 
+    # The same pages at a desktop's width.
+    desk = player(browser, base, "villeneuve", DESKTOP)
+    desk.goto(f"{base}/campaigns/{slug}/dispatches/")
+    desk.screenshot(path=str(screenshots / "dispatches_list_desktop.png"), full_page=True)
+    desk.get_by_role("link", name="A congress").click()
+    expect(desk.locator("ol.dispatch-list")).to_contain_text("Let the three of us meet at Lisbon.")
+    desk.screenshot(path=str(screenshots / "dispatches_conversation_desktop.png"), full_page=True)
+
 
 def test_the_mail_of_a_dispatch_goes_once_through_a_real_smtp_server(
     live_server: Any, browser: Browser, smtp_inbox: Any, settings: Any, screenshots: Path
@@ -197,3 +207,7 @@ def test_anonymous_press_hides_the_sender_from_players_not_from_a_gm_who_reads_a
     expect(gm.locator("li.dispatch")).to_contain_text("Great Britain (anonymous to players)")
     gm.screenshot(path=str(screenshots / "dispatches_gm.png"), full_page=True)
     assert no_sideways_scroll(gm)
+    gm_desktop = player(browser, base, "barham", DESKTOP)
+    gm_desktop.goto(f"{base}/campaigns/{slug}/dispatches/?nation=GB")
+    expect(gm_desktop.locator("#mute")).to_contain_text("Mute a nation")
+    gm_desktop.screenshot(path=str(screenshots / "dispatches_gm_desktop.png"), full_page=True)

@@ -44,6 +44,7 @@ def _pages(slug: str, battle_id: int, order_id: int) -> dict[str, str]:
         "rules": f"/campaigns/{slug}/rules/",
         "simulator": f"/campaigns/{slug}/simulator/",
         "mail-preferences": f"/campaigns/{slug}/mail/",
+        "dispatches": f"/campaigns/{slug}/dispatches/",
         "settings": "/settings/",
     }
     pages.update({f"orders-{kind}": f"/campaigns/{slug}/orders/?kind={kind}" for kind in ORDER_FORMS})
