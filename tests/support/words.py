@@ -66,8 +66,6 @@ def forbidden_words(campaign: Campaign) -> list[tuple[str, re.Pattern[str]]]:
     patterns.append(("a nation code alone", re.compile(rf"(?<![\w/-])({codes})(?![\w/-])")))
     classes = "|".join(re.escape(c) for c in SHIP_CLASSES if "-" in c and c != "four-decker")
     patterns.append(("a ship class code", re.compile(rf"(?<![\w-])({classes})(?![\w-])")))
-    # "1st", "2nd" and "4th" alone are codes; "1st rate" and "1st/2nd-rate" are the rules' words.
-    patterns.append(("a ship class code", re.compile(r"(?<![\w/-])(1st|2nd|4th)(?![\w/-]| rate)")))
     patterns.append(("a snake_case value", re.compile(r"(?<![\w.@/-])[a-z]+_[a-z_]+(?![\w.@/-])")))
     patterns.append(("the rules file", re.compile(r"RULES\.md")))
     patterns.append(
