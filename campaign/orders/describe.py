@@ -66,15 +66,15 @@ class _Names:
     def __init__(self, body: Any, choices: OrderChoices) -> None:
         self.body = body
         self.board = choices.board
-        self.fleets = choices.fleets_by_id
-        self.ships = choices.ships
+        # Fleets and ships are read only for an order that names one (a raise or a lay-down names none).
+        self.choices = choices
 
     def fleet(self, key: str = "fleet") -> str:
-        place = self.fleets.get(self.body.get(key))
+        place = self.choices.fleets_by_id.get(self.body.get(key))
         return place.fleet.name if place is not None else f"fleet {self.body.get(key)}"
 
     def ship(self, value: Any) -> str:
-        found = self.ships.get(value)
+        found = self.choices.ships.get(value)
         return found[0].name if found is not None else f"ship {value}"
 
     def port(self, key: Any) -> str:
