@@ -69,6 +69,7 @@ SAID = {
     "raise": "Added order 1 — siege train at Portsmouth",
     "merge": "Added order 1 — Reserve into Channel Fleet",
     "offer_peace": "Added order 1 — offer peace to France",
+    "embark": "Added order 1 — Channel Fleet: embark 1 land unit at Portsmouth",
 }
 
 
