@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import ngettext
 
 from campaign.gm_actions import gm_rules_update
 from campaign.gm_admin.base import CampaignPages
@@ -31,7 +32,8 @@ class RulesEditorPages(CampaignPages):
             except RulesetError as exc:
                 form.add_error(None, str(exc))
             else:
-                self.message_user(request, f"Saved {len(changed)} change(s) to the rules of {campaign}.")
+                changes = ngettext("change", "changes", len(changed))
+                self.message_user(request, f"Saved {len(changed)} {changes} to the rules of {campaign}.")
                 return HttpResponseRedirect(reverse("admin:campaign_campaign_change", args=[pk]))
         context = {
             **self.admin_site.each_context(request),

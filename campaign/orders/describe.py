@@ -7,10 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import ngettext
+
 from campaign.models import Order
+from fleets.models import Fleet, ShipClass
 
 if TYPE_CHECKING:  # only a type here: the command and the API describe orders without the page's reads
     from campaign.orders.choices import OrderChoices
+
+
+#: Readable names of the choices an order body stores as values (a class code, a standing order).
+CLASS_LABELS: dict[str, str] = dict(ShipClass.choices)
+AFTER_BATTLE_LABELS: dict[str, str] = dict(Fleet.AfterBattle.choices)
 
 
 def order_describe(order: Order) -> str:
@@ -58,15 +66,15 @@ class _Names:
     def __init__(self, body: Any, choices: OrderChoices) -> None:
         self.body = body
         self.board = choices.board
-        self.fleets = choices.fleets_by_id
-        self.ships = choices.ships
+        # Fleets and ships are read only for an order that names one (a raise or a lay-down names none).
+        self.choices = choices
 
     def fleet(self, key: str = "fleet") -> str:
-        place = self.fleets.get(self.body.get(key))
+        place = self.choices.fleets_by_id.get(self.body.get(key))
         return place.fleet.name if place is not None else f"fleet {self.body.get(key)}"
 
     def ship(self, value: Any) -> str:
-        found = self.ships.get(value)
+        found = self.choices.ships.get(value)
         return found[0].name if found is not None else f"ship {value}"
 
     def port(self, key: Any) -> str:
@@ -83,6 +91,15 @@ class _Names:
         if value.startswith("port:"):
             return f"into {self.port(value.removeprefix('port:'))}"
         return self.zone(value)
+
+    def label(self, labels: dict[str, str], key: str) -> str:
+        """The readable name of the choice stored under ``key`` (a class code, a standing order)."""
+        value = str(self.body.get(key))
+        return labels.get(value, value)
+
+    def units(self) -> str:
+        count = self.body.get("units")
+        return f"{count} {ngettext('land unit', 'land units', count if isinstance(count, int) else 2)}"
 
     def names(self, values: Any, limit: int = 6) -> str:
         listed = [self.ship(v) for v in values or []]
@@ -110,7 +127,7 @@ def order_summary(order: Order, choices: OrderChoices) -> str:
             )
         ),
         Order.Kind.BATTLE_ORDERS: lambda: (
-            f"{fleet()}: after a drawn day {body.get('after_battle')}"
+            f"{fleet()}: after a drawn day, {n.label(AFTER_BATTLE_LABELS, 'after_battle').lower()}"
             + (f"; retreat into {port(body['retreat_port'])}" if body.get("retreat_port") else "")
             + (f"; else to {zone(body['retreat_zone'])}" if body.get("retreat_zone") else "")
         ),
@@ -118,7 +135,9 @@ def order_summary(order: Order, choices: OrderChoices) -> str:
         Order.Kind.RUN_GUNS: lambda: f"{fleet()}: run the guns of {port(body.get('port'))}",
         Order.Kind.SALLY: lambda: f"{fleet()}: sally against the blockaders",
         Order.Kind.FIRESHIPS: lambda: f"{fleet()}: fireships into {port(body.get('port'))}",
-        Order.Kind.LAY_DOWN: lambda: f"{body.get('class')} {body.get('name')} at {port(body.get('port'))} ({cost} EP)",
+        Order.Kind.LAY_DOWN: lambda: (
+            f"{n.label(CLASS_LABELS, 'class')} {body.get('name')} at {port(body.get('port'))} ({cost} EP)"
+        ),
         Order.Kind.RAISE: lambda: f"{str(body.get('unit')).replace('_', ' ')} at {port(body.get('port'))}",
         Order.Kind.REPAIR: lambda: ("repair " if body.get("on", True) else "stop repairing ") + ship(body.get("ship")),
         Order.Kind.LAY_UP: lambda: f"{ship(body.get('ship'))} into ordinary",
@@ -127,8 +146,8 @@ def order_summary(order: Order, choices: OrderChoices) -> str:
         Order.Kind.FORM_FLEET: lambda: f"{names(body.get('ships'))} → new fleet {body.get('name')}",
         Order.Kind.MERGE: lambda: f"{fleet()} into {fleet('into')}",
         Order.Kind.APPOINT: lambda: f"{body.get('admiral')} to command {fleet()}",
-        Order.Kind.EMBARK: lambda: f"{fleet()}: embark {body.get('units')} unit(s) at {port(body.get('port'))}",
-        Order.Kind.LAND: lambda: f"{fleet()}: land {body.get('units')} unit(s) at {port(body.get('port'))}",
+        Order.Kind.EMBARK: lambda: f"{fleet()}: embark {n.units()} at {port(body.get('port'))}",
+        Order.Kind.LAND: lambda: f"{fleet()}: land {n.units()} at {port(body.get('port'))}",
     }
     if kind in texts:
         return texts[kind]()

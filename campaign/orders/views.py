@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Order
 from campaign.orders.choices import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
-from campaign.orders.describe import order_describe, order_summary
+from campaign.orders.describe import order_summary
 from campaign.orders.errors import OrderRefused, RefusalCode
 from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
 from campaign.orders.services import order_add, order_move, order_update, order_withdraw
@@ -133,6 +133,12 @@ def _render(
     return render(request, template, context)
 
 
+def _said(desk: OrderDesk, order: Order, choices: OrderChoices | None = None) -> str:
+    """An order as its player reads it in the message after a change ("Channel Fleet: to sea"): names,
+    not the stored keys and ids of :func:`~campaign.orders.describe.order_describe`."""
+    return order_summary(order, choices or OrderChoices(desk=desk))
+
+
 def _done(request: HttpRequest, desk: OrderDesk, text: str, *, kind: str | None = None) -> HttpResponse:
     """After a change: the desk again (HTMX) or a redirect to the page (post/redirect/get)."""
     messages.success(request, text)
@@ -162,7 +168,7 @@ def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
             except OrderRefused as refused:
                 form.refuse(refused)
             else:
-                return _done(request, desk, f"Added: {order_describe(order)}", kind=kind)
+                return _done(request, desk, f"Added order {order.position} — {_said(desk, order, choices)}", kind=kind)
         return _render(request, desk, choices=choices, form=form)
     form = order_form_for(_kind(request.GET.get("kind")), choices=choices, initial=_query_initial(request))
     return _render(request, desk, choices=choices, form=form)
@@ -184,7 +190,9 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
             except OrderRefused as refused:
                 form.refuse(refused)
             else:
-                return _done(request, desk, f"Changed: {order_describe(stored)}", kind=order.kind)
+                return _done(
+                    request, desk, f"Changed order {stored.position} — {_said(desk, stored, choices)}", kind=order.kind
+                )
         return _render(request, desk, choices=choices, form=form, editing=order)
     initial = {**form_class.initial_from_body(order.body), **_query_initial(request)}
     form = form_class(choices=choices, initial=initial)
@@ -213,7 +221,7 @@ def order_move_view(request: HttpRequest, slug: str, order_id: int) -> HttpRespo
             form = order_form_for(DEFAULT_KIND, choices=choices) if choices is not None else None
             return _render(request, desk, choices=choices, form=form)
         return HttpResponseRedirect(_page_url(desk))
-    return _done(request, desk, f"Moved {direction} to place {moved.position}: {order_describe(moved)}")
+    return _done(request, desk, f"Moved {direction} to place {moved.position} — {_said(desk, moved)}")
 
 
 @login_required
@@ -222,7 +230,7 @@ def order_withdraw_view(request: HttpRequest, slug: str, order_id: int) -> HttpR
     """Withdraw an order; the orders after it move up one place."""
     desk = _desk(request, slug)
     order = order_for_player(desk=desk, order_id=order_id)
-    label = order_describe(order)
+    label = f"order {order.position} — {_said(desk, order)}"  # said before it goes
     try:
         order_withdraw(order=order, actor=request.user)
     except OrderRefused as refused:
@@ -232,4 +240,4 @@ def order_withdraw_view(request: HttpRequest, slug: str, order_id: int) -> HttpR
             form = order_form_for(DEFAULT_KIND, choices=choices) if choices is not None else None
             return _render(request, desk, choices=choices, form=form)
         return HttpResponseRedirect(_page_url(desk))
-    return _done(request, desk, f"Withdrawn: {label}")
+    return _done(request, desk, f"Withdrew {label}")

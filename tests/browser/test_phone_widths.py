@@ -5,6 +5,7 @@ Screenshots of each page at phone and desktop widths go to artifacts/screenshots
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -103,13 +104,17 @@ def test_no_player_page_is_wider_than_a_phone(live_server: Any, browser: Browser
     pages = _pages(world["campaign"].slug, battle.pk, order.pk)
 
     too_wide: dict[str, tuple[int, list[str]]] = {}
+    widths: dict[str, int] = {}
     phone = _logged_in(browser, live_server.url, PHONE)
     for name, path in pages.items():
         response = phone.goto(live_server.url + path)
         assert response is not None and response.status == 200, path
+        widths[name] = phone.evaluate("document.documentElement.scrollWidth")
         if (wide := _too_wide(phone)) is not None:
             too_wide[name] = wide
         phone.screenshot(path=str(screenshots / f"phone-{name}.png"), full_page=True)
+    # The measured widths beside the screenshots, for whoever checks them by eye.
+    (screenshots / "phone-widths.json").write_text(json.dumps(widths, indent=1) + "\n")
     desktop = _logged_in(browser, live_server.url, DESKTOP)
     for name, path in pages.items():
         desktop.goto(live_server.url + path)

@@ -147,7 +147,7 @@ def test_a_player_orders_a_turn_and_reads_the_battle(live_server: Any, page: Pag
     page.locator("input[name=class][value='1st']").check()
     page.locator("#id_name").fill("Caledonia")
     page.get_by_role("button", name="Add the order").click()
-    expect(page.locator(".message")).to_contain_text("Added: Order 1 (lay_down): 1st 'Caledonia' at portsmouth")
+    expect(page.locator(".message")).to_contain_text("Added order 1 — 1st rate Caledonia at Portsmouth (20 EP)")
     expect(page.locator("#committed")).to_have_text("20 EP")
     expect(page.locator("#available")).to_have_text("100 EP")
 
@@ -176,7 +176,7 @@ def test_a_player_orders_a_turn_and_reads_the_battle(live_server: Any, page: Pag
     expect(page.locator("#id_fleet")).to_have_value(str(world["channel_fleet"].pk))
     page.locator("#id_path").select_option("sea")
     page.get_by_role("button", name="Add the order").click()
-    expect(page.locator(".message")).to_contain_text("Added: Order 2 (move, fleet 'Channel Fleet'): sea")
+    expect(page.locator(".message")).to_contain_text("Added order 2 — Channel Fleet: to sea")
 
     # Ready.
     page.goto(f"{base}/campaigns/{slug}/")

@@ -15,6 +15,7 @@ from campaign.orders.forms import ORDER_FORMS
 from campaign.orders.services import order_add
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory, ShipFactory
+from tests.support.order_forms import more_of_britain, order_form_cases
 from tests.web.fog_worlds import client_for, players_world, user
 from tests.worlds import World
 
@@ -217,7 +218,7 @@ def test_htmx_gets_the_desk_swapped_in_place(world: World) -> None:
     page = response.content.decode()
     assert response.status_code == 200
     assert page.lstrip().startswith('<div id="orders-desk"') and "<html" not in page
-    assert "Added: Order 1 (raise" in page and 'id="committed">3 EP' in page
+    assert "Added order 1 — land unit at Portsmouth" in page and 'id="committed">3 EP' in page
 
 
 # --- permissions -----------------------------------------------------------------------------------------------
@@ -308,64 +309,6 @@ def test_the_orders_page_needs_at_most_20_queries(
 # --- every form produces the body the server takes ----------------------------------------------------------
 
 
-def _more_of_britain(w: World) -> dict[str, Any]:
-    """A second fleet in Portsmouth, an admiral, a damaged ship, a transport and a land unit there."""
-    from ports.models import LandUnit
-
-    reserve = Fleet.objects.create(
-        campaign=w.campaign, nation=w.gb, name="Reserve", sea_zone=w.channel, port=w.portsmouth, crew="B"
-    )
-    spare = ShipFactory.create(fleet=reserve, nation=w.gb, name="Spare", crew="B", condition="damaged")
-    transport = ShipFactory.create(fleet=w.channel_fleet, nation=w.gb, name="Trooper", ship_class="transport")
-    LandUnit.objects.create(campaign=w.campaign, nation=w.gb, port=w.portsmouth)
-    admiral = AdmiralFactory.create(nation=w.gb, campaign=w.campaign, name="Cuthbert Collingwood", grade="B")
-    ships = list(w.channel_fleet.ships.filter(ship_class="3rd-74").order_by("pk"))
-    return {"reserve": reserve, "spare": spare, "transport": transport, "admiral": admiral, "ships": ships}
-
-
-def _cases(w: World, x: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
-    """kind → (form data, the stored body)."""
-    cf, reserve, ships = w.channel_fleet.pk, x["reserve"].pk, x["ships"]
-    line = [x["transport"].pk, *reversed([s.pk for s in ships])]
-    return {
-        "posture": (
-            {"fleet": cf, "posture": "blockade", "port": "brest"},
-            {"fleet": cf, "posture": "blockade", "port": "brest"},
-        ),
-        "battle_orders": (
-            {"fleet": cf, "after_battle": "evade", "retreat_port": "portsmouth", "retreat_zone": ""},
-            {"fleet": cf, "after_battle": "evade", "retreat_port": "portsmouth", "retreat_zone": None},
-        ),
-        "line_order": (
-            {"fleet": cf, **{f"pos_{sid}": str(k) for k, sid in enumerate(line, 1)}},
-            {"fleet": cf, "ships": line},
-        ),
-        "sally": ({"fleet": cf}, {"fleet": cf}),
-        "raise": ({"unit": "siege_train", "port": "portsmouth"}, {"unit": "siege_train", "port": "portsmouth"}),
-        "repair": ({"ship": x["spare"].pk, "on": "on"}, {"ship": x["spare"].pk, "on": True}),
-        "lay_up": ({"ship": ships[0].pk}, {"ship": ships[0].pk}),
-        "transfer": (
-            {"ships": [ships[0].pk, ships[1].pk], "to_fleet": reserve},
-            {"ships": [ships[0].pk, ships[1].pk], "to_fleet": reserve},
-        ),
-        "form_fleet": (
-            {"ships": [ships[2].pk], "name": "Inshore  Squadron"},
-            {"ships": [ships[2].pk], "name": "Inshore Squadron"},
-        ),
-        "merge": ({"fleet": reserve, "into": cf}, {"fleet": reserve, "into": cf}),
-        "appoint": (
-            {"admiral": "Cuthbert Collingwood", "fleet": cf},
-            {"admiral": "Cuthbert Collingwood", "fleet": cf},
-        ),
-        "embark": (
-            {"fleet": cf, "port": "portsmouth", "units": "1"},
-            {"fleet": cf, "port": "portsmouth", "units": 1},
-        ),
-        "offer_peace": ({"nation": "FR"}, {"nation": "FR"}),
-        "propose_alliance": ({"nation": "FR"}, None),  # at war: not offered, refused by the form
-    }
-
-
 @pytest.mark.parametrize(
     "kind",
     [
@@ -386,7 +329,7 @@ def _cases(w: World, x: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[
     ],
 )
 def test_each_form_stores_the_body_the_readme_documents(world: World, kind: str) -> None:
-    data, body = _cases(world, _more_of_britain(world))[kind]
+    data, body = order_form_cases(world, more_of_britain(world))[kind]
     response = client_for(world.gb.player).post(_url(world), {"kind": kind, **data})
     if body is None:
         assert response.status_code == 200 and "Choose a nation from the list" in response.content.decode()
@@ -412,8 +355,8 @@ def test_running_the_guns_needs_the_fleet_at_sea_by_the_port_first(world: World)
 
 
 def test_the_list_names_ships_fleets_ports_and_nations(world: World) -> None:
-    x = _more_of_britain(world)
-    cases = _cases(world, x)
+    x = more_of_britain(world)
+    cases = order_form_cases(world, x)
     for kind in ("transfer", "appoint", "repair", "offer_peace", "posture"):
         body = cases[kind][1]
         assert body is not None

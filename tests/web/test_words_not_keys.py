@@ -5,90 +5,21 @@ alone, ship class codes, snake_case values, "RULES.md" — and for wrong plurals
 
 from __future__ import annotations
 
-import re
-from html.parser import HTMLParser
-
 import pytest
 from django.urls import reverse
 
 from battles.models import Battle
 from campaign.models import Campaign, Nation, Turn
 from campaign.orders.forms import ORDER_FORMS
-from ports.models import Port, SeaZone
-from rules.ruleset import SHIP_CLASSES
+from ports.models import SeaZone
 from tests.golden.test_europe_1805_golden import play
+from tests.support.words import forbidden_words, visible_text
 from tests.web.fog_worlds import client_for, user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 #: The nations whose players read every page (the ones at war in 1805, and one at peace).
 PLAYERS = ("GB", "FR", "ES", "RU")
-
-
-class _Text(HTMLParser):
-    """The text a person reads: no tags, scripts or styles, no attribute values, and nothing marked
-    ``aria-hidden`` (a map symbol such as a nation's letter beside its name in the legend); a textarea
-    holds what a player types (the simulator's ship lists), not what the site says."""
-
-    VOID = frozenset({"br", "img", "input", "meta", "link", "hr", "wbr", "source", "col", "area", "base"})
-    BREAKS = frozenset({"br", "td", "th", "li", "p", "div", "option", "dd", "dt", "h1", "h2", "h3", "h4", "tr"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self._stack: list[bool] = []  # per open element: is its text hidden?
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.BREAKS:
-            self.parts.append("\n")
-        if tag in self.VOID:
-            return
-        # The time zone list is IANA's names ("GB" is a zone there), not the game's codes.
-        hidden = (
-            tag in ("script", "style", "textarea") or ("aria-hidden", "true") in attrs or ("name", "time_zone") in attrs
-        )
-        self._stack.append(hidden or (bool(self._stack) and self._stack[-1]))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag not in self.VOID and self._stack:
-            self._stack.pop()
-        self.parts.append(" ")
-
-    def handle_data(self, data: str) -> None:
-        if not (self._stack and self._stack[-1]):
-            self.parts.append(data)
-
-
-def visible_text(html: str) -> str:
-    parser = _Text()
-    parser.feed(html)
-    return re.sub(r"[ \t]+", " ", "".join(parser.parts))
-
-
-def _forbidden(campaign: Campaign) -> list[tuple[str, re.Pattern[str]]]:
-    """(what, pattern) for every key or code that would be a leak in a player's text."""
-    words: list[tuple[str, str]] = []
-    for key, name in SeaZone.objects.filter(campaign=campaign).values_list("key", "name"):
-        if key != name:
-            words.append((f"zone key {key!r}", key))
-    for key, name in Port.objects.filter(campaign=campaign).values_list("key", "name"):
-        if key != name:
-            words.append((f"port key {key!r}", key))
-    patterns = [(what, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for what, w in words]
-    codes = "|".join(Nation.objects.filter(campaign=campaign).values_list("code", flat=True))
-    patterns.append(("a nation code alone", re.compile(rf"(?<![\w/-])({codes})(?![\w/-])")))
-    classes = "|".join(re.escape(c) for c in SHIP_CLASSES if "-" in c and c != "four-decker")
-    patterns.append(("a ship class code", re.compile(rf"(?<![\w-])({classes})(?![\w-])")))
-    patterns.append(("a snake_case value", re.compile(r"(?<![\w.@/-])[a-z]+_[a-z_]+(?![\w.@/-])")))
-    patterns.append(("the rules file", re.compile(r"RULES\.md")))
-    patterns.append(
-        (
-            "a singular count with a plural noun",
-            re.compile(r"(?<![\d.,])1 (ships|dice|fleets|turns|units|orders|battles|ports|days|rounds)\b"),
-        )
-    )
-    patterns.append(("a side by number", re.compile(r"\b(Winner|Side|side) [12]\b")))
-    return patterns
 
 
 def _pages(campaign: Campaign) -> list[str]:
@@ -119,7 +50,7 @@ def scan(campaign: Campaign) -> str:
     """Every page of every player in ``PLAYERS`` (who must have one) read as text; the leaks found,
     three examples of each, or "" when none."""
     battles = list(Battle.objects.filter(campaign=campaign).values_list("pk", flat=True))
-    patterns = _forbidden(campaign)
+    patterns = forbidden_words(campaign)
     found: dict[str, set[str]] = {}
     for code in PLAYERS:
         nation = Nation.objects.get(campaign=campaign, code=code)
