@@ -1,19 +1,21 @@
 """Celery tasks of the battles app: thin, idempotent, taking ids (DESIGN.md).
 
-``battle_resolve`` fights one contested sea zone's engagements; the turn fans out one per zone as
-the header of a chord whose callback finishes the turn (``campaign.tasks.turn_resolve``).
+``battle_resolve`` fights the engagements of a few contested sea zones; the turn fans its zones out in
+batches (``TURN_BATTLE_ZONES_PER_TASK``) as the header of a chord whose callback finishes the turn
+(``campaign.tasks.turn_resolve``).
 """
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from battles.engagements import engagements_fight_zone
+from battles.engagements import engagements_fight_zones
 
 
 @shared_task(name="battles.battle_resolve", acks_late=True)
-def battle_resolve(turn_id: int, zone_id: int) -> list[int]:
-    """Fight every pending engagement of one zone this turn; returns the engagement ids fought now.
+def battle_resolve(turn_id: int, zone_ids: list[int] | int) -> list[int]:
+    """Fight every pending engagement of the zones ``zone_ids`` this turn (one zone id is also taken:
+    messages queued before zones were batched); returns the engagement ids fought now.
 
     Safe to run any number of times, or not at all: engagements already fought are skipped, and
     phase 4 fights inline whatever a lost task left. The task id and worker are recorded on each
@@ -21,4 +23,5 @@ def battle_resolve(turn_id: int, zone_id: int) -> list[int]:
     """
     request = battle_resolve.request
     fought_by = f"task {request.id} on {request.hostname}" if request.id else "battle_resolve called directly"
-    return engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by=fought_by)
+    zones = [zone_ids] if isinstance(zone_ids, int) else list(zone_ids)
+    return engagements_fight_zones(turn_id=turn_id, zone_ids=zones, fought_by=fought_by)

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch
+from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch, zone_batches
 from battles.tasks import battle_resolve
 from campaign.health import sweep_record
 from campaign.mail.sending import deliveries_send, digests_send
@@ -96,8 +96,8 @@ def turn_resolve(turn_id: int, handover: str | None = None) -> str:
 
 
 def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
-    """DESIGN.md "A turn": one ``battle_resolve`` per contested zone, in parallel, as a chord whose
-    callback takes the lease over (``handover``) and runs phase 4 and the rest. The lease is stretched
+    """DESIGN.md "A turn": ``battle_resolve`` tasks of a few contested zones each, in parallel, as a
+    chord whose callback takes the lease over (``handover``) and runs phase 4 and the rest. The lease is stretched
     to ``TURN_BATTLE_GRACE_SECONDS`` meanwhile; if the callback never comes, the beat sweep resumes
     the turn after it and phase 4 fights inline whatever is still pending. Zones are dispatched once.
     """
@@ -107,8 +107,9 @@ def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
     zones = engagement_zones_to_dispatch(turn_id=turn_id, now=timezone.now())
     if not zones:
         return False
-    chord([battle_resolve.si(turn_id, zone) for zone in zones])(turn_resolve.si(turn_id, handover=str(token)))
-    logger.info("turn %s: battles fanned out to %d zones", turn_id, len(zones))
+    batches = zone_batches(zones, settings.TURN_BATTLE_ZONES_PER_TASK)
+    chord([battle_resolve.si(turn_id, batch) for batch in batches])(turn_resolve.si(turn_id, handover=str(token)))
+    logger.info("turn %s: battles of %d zones fanned out to %d tasks", turn_id, len(zones), len(batches))
     return True
 
 

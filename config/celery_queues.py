@@ -2,7 +2,7 @@
 
 * ``turns``: the beat sweep and ``turn_resolve`` (a whole turn's phases; a tenfold campaign's turn
   occupies one worker slot for its length, never all of them);
-* ``battles``: ``battle_resolve``, one task per contested sea zone, fanned out by a turn;
+* ``battles``: ``battle_resolve``, the battles of a few contested sea zones, fanned out by a turn;
 * ``mail``: every task that sends mail (the deliveries, password resets, and any task whose name says
   ``mail``), so that a message never waits behind a Sunday evening's battles.
 

@@ -55,7 +55,12 @@ Where each part lives: :mod:`.ordering` (sides and lines, shared with phase 3's 
 :mod:`battles.results`, the one writer shared with the port actions of phase 5).
 """
 
-from battles.engagements.fighting import engagement_zones_to_dispatch, engagements_fight_zone
+from battles.engagements.fighting import (
+    engagement_zones_to_dispatch,
+    engagements_fight_zone,
+    engagements_fight_zones,
+    zone_batches,
+)
 from battles.engagements.ordering import (
     BATTLE_PHASE,
     BEATEN,
@@ -91,6 +96,7 @@ __all__ = [
     "engagement_zones_pending",
     "engagement_zones_to_dispatch",
     "engagements_fight_zone",
+    "engagements_fight_zones",
     "engagements_fought",
     "fleet_outcomes",
     "fleets_worsted",
@@ -98,4 +104,5 @@ __all__ = [
     "ship_line_key",
     "side_order",
     "sol_count",
+    "zone_batches",
 ]

@@ -5,7 +5,7 @@ strategic dice a fight adds to the turn's log (RULES.md §3, §4, §5).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -24,7 +24,7 @@ from battles.engagements.loading import (
     engagement_sides_load,
 )
 from battles.engagements.ordering import BATTLE_PHASE, LEAVING
-from battles.engagements.table import table_claim
+from battles.engagements.table import table_claim, table_rows_lock
 from battles.engine import (
     FLEET_ACTION,
     BattleSpec,
@@ -69,10 +69,39 @@ def engagement_zones_to_dispatch(*, turn_id: int, now: datetime, minimum: int = 
     return zones
 
 
+def zone_batches(zones: Sequence[int], per_task: int, at_least: int = 2) -> list[list[int]]:
+    """``zones`` cut into batches of at most ``per_task``, in order, as evenly as that allows (17
+    zones by 4: 4, 4, 3, 3, 3 rather than 4, 4, 4, 4, 1): the battle tasks of one turn. Never fewer
+    than ``at_least`` batches while there are zones enough, so that two contested zones are still
+    fought by two tasks in parallel."""
+    if not zones:
+        return []
+    count = min(len(zones), max(-(-len(zones) // max(1, per_task)), at_least))
+    size, extra = divmod(len(zones), count)
+    batches, start = [], 0
+    for i in range(count):
+        end = start + size + (1 if i < extra else 0)
+        batches.append(list(zones[start:end]))
+        start = end
+    return batches
+
+
 def engagements_fight_zone(
     *, turn_id: int, zone_id: int, fought_by: str, alliances: Mapping[str, Collection[str]] | None = None
 ) -> list[int]:
-    """Fight every pending engagement of one zone, in sequence order, in one transaction.
+    """:func:`engagements_fight_zones` for one zone."""
+    return engagements_fight_zones(turn_id=turn_id, zone_ids=[zone_id], fought_by=fought_by, alliances=alliances)
+
+
+def engagements_fight_zones(
+    *,
+    turn_id: int,
+    zone_ids: Sequence[int],
+    fought_by: str,
+    alliances: Mapping[str, Collection[str]] | None = None,
+) -> list[int]:
+    """Fight every pending engagement of the zones ``zone_ids``, zone by zone in that order and in
+    sequence order within a zone, in one transaction.
 
     Idempotent: engagements already fought are skipped (the rows are locked first, so a duplicate
     task waits and then finds nothing left); each is marked fought with its battle and ship changes.
@@ -80,44 +109,65 @@ def engagements_fight_zone(
     nation code's allies this turn (who may see a battle besides those who fought it); when not
     given, read from the campaign's relations as they stand (phase 1 is over by phase 4). Returns
     the ids fought.
+
+    Zones are independent (a fleet is in one zone), so a batch shares what does not change between
+    them — the transaction, the lock on the turn, the relations, the table markings — and reads the
+    zones' engagements in one query: a battle task of several zones costs fewer queries per battle
+    than one task per zone (issue 14).
     """
     with transaction.atomic():
         _turn_key_share(turn_id)
-        pending = list(
+        every = list(
             Engagement.objects.select_for_update(of=("self",))
-            .filter(turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.PENDING)
+            .filter(turn_id=turn_id, sea_zone_id__in=list(zone_ids))
             .select_related("turn__campaign", "sea_zone", "port")
             # A fight needs the turn's number and season, not its stored snapshot and dice log
             # (large JSON, decoded for nothing in every zone).
             .defer("turn__snapshot", "turn__dice_log")
-            .order_by("sequence")
+            .order_by("sea_zone_id", "sequence")
         )
+        by_zone: dict[int, list[Engagement]] = {}
+        for engagement in every:
+            by_zone.setdefault(engagement.sea_zone_id, []).append(engagement)
+        # A zone whose battle is on the table: its later engagements wait for its result.
+        waiting = {z for z, group in by_zone.items() if any(e.status == Engagement.Status.AT_TABLE for e in group)}
+        pending = [e for e in every if e.status == Engagement.Status.PENDING and e.sea_zone_id not in waiting]
         if not pending:
             return []
-        if Engagement.objects.filter(turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.AT_TABLE).exists():
-            return []  # the zone's battle is on the table: its later engagements wait for its result
         if alliances is None:
             alliances = alliances_now(campaign=pending[0].turn.campaign)
-        state = ZoneState(alliances=alliances)
-        earlier = Engagement.objects.filter(
-            turn_id=turn_id, sea_zone_id=zone_id, status=Engagement.Status.FOUGHT
-        ).values_list("result", flat=True)
-        for result in earlier:
-            state.worsted |= {int(f) for f, d in result.get("fleets", {}).items() if d["outcome"] in LEAVING}
+        marked = table_rows_lock(turn_id=turn_id, engagements=pending)
         now = timezone.now()
-        fought = []
-        for engagement in pending:
-            if _engagement_settle(engagement, state):
-                # Held back for the table (issue 15): it and the zone's later engagements wait.
-                engagement.status = Engagement.Status.AT_TABLE
-                engagement.save(update_fields=["status", "result"])
-                break
-            engagement.status = Engagement.Status.FOUGHT
-            engagement.fought_at = now
-            engagement.fought_by = fought_by[:200]
-            engagement.save(update_fields=["status", "fought_at", "fought_by", "battle", "result"])
-            fought.append(engagement.pk)
+        fought: list[int] = []
+        for zone_id in zone_ids:
+            if zone_id not in waiting:
+                fought += _zone_fight(
+                    by_zone.get(zone_id, []), ZoneState(alliances=alliances, table_rows=marked), fought_by, now
+                )
         return fought
+
+
+def _zone_fight(engagements: list[Engagement], state: ZoneState, fought_by: str, now: datetime) -> list[int]:
+    """One zone's engagements (all of them this turn, in sequence order): the fought ones tell
+    ``state`` who already left; the pending ones are fought in turn until one goes to the table."""
+    for done in engagements:
+        if done.status == Engagement.Status.FOUGHT:
+            state.worsted |= {int(f) for f, d in done.result.get("fleets", {}).items() if d["outcome"] in LEAVING}
+    fought = []
+    for engagement in engagements:
+        if engagement.status != Engagement.Status.PENDING:
+            continue
+        if _engagement_settle(engagement, state):
+            # Held back for the table (issue 15): it and the zone's later engagements wait.
+            engagement.status = Engagement.Status.AT_TABLE
+            engagement.save(update_fields=["status", "result"])
+            break
+        engagement.status = Engagement.Status.FOUGHT
+        engagement.fought_at = now
+        engagement.fought_by = fought_by[:200]
+        engagement.save(update_fields=["status", "fought_at", "fought_by", "battle", "result"])
+        fought.append(engagement.pk)
+    return fought
 
 
 def _turn_key_share(turn_id: int) -> None:
@@ -190,7 +240,7 @@ def _engagement_fight(e: Engagement, sides: list[FightingSide], state: ZoneState
             result["note"] = "no fight: the ships in port were not brought to action"
             return False
         interceptor = 1 - in_port_side
-    if table_claim(e, sides, ruleset):
+    if table_claim(e, sides, ruleset, state.table_rows):
         # What the table needs of the contact: who is at anchor and who intercepted (the pack shows it).
         result["table"] = {
             "contact": contact,

@@ -22,7 +22,7 @@ from battles.engine import (
     SideSpec,
     line_eligible,
 )
-from battles.models import Engagement
+from battles.models import Engagement, TabletopBattle
 from battles.selectors import FleetRank, side_order, sol_count
 from fleets.models import Admiral, Fleet, Ship
 from rules.ruleset import LIGHT_CLASSES, Ruleset
@@ -82,6 +82,8 @@ class ZoneState:
     alliances: Mapping[str, Collection[str]] = field(default_factory=dict)
     worsted: set[int] = field(default_factory=set)
     next_position: dict[int, int] = field(default_factory=dict)
+    #: The table markings at the zone's places, locked (``table.table_rows_lock``), for ``table_claim``.
+    table_rows: list[TabletopBattle] = field(default_factory=list)
 
 
 def sides_load(e: Engagement, in_port_sides: Collection[int], state: ZoneState, ruleset: Ruleset) -> list[FightingSide]:

@@ -53,14 +53,25 @@ class TableResultRefused(ValueError):
         self.code = code
 
 
-def table_claim(e: Engagement, sides: Sequence[FightingSide], ruleset: Ruleset) -> bool:
+def table_rows_lock(*, turn_id: int, engagements: Sequence[Engagement]) -> list[TabletopBattle]:
+    """The turn's table markings at the places of ``engagements`` (their zones' keys and ports), locked
+    for :func:`table_claim`: one query for a batch of zones, and only those places, so that battle
+    tasks of one turn fighting other zones do not wait for each other."""
+    places = {e.place for e in engagements} | {e.port.key for e in engagements if e.port is not None}
+    return list(
+        TabletopBattle.objects.select_for_update().filter(
+            turn_id=turn_id, kind=TabletopBattle.Kind.BATTLE, place__in=sorted(places)
+        )
+    )
+
+
+def table_claim(e: Engagement, sides: Sequence[FightingSide], ruleset: Ruleset, marked: list[TabletopBattle]) -> bool:
     """Hold ``e`` back for the table if its place is marked (and nothing there went to the table yet)
-    or the battle is larger than the house rule allows (RULES.md has no table; issue 15)."""
+    or the battle is larger than the house rule allows (RULES.md has no table; issue 15). ``marked``:
+    the rows :func:`table_rows_lock` read for the batch; a row made here by the house rule joins it."""
     # A port's marking covers every engagement at that port, a sally too (recorded at its zone's key).
     places = [e.place] + ([e.port.key] if e.port is not None and e.port.key != e.place else [])
-    rows = TabletopBattle.objects.select_for_update().filter(
-        turn_id=e.turn_id, kind=TabletopBattle.Kind.BATTLE, place__in=places
-    )
+    rows = [r for r in marked if r.place in places]
     row = min(rows, key=lambda r: (r.status != TabletopBattle.Status.MARKED, r.place != e.place), default=None)
     above = ruleset["table.above_ships"]
     large = bool(above) and sum(len(s.all_ships()) for s in sides) > above
@@ -76,6 +87,7 @@ def table_claim(e: Engagement, sides: Sequence[FightingSide], ruleset: Ruleset) 
             origin=TabletopBattle.Origin.HOUSE_RULE,
             status=TabletopBattle.Status.MARKED,
         )
+        marked.append(row)
     elif large and row.status in (TabletopBattle.Status.REQUESTED, TabletopBattle.Status.DECLINED):
         row.status = TabletopBattle.Status.MARKED
         row.note = f"More than {above} ships: to the table by the house rule."

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from battles.engagements import (
     engagement_zones_pending,
-    engagements_fight_zone,
+    engagements_fight_zones,
     engagements_fought,
     fleets_worsted,
     ports_unblockaded_by_sally,
@@ -30,10 +30,9 @@ def battles_phase(ctx: PhaseContext) -> None:
     turn_id = ctx.turn.pk
     zones = engagement_zones_pending(turn_id=turn_id)
     if zones:
-        # Read once for every zone: relations do not change during phase 4.
-        alliances = alliances_now(campaign=ctx.campaign)
-        for zone_id in zones:
-            engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline", alliances=alliances)
+        engagements_fight_zones(
+            turn_id=turn_id, zone_ids=zones, fought_by="inline", alliances=alliances_now(campaign=ctx.campaign)
+        )
     for engagement in engagements_fought(turn_id=turn_id):
         for die in engagement.result.get("strategic_dice", []):
             ctx.log.append(StrategicDie.from_dict(die))
@@ -47,12 +46,13 @@ def battles_phase(ctx: PhaseContext) -> None:
 
 
 def battles_wait(turn_id: int) -> bool:
-    """Before phase 4 (issue 15): fight every zone still pending inline (each zone commits on its
-    own, as a battle task's would) and say whether a battle sent to the table holds the phase back.
+    """Before phase 4 (issue 15): fight every zone still pending inline (committed before the phase,
+    as a battle task's would be) and say whether a battle sent to the table holds the phase back.
     Phase 4 runs once every such battle's approved result is applied (or the GM falls back to the
     dice); until then the turn waits, with phases 1–3 and the other zones' battles done."""
-    for zone_id in engagement_zones_pending(turn_id=turn_id):
-        engagements_fight_zone(turn_id=turn_id, zone_id=zone_id, fought_by="inline")
+    zones = engagement_zones_pending(turn_id=turn_id)
+    if zones:
+        engagements_fight_zones(turn_id=turn_id, zone_ids=zones, fought_by="inline")
     return engagements_at_table(turn_id=turn_id)
 
 

@@ -239,6 +239,10 @@ TURN_MAX_ATTEMPTS = env.int("TURN_MAX_ATTEMPTS", default=5)
 # How long the battle tasks of a turn may take before the sweep resumes the turn without them (the
 # phase then fights whatever is left inline).
 TURN_BATTLE_GRACE_SECONDS = env.int("TURN_BATTLE_GRACE_SECONDS", default=300)
+# How many contested zones one battle task fights. One task a zone cost each battle its own
+# transaction, turn lock and reads of the relations and table markings; four a task keeps a
+# europe-1805 general war (16 zones) spread over four tasks, enough for two workers of two slots.
+TURN_BATTLE_ZONES_PER_TASK = env.int("TURN_BATTLE_ZONES_PER_TASK", default=4)
 CELERY_BEAT_SCHEDULE = {
     "turns-sweep": {"task": "campaign.turns_sweep", "schedule": TURN_SWEEP_SECONDS},
 }
