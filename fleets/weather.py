@@ -38,12 +38,9 @@ class WeatherApplied:
     units_lost: tuple[int, ...]
 
 
-def ships_weather_apply(
-    *, results: Iterable[ShipWeatherResult], units_lost: Iterable[int], turn: int
-) -> WeatherApplied:
-    """Apply storm or attrition results (RULES.md §8): a damaged ship becomes damaged; a lost ship is
-    sunk — it leaves its fleet, stays in history with ``lost_turn`` — and a lost transport's land
-    unit is lost with it. Bulk writes: a few queries however many ships."""
+def weather_outcome(*, results: Iterable[ShipWeatherResult], units_lost: Iterable[int]) -> WeatherApplied:
+    """What storm or attrition results do (RULES.md §8), without writing it: the ships damaged, the
+    ships lost, and the land units lost — those named, and those aboard a lost transport."""
     damaged, lost = [], []
     drowned = set(units_lost)
     for r in results:
@@ -53,12 +50,25 @@ def ships_weather_apply(
             lost.append(r.ship_id)
             if r.land_unit_lost is not None:
                 drowned.add(r.land_unit_lost)
-    if damaged:
-        Ship.objects.filter(pk__in=damaged).update(condition=Ship.Condition.DAMAGED)
-    if lost:
-        Ship.objects.filter(pk__in=lost).update(condition=Ship.Condition.SUNK, fleet=None, cargo=None, lost_turn=turn)
-    land_units_lose(unit_ids=drowned)
     return WeatherApplied(tuple(damaged), tuple(lost), tuple(sorted(drowned)))
+
+
+def ships_weather_apply(
+    *, results: Iterable[ShipWeatherResult], units_lost: Iterable[int], turn: int
+) -> WeatherApplied:
+    """Apply storm or attrition results (RULES.md §8): a damaged ship becomes damaged; a lost ship is
+    sunk — it leaves its fleet, stays in history with ``lost_turn`` — and a lost transport's land
+    unit is lost with it. Bulk writes: a few queries however many ships, and however many zones
+    the results come from (phase 7 applies all its storms at once, then all its attrition)."""
+    outcome = weather_outcome(results=results, units_lost=units_lost)
+    if outcome.damaged:
+        Ship.objects.filter(pk__in=outcome.damaged).update(condition=Ship.Condition.DAMAGED)
+    if outcome.lost:
+        Ship.objects.filter(pk__in=outcome.lost).update(
+            condition=Ship.Condition.SUNK, fleet=None, cargo=None, lost_turn=turn
+        )
+    land_units_lose(unit_ids=outcome.units_lost)
+    return outcome
 
 
 def fleets_supply_record(*, fleets: Iterable[Fleet], verdicts: Mapping[int, Supply]) -> dict[int, int]:

@@ -23,7 +23,7 @@ from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
 from fleets.selectors import blockades_for_turn
-from fleets.weather import fleets_supply_record, ships_weather_apply
+from fleets.weather import fleets_supply_record, ships_weather_apply, weather_outcome
 from ports.models import LandUnit, Port, SeaZone
 from ports.selectors import land_units_by_port, ports_for_campaign, zone_graph
 from ports.services import land_units_supply_record, port_taken_record, siege_end
@@ -80,10 +80,12 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
     )
     at_sea: dict[str, list[WeatherShip]] = defaultdict(list)
     nation_of: dict[int, int] = {}
+    names: dict[int, str] = {}
     for ship_id, fleet_id, position, condition, cargo_id, zone, nation_id, name in rows:
         label = f"{name} ({nations[nation_id].name})"
         at_sea[zone].append(WeatherShip(ship_id, fleet_id, position, _afloat(condition), cargo_id, label))
         nation_of[ship_id] = nation_id
+        names[ship_id] = name
     if not at_sea:
         return
     storms = storms_roll(at_sea, ctx.turn.season, ctx.ruleset, ctx.dice, ctx.log)
@@ -92,11 +94,13 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
         .select_related("fleet__sea_zone", "port")
         .order_by("port__key", "fleet_id")
     )
-    names = dict(Ship.objects.filter(pk__in=list(nation_of)).values_list("id", "name"))
-    zone_names = _place_names(ctx) if any(z.storm for z in storms) else {}
-    for storm in (z for z in storms if z.storm):
+    struck = [z for z in storms if z.storm]
+    zone_names = _place_names(ctx) if struck else {}
+    # Every storm's damage in one set of writes; each zone's report reads its own share.
+    ships_weather_apply(results=[r for z in struck for r in z.ships], units_lost=(), turn=turn)
+    for storm in struck:
         zone_name = zone_names.get(storm.zone, storm.zone)
-        applied = ships_weather_apply(results=storm.ships, units_lost=(), turn=turn)
+        applied = weather_outcome(results=storm.ships, units_lost=())
         for nation_id in sorted({nation_of[r.ship_id] for r in storm.ships}, key=lambda n: nations[n].code):
             mine = [r for r in storm.ships if nation_of[r.ship_id] == nation_id]
             damaged = [names[r.ship_id] for r in mine if r.effect is Effect.DAMAGED]
@@ -326,8 +330,14 @@ def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Natio
     results = attrition_roll_all(places, ctx.ruleset, lambda place: ctx.dice(f"attrition:{place}"), ctx.log)
     lost_units: set[int] = set()
     place_names = _place_names(ctx)
+    # Every place's attrition in one set of writes; each place's report reads its own share.
+    ships_weather_apply(
+        results=[r for place in results for r in place.ships],
+        units_lost=[u for place in results for u in place.units_lost],
+        turn=turn,
+    )
     for place in results:
-        applied = ships_weather_apply(results=place.ships, units_lost=place.units_lost, turn=turn)
+        applied = weather_outcome(results=place.ships, units_lost=place.units_lost)
         lost_units.update(applied.units_lost)
         by_nation: dict[int, list[str]] = defaultdict(list)
         for r in place.ships:
