@@ -3,6 +3,10 @@ SHELL := /bin/bash
 PY := .venv/bin/python
 VENV_STAMP := .venv/.installed-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
+# This machine's environment sets PYTHONDONTWRITEBYTECODE: every process then compiles our modules
+# again, and pytest rewrites the asserts of the test modules and its plugins' packages (550 modules)
+# in every xdist process — 11.5 s of CPU per collection instead of 5.2 s once cached.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test lint typecheck contracts schema migrations-check pytest bench services venv clean
 
