@@ -10,6 +10,7 @@ and writes nothing.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,13 +81,14 @@ class Listed:
 class OrderContext:
     """A nation's orders checked one after another, each against those listed before it."""
 
-    def __init__(self, *, nation: Nation, turn: Turn, board: Board | None = None) -> None:
+    def __init__(self, *, nation: Nation, turn: Turn, board: Board | None = None, nation_read: bool = False) -> None:
+        """``nation_read``: the caller has just read ``nation`` in this transaction, so it is used as it
+        is; otherwise it is read again (the treasury on a caller's instance may be stale)."""
         if turn.campaign_id != nation.campaign_id:
             raise OrderRefused(
                 f"Turn {turn.number} is not a turn of {nation.name}'s campaign.", code=RefusalCode.WRONG_TURN
             )
-        # Fresh from the database: the treasury on a caller's instance may be stale.
-        self.nation = Nation.objects.get(pk=nation.pk)
+        self.nation = nation if nation_read else Nation.objects.get(pk=nation.pk)
         self.turn = turn
         # The order services have just read the campaign with the locked turn; others read it here.
         cached = Turn._meta.get_field("campaign").is_cached(turn)
@@ -111,6 +113,15 @@ class OrderContext:
     @cached_property
     def navy_counts(self) -> NavyCounts:
         return navy_counts(nation_id=self.nation.pk)
+
+    def relisted(self) -> OrderContext:
+        """A context over the same reads (nation, board, fleets, ships, navy) with no order listed yet:
+        another list checked against the same state — the list before a change and after it — reads
+        nothing again. The reads made so far are shared; the new list is its own."""
+        other = copy.copy(self)
+        other.listed = Listed()
+        other._org = None
+        return other
 
     # -- the list ---------------------------------------------------------------------------------------
     def absorb(self, body: object, *, accepted: bool = True) -> None:

@@ -26,7 +26,7 @@ from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.schema import json_type
 from campaign.orders.selectors import orders_for_turn
-from campaign.orders.validator import CleanOrder, order_check, orders_validate
+from campaign.orders.validator import CleanOrder, order_check, orders_check, orders_validate
 
 _CLOSED = RefusalCode.TURN_CLOSED
 
@@ -65,15 +65,21 @@ def _audit_for_nation(
 
 
 def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
-    """The open turn, locked until the end of the transaction (a claim waits for us, we for it)."""
-    campaign = Campaign.objects.get(pk=campaign_id)
+    """The open turn, locked until the end of the transaction (a claim waits for us, we for it), with
+    its campaign read in the same query (only the turn row is locked); the order context reads the
+    campaign from it rather than again."""
+    # The snapshot and dice log are large JSON blobs nobody needs for an order change.
+    turns = (
+        Turn.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .defer("snapshot", "dice_log")
+        .filter(campaign_id=campaign_id)
+    )
+    turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
+    campaign = turn.campaign if turn is not None else Campaign.objects.get(pk=campaign_id)
     if campaign.status == Campaign.Status.ENDED:
         raise OrderRefused(f"{campaign.name} has ended; orders are closed.", code=_CLOSED)
-    # The snapshot and dice log are large JSON blobs nobody needs for an order change.
-    turns = Turn.objects.select_for_update().defer("snapshot", "dice_log").filter(campaign_id=campaign_id)
-    turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
     if turn is not None and turn.status == Turn.Status.OPEN:
-        turn.campaign = campaign  # the order context reads it from here rather than again
         return turn
     if turn is not None and turn.status == Turn.Status.RESOLVED:
         raise OrderRefused(f"Turn {turn.number} has been resolved; its orders are closed.", code=_CLOSED)
@@ -137,16 +143,25 @@ def order_add(*, nation: Nation, body: object, actor: Actor = None) -> Order:
 
 
 def _list_change_check(
-    *, nation: Nation, turn: Turn, before: Sequence[Order], after: Sequence[tuple[int, object]], changed: int | None
+    *,
+    nation: Nation,
+    turn: Turn,
+    before: Sequence[Order],
+    after: Sequence[tuple[int, object]],
+    changed: int | None,
+    nation_read: bool = False,
 ) -> dict[int, CleanOrder]:
     """Refuse a change of the list that makes an order refused that was not refused before.
 
     ``after``: (order id, body) in the new listed order; ``changed``: the id whose body is new.
     Orders that were already refused (the world changed under them) do not block the change.
+    Both lists are checked against the same reads. ``nation_read``: ``nation`` was read in this
+    transaction (see :class:`OrderContext`).
     """
-    _, old_refusals = orders_validate(nation=nation, turn=turn, bodies=[o.body for o in before])
+    ctx = OrderContext(nation=nation, turn=turn, nation_read=nation_read)
+    _, old_refusals = orders_check(ctx, [o.body for o in before])
     was_refused = {o.pk for o, refused in zip(before, old_refusals, strict=True) if refused}
-    cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=[body for _, body in after])
+    cleans, refusals = orders_check(ctx.relisted(), [body for _, body in after])
     if changed is not None:
         for (order_id, _), refused in zip(after, refusals, strict=True):
             if order_id == changed and refused:
@@ -169,7 +184,9 @@ def order_update(*, order: Order, body: object, actor: Actor = None) -> Order:
     if order.pk not in {o.pk for o in before}:
         raise OrderRefused(f"Order {order.position} no longer exists; it was withdrawn.", code=RefusalCode.ORDER_GONE)
     after = [(o.pk, body if o.pk == order.pk else o.body) for o in before]
-    clean = _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=order.pk)[order.pk]
+    clean = _list_change_check(
+        nation=nation, turn=turn, before=before, after=after, changed=order.pk, nation_read=True
+    )[order.pk]
     stored = next(o for o in before if o.pk == order.pk)
     old = _order_json(stored)
     stored.kind, stored.body, stored.fleet = clean.kind, clean.body, clean.fleet
@@ -201,7 +218,7 @@ def order_withdraw(*, order: Order, actor: Actor = None) -> None:
             f"Order {order.position} no longer exists; it was already withdrawn.", code=RefusalCode.ORDER_GONE
         )
     after = [(o.pk, o.body) for o in before if o.pk != order.pk]
-    _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=None)
+    _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=None, nation_read=True)
     gone = next(o for o in before if o.pk == order.pk)
     _audit_for_nation(
         nation=nation,

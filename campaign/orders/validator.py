@@ -66,7 +66,14 @@ def orders_validate(
     *, nation: Nation, turn: Turn, bodies: Sequence[object]
 ) -> tuple[list[CleanOrder | None], list[OrderRefused | None]]:
     """Check a whole list in listed order: per position the clean order or the refusal."""
-    ctx = OrderContext(nation=nation, turn=turn)
+    return orders_check(OrderContext(nation=nation, turn=turn), bodies)
+
+
+def orders_check(
+    ctx: OrderContext, bodies: Sequence[object]
+) -> tuple[list[CleanOrder | None], list[OrderRefused | None]]:
+    """Check a whole list in listed order against ``ctx`` (with no order listed yet): per position the
+    clean order or the refusal. One context reads the board, fleets and ships once for the whole list."""
     cleans: list[CleanOrder | None] = []
     refusals: list[OrderRefused | None] = []
     for body in bodies:
