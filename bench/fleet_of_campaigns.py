@@ -13,6 +13,11 @@ peak RSS per worker process; then the throughput ratio, and one worker's RSS aft
 turns. Every turn is checked resolved exactly once (one turn 2, each phase once, treasuries equal to
 their ledgers). Goals: within 2 minutes for 100 campaigns; ratio ≥ 1.7; RSS growth ≤ 20 %.
 
+``--kill-one-after N`` adds a third run with ``--workers`` workers in which one worker is killed (SIGKILL)
+part-way, once N turns have resolved, and a new one started in its place, as a process supervisor would: every
+turn must still resolve exactly once. That run gives its workers a 15 s lease and battle grace (the
+default 120 s lease would hold the killed worker's turn for two minutes before the sweep resumes it).
+
 ``BENCH_KEEP_LOGS=DIR`` keeps each worker's and beat's log there (every task's RSS after it ran is in
 the worker's log: ``BENCH-TASK`` lines for turns and battles, ``BENCH-OTHER`` for the rest).
 """
@@ -73,14 +78,18 @@ def _environment(home: str, database_url: str, prefix: str) -> dict[str, str]:
     }
 
 
-def _start(name: str, command: list[str], database_url: str, prefix: str) -> Process:
+#: What the kill run gives its workers: a killed worker's turn and battles go to the others in seconds.
+QUICK_RESCUE = {"TURN_LEASE_SECONDS": "15", "TURN_BATTLE_GRACE_SECONDS": "15"}
+
+
+def _start(name: str, command: list[str], database_url: str, prefix: str, extra: dict[str, str]) -> Process:
     home = tempfile.TemporaryDirectory(prefix=f"{name}-")
     log = Path(home.name) / "log.txt"
     with log.open("wb") as out:
         popen = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "bench.fleet_worker", *command],
             cwd=home.name,
-            env=_environment(home.name, database_url, prefix),
+            env={**_environment(home.name, database_url, prefix), **extra},
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -138,7 +147,15 @@ def _check_exactly_once(campaign_ids: list[int]) -> None:
             assert LedgerEntry.objects.filter(nation=nation, kind="income", turn=1).count() == 1
 
 
-def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict[str, Any]:
+def _worker(label: str, n: int, database_url: str, prefix: str, extra: dict[str, str]) -> tuple[str, Process]:
+    host = f"fleet-{label}-{n}@{os.uname().nodename}"
+    command = ["worker", "--pool=solo", "--without-gossip", "--without-mingle", "-n", host]
+    return host, _start(host.split("@")[0], command, database_url, prefix, extra)
+
+
+def _run(
+    *, label: str, campaigns: int, workers: int, database_url: str, kill_after: int | None = None
+) -> dict[str, Any]:
     from django.utils import timezone
 
     from battles.models import Battle
@@ -150,19 +167,14 @@ def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict
     print(f"  {campaigns} campaigns built in {time.perf_counter() - started:.0f} s", flush=True)
     prefix = f"bench-fleet-{os.getpid()}-{label}-"
     app.conf.task_queues = None  # this process only reads; its workers get their queues from the prefix
-    hosts = [f"fleet-{label}-{n}@{os.uname().nodename}" for n in range(1, workers + 1)]
-    processes = [
-        _start(
-            host.split("@")[0],
-            ["worker", "--pool=solo", "--without-gossip", "--without-mingle", "-n", host],
-            database_url,
-            prefix,
-        )
-        for host in hosts
-    ]
+    extra = QUICK_RESCUE if kill_after is not None else {}
+    started_workers = [_worker(label, n, database_url, prefix, extra) for n in range(1, workers + 1)]
+    hosts = [host for host, _ in started_workers]
+    processes = [process for _, process in started_workers]
+    killed: Process | None = None
     try:
         _wait_ready(app, hosts)
-        beat = _start(f"beat-{label}", ["beat", "--loglevel=WARNING", "--pidfile="], database_url, prefix)
+        beat = _start(f"beat-{label}", ["beat", "--loglevel=WARNING", "--pidfile="], database_url, prefix, extra)
         processes.append(beat)
         deadline = timezone.now() + timedelta(seconds=3)
         Turn.objects.filter(campaign_id__in=ids, number=1).update(deadline=deadline)
@@ -173,7 +185,14 @@ def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict
             peak_connections = max(peak_connections, _connections_open())
             if time.monotonic() > limit:
                 raise RuntimeError(f"{label}: {resolved.count()} of {campaigns} turns resolved after 30 minutes")
-            dead = [p for p in processes if p.popen.poll() is not None]
+            done = resolved.count()
+            if kill_after is not None and killed is None and done >= kill_after:
+                killed = processes[0]
+                killed.popen.kill()
+                _, spare = _worker(label, workers + 1, database_url, prefix, extra)
+                processes.append(spare)
+                print(f"  killed {killed.name} with {done} of {campaigns} turns resolved; {spare.name} started")
+            dead = [p for p in processes if p is not killed and p.popen.poll() is not None]
             if dead:
                 # Its home (and log) goes with it when stopped: print the end of the log now.
                 tail = "\n".join(dead[0].log.read_text(errors="replace").splitlines()[-40:])
@@ -188,7 +207,8 @@ def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict
         (t - deadline).total_seconds() for t in resolved.values_list("resolved_at", flat=True) if t is not None
     )
     last = latencies[-1]
-    worker_tasks = [task for process in processes[:workers] for task in process.tasks]
+    worker_processes = [p for p in processes if not p.name.startswith("beat-")]
+    worker_tasks = [task for process in worker_processes for task in process.tasks]
     per_turn_queries: dict[str, int] = {}
     per_turn_seconds: dict[str, float] = {}
     for task in worker_tasks:
@@ -205,7 +225,8 @@ def _run(*, label: str, campaigns: int, workers: int, database_url: str) -> dict
         "battles_per_second": battles / last,
         "queries_per_turn": statistics.median(per_turn_queries.values()) if per_turn_queries else 0,
         "worker_seconds_per_turn": statistics.median(per_turn_seconds.values()) if per_turn_seconds else 0,
-        "peak_rss_mb": [round(p.peak_rss_kb / 1024) for p in processes[:workers]],
+        "peak_rss_mb": [round(p.peak_rss_kb / 1024) for p in worker_processes if p is not killed],
+        "killed": killed is not None,
         "rss_by_turn": _rss_after_turns(processes[0].tasks),
         "peak_connections": peak_connections,
     }
@@ -230,9 +251,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench fleet-of-campaigns", description=__doc__.split("\n")[0])
     parser.add_argument("--campaigns", type=int, default=100, help="campaigns due at once (default 100)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes of the second run (default 2)")
+    parser.add_argument(
+        "--kill-one-after",
+        type=int,
+        metavar="N",
+        help="a third run with --workers workers, one of them killed once N turns have resolved, and replaced",
+    )
     args = parser.parse_args(argv or [])
     if args.campaigns < 1 or args.workers < 1:
         parser.error("--campaigns and --workers must be at least 1")
+    if args.kill_one_after is not None and not 0 <= args.kill_one_after < args.campaigns:
+        parser.error("--kill-one-after must be a number of turns from 0 to one less than --campaigns")
     database_url = bench_database_prepare(DATABASE)
     from django.conf import settings
 
@@ -242,9 +271,19 @@ def main(argv: list[str] | None = None) -> None:
         runs.append(
             _run(label=f"w{args.workers}", campaigns=args.campaigns, workers=args.workers, database_url=database_url)
         )
-    for r in runs:
+    if args.kill_one_after is not None:
+        kill_run = _run(
+            label=f"k{args.workers}",
+            campaigns=args.campaigns,
+            workers=args.workers,
+            database_url=database_url,
+            kill_after=args.kill_one_after,
+        )
+    for r in [*runs, *([kill_run] if args.kill_one_after is not None else [])]:
+        killed = ", one killed and replaced" if r["killed"] else ""
         print(
-            f"{r['workers']} worker{'s' if r['workers'] > 1 else ''}: {args.campaigns} turns, {r['battles']} battles; "
+            f"{r['workers']} worker{'s' if r['workers'] > 1 else ''}{killed}: {args.campaigns} turns, "
+            f"{r['battles']} battles, each turn resolved exactly once; "
             f"deadline → last turn opened {r['last']:.1f} s (goal ≤ 120 s for 100); "
             f"{r['turns_per_minute']:.1f} turns/min; latency p50 {r['p50']:.1f} s, p95 {r['p95']:.1f} s; "
             f"{r['battles_per_second']:.1f} battles/s; {r['queries_per_turn']:.0f} SQL queries and "
