@@ -329,10 +329,11 @@ def dispatch_reply(
     return sent
 
 
-@transaction.atomic
-def dispatch_edit(*, dispatch: Dispatch, sender: Nation | None, body: str, now: datetime) -> Dispatch:
-    """The sender's correction within two minutes of sending; the earlier text is kept as a revision."""
-    dispatch = Dispatch.objects.select_for_update().select_related("campaign").get(pk=dispatch.pk)
+def dispatch_edit_check(*, dispatch: Dispatch, sender: Nation | None, now: datetime) -> None:
+    """Raise :class:`DispatchRefused` unless ``sender`` may still correct ``dispatch``: its own, not
+    hidden, within two minutes of sending. Asked before a correction form is shown, so that a reader
+    who may not correct it is told so at once, as a save would tell them, without seeing the text in
+    a form."""
     if dispatch.sender_id != (sender.pk if sender is not None else None):
         raise DispatchRefused("Only the nation that sent a dispatch may change it.")
     if dispatch.hidden_at is not None:
@@ -343,6 +344,13 @@ def dispatch_edit(*, dispatch: Dispatch, sender: Nation | None, body: str, now: 
             "longer ago. Send another to correct it.",
             field="body",
         )
+
+
+@transaction.atomic
+def dispatch_edit(*, dispatch: Dispatch, sender: Nation | None, body: str, now: datetime) -> Dispatch:
+    """The sender's correction within two minutes of sending; the earlier text is kept as a revision."""
+    dispatch = Dispatch.objects.select_for_update().select_related("campaign").get(pk=dispatch.pk)
+    dispatch_edit_check(dispatch=dispatch, sender=sender, now=now)
     text = _clean_body(dispatch.campaign, body)
     if text == dispatch.body:
         return dispatch

@@ -32,6 +32,7 @@ from campaign.dispatches.services import (
     Sent,
     conversation_start,
     dispatch_edit,
+    dispatch_edit_check,
     dispatch_hide,
     dispatch_reply,
     dispatch_report,
@@ -170,6 +171,11 @@ def dispatch_edit_view(request: HttpRequest, slug: str, dispatch_id: int) -> Htt
     if dispatch is None:
         raise Http404("No such dispatch, or not one your nation may read.")
     back = _url(viewer, "conversation", dispatch.conversation_id) + f"#d{dispatch.pk}"
+    try:
+        dispatch_edit_check(dispatch=dispatch, sender=_sender(viewer), now=timezone.now())
+    except DispatchRefused as refusal:
+        # Opened or saved, the answer is the same: the refusal, and no form holding the dispatch's text.
+        return _page(request, viewer, "campaign/dispatches/edit.html", refusal=refusal.message, back=back)
     form = BodyForm(
         request.POST or None, initial={"body": dispatch.body}, max_length=viewer.campaign.dispatch_max_length
     )

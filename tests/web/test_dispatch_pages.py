@@ -99,6 +99,29 @@ def test_the_sender_corrects_a_dispatch_on_its_page_and_readers_see_the_earlier_
     assert Dispatch.objects.get().body == "We sail on Tuesday."
 
 
+def test_a_reader_who_did_not_send_a_dispatch_is_refused_the_correction_page_as_a_save_would_be(p: Powers) -> None:
+    """Opening the correction page of another nation's dispatch answers as saving it does (same status,
+    same message), without a form holding its text, and changes nothing."""
+    post_new(p, p.nelson, ["FR"], "We sail on Monday.")
+    dispatch = Dispatch.objects.get()
+    edit_url = reverse("campaign:dispatch_edit", args=[p.campaign.slug, dispatch.pk])
+    opened = client_for(p.villeneuve).get(edit_url)
+    saved = client_for(p.villeneuve).post(edit_url, {"body": "We surrender."})
+    refusal = "Only the nation that sent a dispatch may change it."
+    for response in (opened, saved):
+        html = response.content.decode()
+        assert response.status_code == 200 and refusal in text(html)
+        assert "<textarea" not in html and "Save the correction" not in html
+    assert "We sail on Monday." not in text(opened.content.decode())
+    # The sender's own page is the form, prefilled; past the two minutes it is refused the same way.
+    own = client_for(p.nelson).get(edit_url).content.decode()
+    assert "<textarea" in own and "We sail on Monday." in own
+    Dispatch.objects.filter(pk=dispatch.pk).update(sent_at=dispatch.sent_at - timedelta(minutes=3))
+    late = client_for(p.nelson).get(edit_url).content.decode()
+    assert "can be changed for 2 minutes after sending" in text(late) and "<textarea" not in late
+    assert Dispatch.objects.get().body == "We sail on Monday." and not DispatchRevision.objects.exists()
+
+
 def test_player_text_is_escaped_and_its_line_breaks_kept(p: Powers) -> None:
     post_new(p, p.nelson, ["FR"], '<script>alert("x")</script>\n<b>bold</b>', subject="<i>Hi</i>")
     conversation = Conversation.objects.get()
