@@ -34,7 +34,7 @@ from campaign.models import (
     Nation,
     Press,
 )
-from campaign.notifications import dispatch_arrived_record
+from campaign.notifications import dispatch_arrived_record, dispatch_reported_record
 from ports.selectors import zone_graph
 from rules.supply import zone_distances
 
@@ -386,16 +386,19 @@ def _clean_reason(reason: str, *, what: str) -> str:
 
 @transaction.atomic
 def dispatch_report(*, dispatch: Dispatch, nation: Nation, reporter_id: int, reason: str, now: datetime) -> bool:
-    """A receiving nation reports a dispatch to the GM; True if this is its first report of it."""
+    """A receiving nation reports a dispatch to the GM; True if this is its first report of it, which
+    is also mailed to the GM and co-GMs (a second report by the same nation changes nothing)."""
     if dispatch.sender_id == nation.pk:
         raise DispatchRefused("You cannot report your own dispatch.")
     if not DispatchCopy.objects.filter(dispatch=dispatch, nation=nation, arrived_at__isnull=False).exists():
         raise DispatchRefused("Only a nation that received a dispatch can report it.")
     text = _clean_reason(reason, what="for the report")
-    _, new = DispatchReport.objects.get_or_create(
+    report, new = DispatchReport.objects.get_or_create(
         dispatch=dispatch, nation=nation, defaults={"reporter_id": reporter_id, "reason": text, "created_at": now}
     )
     Dispatch.objects.filter(pk=dispatch.pk, reported_at__isnull=True).update(reported_at=now)
+    if new:
+        dispatch_reported_record(report=report, now=now)
     return new
 
 
