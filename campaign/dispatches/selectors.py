@@ -254,7 +254,9 @@ def _sending(viewer: Viewer, now_turn: int) -> tuple[bool, str, DispatchMute | N
     if campaign.press == Press.OFF:
         return False, "This campaign has no press: players cannot send dispatches.", None
     mute = (
-        DispatchMute.objects.filter(nation=viewer.nation, from_turn__lte=now_turn, until_turn__gte=now_turn)
+        DispatchMute.objects.filter(
+            nation=viewer.nation, from_turn__lte=now_turn, until_turn__gte=now_turn, lifted_at__isnull=True
+        )
         .order_by("-until_turn")
         .first()
     )
@@ -362,7 +364,9 @@ def dispatch_board_for_viewer(viewer: Viewer, *, page: int, now: datetime) -> Bo
         reported = visible_dispatches(viewer).filter(reported_at__isnull=False, hidden_at__isnull=True)
         board.reported = _dispatch_views(viewer, _dispatch_rows(reported), now)
         board.mutes = list(
-            DispatchMute.objects.filter(campaign=viewer.campaign, until_turn__gte=viewer.campaign.turn_number)
+            DispatchMute.objects.filter(
+                campaign=viewer.campaign, until_turn__gte=viewer.campaign.turn_number, lifted_at__isnull=True
+            )
             .select_related("nation")
             .order_by("nation__code", "-until_turn")
         )
