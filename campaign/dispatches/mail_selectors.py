@@ -46,7 +46,7 @@ def mail_view_of_dispatch(*, dispatch_id: int, nation: Nation) -> DispatchMail |
     )
     if d is None:
         return None
-    arrived_turn = int(d.arrived_turn)  # type: ignore[attr-defined]
+    arrived_turn = int(d.arrived_turn)
     arrived = ""
     if arrived_turn != d.turn:
         turn = Turn.objects.filter(campaign_id=d.campaign_id, number=arrived_turn).values("season", "year").first()
