@@ -1,9 +1,10 @@
-"""Battle report pages and the battle simulator.
+"""The battle simulator.
 
-Thin views: permissions and fog of war are in :mod:`battles.web_selectors`; the simulator's form and
-chunked runs in :mod:`battles.simulator`. The simulator fights at most ``MAX_RUNS_AT_ONCE`` runs in a
-plain request; with HTMX it fights ``CHUNK`` runs a request and shows its progress, carrying the spec
-and the tally between requests in a signed token (so nothing is stored and nothing can be forged).
+The battle report pages are the campaign's (:mod:`campaign.pages.battle_views`: they carry its header);
+the simulator's form and chunked runs are in :mod:`battles.simulator`. The simulator fights at most
+``MAX_RUNS_AT_ONCE`` runs in a plain request; with HTMX it fights ``CHUNK`` runs a request and shows
+its progress, carrying the spec and the tally between requests in a signed token (so nothing is stored
+and nothing can be forged).
 """
 
 from __future__ import annotations
@@ -18,26 +19,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from battles.engine import DEFAULT_RULESET, Ruleset, SpecError, parse_spec, render_odds, simulate_odds
-from battles.report_view import battle_view
 from battles.simulator import CHUNK, MAX_RUNS, MAX_RUNS_AT_ONCE, SimulatorForm, Tally, odds_chunk, odds_rows
-from battles.web_selectors import battle_for_player, battles_for_player
 from rules.ruleset import RulesetError
 
 _SALT = "battles.simulator"
-
-
-@login_required
-def battle_detail(request: HttpRequest, slug: str, battle_id: int) -> HttpResponse:
-    """One battle's report: sides, rounds, each ship's fate and the full dice log."""
-    battle = battle_for_player(user=request.user, campaign=slug, battle_id=battle_id)
-    return render(request, "battles/detail.html", {"view": battle_view(battle), "campaign": battle.campaign})
-
-
-@login_required
-def battle_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """The battles of a campaign the player may see, newest first."""
-    listing = battles_for_player(user=request.user, campaign=slug, page=request.GET.get("page"))
-    return render(request, "battles/list.html", {"listing": listing, "campaign": listing.campaign})
 
 
 def _result_context(spec_json: dict[str, Any], tally: Tally, seed: int) -> dict[str, Any]:
@@ -54,15 +39,25 @@ def simulator(request: HttpRequest) -> HttpResponse:
 
 
 def simulator_page(
-    request: HttpRequest, *, ruleset: Ruleset, rules_name: str | None, action: str, rules_url: str | None = None
+    request: HttpRequest,
+    *,
+    ruleset: Ruleset,
+    rules_name: str | None,
+    action: str,
+    rules_url: str | None = None,
+    template: str = "battles/simulator.html",
+    page: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The simulator under ``ruleset`` (a campaign's house rules when ``rules_name`` names them, told on
-    the page at ``rules_url``); the caller has checked that the visitor may use those rules."""
+    the page at ``rules_url``); the caller has checked that the visitor may use those rules. A caller
+    that frames the page (the campaign, with its header) gives its ``template``, which extends
+    ``battles/simulator.html``, and that frame's context as ``page``."""
     htmx = bool(getattr(request, "htmx", False))
     if request.method == "POST" and "state" in request.POST:
         return _simulator_chunk(request)
     form = SimulatorForm(request.POST or None)
     context: dict[str, Any] = {
+        **(page or {}),
         "form": form,
         "max_at_once": MAX_RUNS_AT_ONCE,
         "action": action,
@@ -95,8 +90,7 @@ def simulator_page(
                         "draw": f"{odds.draw:.1%}",
                     }
                 )
-    template = "battles/simulator_result.html" if htmx else "battles/simulator.html"
-    return render(request, template, context)
+    return render(request, "battles/simulator_result.html" if htmx else template, context)
 
 
 def _progress(

@@ -56,6 +56,7 @@ class AuditAction(models.TextChoices):
     BATTLE_REFOUGHT = "battle_refought", "Battle re-fought"
     DISPATCH_HIDDEN = "dispatch_hidden", "Dispatch hidden from players"
     NATION_MUTED = "nation_muted", "Nation's dispatches muted"
+    NATION_UNMUTED = "nation_unmuted", "Nation's mute lifted early"
     ADMIRALTY_POSTED = "admiralty_posted", "Dispatch posted as The Admiralty"
     MAIL_RESENT = "mail_resent", "Mail sent again"
     ANNOUNCEMENT_SENT = "announcement_sent", "Announcement sent"

@@ -84,8 +84,12 @@ def dispatches_export(campaign: Campaign, keys: DocKeys) -> dict[str, list[dict[
                 "reason": m.reason,
                 "muted_by": _name(m.muted_by),
                 "created_at": _dt(m.created_at),
+                # Written only for a mute the GM lifted early, so older files read the same.
+                **({"lifted_at": _dt(m.lifted_at), "lifted_by": _name(m.lifted_by)} if m.lifted_at else {}),
             }
-            for m in DispatchMute.objects.filter(campaign=campaign).select_related("muted_by").order_by("pk")
+            for m in DispatchMute.objects.filter(campaign=campaign)
+            .select_related("muted_by", "lifted_by")
+            .order_by("pk")
         ],
     }
 
@@ -222,6 +226,8 @@ def dispatches_restore(doc: Mapping[str, Any], *, refs: RowRefs, people: Documen
             reason=m["reason"],
             muted_by=people.user(m["muted_by"]),
             created_at=m["created_at"],
+            lifted_at=m.get("lifted_at"),
+            lifted_by=people.user(m["lifted_by"]) if m.get("lifted_at") else None,
         )
         for m in doc.get("dispatch_mutes", [])
     )

@@ -165,7 +165,7 @@ class DispatchRevision(models.Model):
 
 
 class DispatchMute(models.Model):
-    """The GM silenced a nation's dispatches up to and including ``until_turn``."""
+    """The GM silenced a nation's dispatches up to and including ``until_turn`` (unless lifted earlier)."""
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="+")
     nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, related_name="dispatch_mutes")
@@ -174,6 +174,11 @@ class DispatchMute(models.Model):
     reason = models.CharField(max_length=300)
     muted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField()
+    # Lifted early by the GM: kept, so the mute's history stays (and the audit log says why).
+    lifted_at = models.DateTimeField(null=True, blank=True, help_text="Lifted by the GM before it ran out.")
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

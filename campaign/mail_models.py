@@ -31,6 +31,7 @@ class MailEvent(models.TextChoices):
     INVITATION = "invitation", "Invitation to play a nation"
     NATION_TAKEN = "nation_taken", "Your nation given to another player"
     TABLE_BATTLE = "table_battle", "A battle of yours goes to the table"
+    DISPATCH_REPORTED = "dispatch_reported", "A dispatch reported to the GM (to game masters)"
 
 
 class Delivery(models.Model):

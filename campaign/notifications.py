@@ -1,7 +1,8 @@
 """What must be mailed: delivery records written in the same transaction as the events they tell of.
 
 Each event (a turn resolved, a turn opened, a missed deadline, the GM's digest, a clock change, a
-deadline reminder, a GM's announcement, a nation given to a player, the campaign's end, a revert)
+deadline reminder, a GM's announcement, a nation given to a player, the campaign's end, a revert, a
+dispatch arrived or reported)
 writes one :class:`~campaign.models.Delivery` per recipient under a unique constraint, so writing it
 twice (a resumed resolution, a repeated GM action) records nothing new; once the transaction
 commits, the mail task (``campaign.mail_deliveries_send``, on the ``MAIL_QUEUE`` queue) is asked to
@@ -26,6 +27,7 @@ from campaign.models import (
     Campaign,
     Delivery,
     DispatchCopy,
+    DispatchReport,
     MailEvent,
     MailPreference,
     Nation,
@@ -332,6 +334,24 @@ def dispatch_arrived_record(*, copies: Iterable[DispatchCopy], now: datetime) ->
             data={"dispatch": dispatch_id},
         )
     return count
+
+
+def dispatch_reported_record(*, report: DispatchReport, now: datetime) -> int:
+    """To the campaign's GM and co-GMs, each once, as each chose: a player reported a dispatch (which
+    one, by whom and why). The turn it was reported in is kept, so a mail held for the digest names it."""
+    campaign = Campaign.objects.only("id", "gm_id", "turn_number").get(pk=report.dispatch.campaign_id)
+    gms: set[int] = set(campaign.co_gms.values_list("pk", flat=True))
+    if campaign.gm_id is not None:
+        gms.add(campaign.gm_id)
+    return deliveries_record(
+        campaign_id=campaign.pk,
+        event=MailEvent.DISPATCH_REPORTED,
+        recipients=[(user_id, None) for user_id in sorted(gms)],
+        turn_id=None,
+        now=now,
+        key=f"report-{report.pk}",
+        data={"report": report.pk, "turn": campaign.turn_number},
+    )
 
 
 def campaign_reverted_record(

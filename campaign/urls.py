@@ -39,6 +39,11 @@ urlpatterns = [
     path("campaigns/<slug:slug>/dispatches/", dispatch_views.dispatches_page, name="dispatches"),
     path("campaigns/<slug:slug>/dispatches/mute/", dispatch_views.nation_mute_view, name="dispatch_mute"),
     path(
+        "campaigns/<slug:slug>/dispatches/mute/<int:mute_id>/lift/",
+        dispatch_views.nation_unmute_view,
+        name="dispatch_unmute",
+    ),
+    path(
         "campaigns/<slug:slug>/dispatches/<int:conversation_id>/",
         dispatch_views.conversation_page,
         name="conversation",

@@ -24,5 +24,6 @@ urlpatterns = [
     path("api/v1/", include("battles.api.urls")),
     re_path(r"^api/", api_not_found),
     path("", include("campaign.urls")),
-    path("", include("battles.urls")),
+    # The battles namespace is served by the campaign: its battle pages carry the campaign's header.
+    path("", include("campaign.battle_urls")),
 ]

@@ -35,7 +35,8 @@ CONVERSATIONS_PER_PAGE = 25
 MAX_PAGE = 1_000_000
 
 
-def _turn_label(turn: int, season: str, year: int) -> str:
+def turn_label(turn: int, season: str, year: int) -> str:
+    """A dispatch's stamp: "Turn 2, Spring 1805"."""
     label = Season(season).label if season in Season.values else season
     return f"Turn {turn}, {label} {year}"
 
@@ -253,7 +254,9 @@ def _sending(viewer: Viewer, now_turn: int) -> tuple[bool, str, DispatchMute | N
     if campaign.press == Press.OFF:
         return False, "This campaign has no press: players cannot send dispatches.", None
     mute = (
-        DispatchMute.objects.filter(nation=viewer.nation, from_turn__lte=now_turn, until_turn__gte=now_turn)
+        DispatchMute.objects.filter(
+            nation=viewer.nation, from_turn__lte=now_turn, until_turn__gte=now_turn, lifted_at__isnull=True
+        )
         .order_by("-until_turn")
         .first()
     )
@@ -283,7 +286,7 @@ def _dispatch_views(viewer: Viewer, rows: list[Dispatch], now: datetime) -> list
                 sender_code=code,
                 own=own,
                 body=None if hidden and not viewer.is_gm else d.body,
-                stamp=_turn_label(d.turn, d.season, d.year),
+                stamp=turn_label(d.turn, d.season, d.year),
                 turn=d.turn,
                 sent_at=d.sent_at,
                 edited_at=d.edited_at,
@@ -361,7 +364,9 @@ def dispatch_board_for_viewer(viewer: Viewer, *, page: int, now: datetime) -> Bo
         reported = visible_dispatches(viewer).filter(reported_at__isnull=False, hidden_at__isnull=True)
         board.reported = _dispatch_views(viewer, _dispatch_rows(reported), now)
         board.mutes = list(
-            DispatchMute.objects.filter(campaign=viewer.campaign, until_turn__gte=viewer.campaign.turn_number)
+            DispatchMute.objects.filter(
+                campaign=viewer.campaign, until_turn__gte=viewer.campaign.turn_number, lifted_at__isnull=True
+            )
             .select_related("nation")
             .order_by("nation__code", "-until_turn")
         )
@@ -440,23 +445,3 @@ def unread_dispatches_of(nation: Nation) -> int:
     return DispatchCopy.objects.filter(
         nation=nation, arrived_at__isnull=False, read_at__isnull=True, dispatch__hidden_at__isnull=True
     ).count()
-
-
-def mail_view_of_dispatch(*, dispatch_id: int, nation: Nation) -> tuple[Dispatch, str, str] | None:
-    """A dispatch as the mail to ``nation``'s player tells it: the row, its sender's name as that player
-    sees it, and its stamp; None when it is hidden or has not reached the nation (nothing to tell)."""
-    d = (
-        Dispatch.objects.filter(pk=dispatch_id, hidden_at__isnull=True)
-        .filter(Exists(DispatchCopy.objects.filter(dispatch=OuterRef("pk"), nation=nation, arrived_at__isnull=False)))
-        .select_related("sender", "conversation")
-        .first()
-    )
-    if d is None:
-        return None
-    if d.sender is None:
-        sender = ADMIRALTY
-    elif d.anonymous:
-        sender = FOREIGN_POWER
-    else:
-        sender = d.sender.name
-    return d, sender, _turn_label(d.turn, d.season, d.year)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Q
 
@@ -34,7 +33,7 @@ from campaign.models import (
     Nation,
     Press,
 )
-from campaign.notifications import dispatch_arrived_record
+from campaign.notifications import dispatch_arrived_record, dispatch_reported_record
 from ports.selectors import zone_graph
 from rules.supply import zone_distances
 
@@ -88,7 +87,7 @@ def _clean_body(campaign: Campaign, body: str) -> str:
 
 def _current_mute(nation: Nation, turn: int) -> DispatchMute | None:
     return (
-        DispatchMute.objects.filter(nation=nation, from_turn__lte=turn, until_turn__gte=turn)
+        DispatchMute.objects.filter(nation=nation, from_turn__lte=turn, until_turn__gte=turn, lifted_at__isnull=True)
         .order_by("-until_turn")
         .first()
     )
@@ -329,10 +328,11 @@ def dispatch_reply(
     return sent
 
 
-@transaction.atomic
-def dispatch_edit(*, dispatch: Dispatch, sender: Nation | None, body: str, now: datetime) -> Dispatch:
-    """The sender's correction within two minutes of sending; the earlier text is kept as a revision."""
-    dispatch = Dispatch.objects.select_for_update().select_related("campaign").get(pk=dispatch.pk)
+def dispatch_edit_check(*, dispatch: Dispatch, sender: Nation | None, now: datetime) -> None:
+    """Raise :class:`DispatchRefused` unless ``sender`` may still correct ``dispatch``: its own, not
+    hidden, within two minutes of sending. Asked before a correction form is shown, so that a reader
+    who may not correct it is told so at once, as a save would tell them, without seeing the text in
+    a form."""
     if dispatch.sender_id != (sender.pk if sender is not None else None):
         raise DispatchRefused("Only the nation that sent a dispatch may change it.")
     if dispatch.hidden_at is not None:
@@ -343,6 +343,13 @@ def dispatch_edit(*, dispatch: Dispatch, sender: Nation | None, body: str, now: 
             "longer ago. Send another to correct it.",
             field="body",
         )
+
+
+@transaction.atomic
+def dispatch_edit(*, dispatch: Dispatch, sender: Nation | None, body: str, now: datetime) -> Dispatch:
+    """The sender's correction within two minutes of sending; the earlier text is kept as a revision."""
+    dispatch = Dispatch.objects.select_for_update().select_related("campaign").get(pk=dispatch.pk)
+    dispatch_edit_check(dispatch=dispatch, sender=sender, now=now)
     text = _clean_body(dispatch.campaign, body)
     if text == dispatch.body:
         return dispatch
@@ -365,7 +372,7 @@ def dispatches_mark_read(
     return copies.update(read_at=now)
 
 
-def _clean_reason(reason: str, *, what: str) -> str:
+def clean_reason(reason: str, *, what: str) -> str:
     text = " ".join(_storable(reason, what="reason", field="reason").split())
     if not text:
         raise DispatchRefused(f"Give a reason {what} (it is kept with the record).", field="reason")
@@ -378,87 +385,20 @@ def _clean_reason(reason: str, *, what: str) -> str:
 
 @transaction.atomic
 def dispatch_report(*, dispatch: Dispatch, nation: Nation, reporter_id: int, reason: str, now: datetime) -> bool:
-    """A receiving nation reports a dispatch to the GM; True if this is its first report of it."""
+    """A receiving nation reports a dispatch to the GM; True if this is its first report of it, which
+    is also mailed to the GM and co-GMs (a second report by the same nation changes nothing)."""
     if dispatch.sender_id == nation.pk:
         raise DispatchRefused("You cannot report your own dispatch.")
     if not DispatchCopy.objects.filter(dispatch=dispatch, nation=nation, arrived_at__isnull=False).exists():
         raise DispatchRefused("Only a nation that received a dispatch can report it.")
-    text = _clean_reason(reason, what="for the report")
-    _, new = DispatchReport.objects.get_or_create(
+    text = clean_reason(reason, what="for the report")
+    report, new = DispatchReport.objects.get_or_create(
         dispatch=dispatch, nation=nation, defaults={"reporter_id": reporter_id, "reason": text, "created_at": now}
     )
     Dispatch.objects.filter(pk=dispatch.pk, reported_at__isnull=True).update(reported_at=now)
+    if new:
+        dispatch_reported_record(report=report, now=now)
     return new
-
-
-@transaction.atomic
-def dispatch_hide(
-    *, dispatch: Dispatch, actor: AbstractBaseUser | AnonymousUser, reason: str, now: datetime
-) -> Dispatch:
-    """The GM hides a dispatch from players: kept, marked hidden, with who, when and why, and logged
-    in the GM desk's audit."""
-    text = _clean_reason(reason, what="for hiding it")
-    dispatch = (
-        Dispatch.objects.select_for_update(of=("self",))
-        .select_related("campaign", "sender", "conversation")
-        .get(pk=dispatch.pk)
-    )
-    if dispatch.hidden_at is not None:
-        raise DispatchRefused("This dispatch is already hidden.")
-    dispatch.hidden_at, dispatch.hidden_by_id, dispatch.hidden_reason = now, actor.pk, text
-    dispatch.save(update_fields=["hidden_at", "hidden_by", "hidden_reason"])
-    sender = dispatch.sender.name if dispatch.sender is not None else "The Admiralty"
-    audit_record(
-        campaign=dispatch.campaign,
-        actor=actor,
-        action=AuditAction.DISPATCH_HIDDEN,
-        summary=(
-            f"Dispatch from {sender} in “{dispatch.conversation.subject}” (turn {dispatch.turn}) hidden from players"
-        ),
-        before={"dispatch": dispatch.pk, "hidden": False},
-        after={"dispatch": dispatch.pk, "hidden": True},
-        reason=text,
-    )
-    return dispatch
-
-
-@transaction.atomic
-def nation_mute(
-    *,
-    campaign: Campaign,
-    nation: Nation,
-    turns: int,
-    reason: str,
-    actor: AbstractBaseUser | AnonymousUser,
-    now: datetime,
-) -> DispatchMute:
-    """The GM silences a nation's dispatches for ``turns`` turns, this one included."""
-    if nation.campaign_id != campaign.pk:
-        raise DispatchRefused("That nation is not in this campaign.", field="nation")
-    if not 1 <= turns <= MAX_MUTE_TURNS:
-        raise DispatchRefused(f"Mute for 1 to {MAX_MUTE_TURNS} turns, not {turns}.", field="turns")
-    text = _clean_reason(reason, what="for the mute")
-    mute = DispatchMute.objects.create(
-        campaign=campaign,
-        nation=nation,
-        from_turn=campaign.turn_number,
-        until_turn=campaign.turn_number + turns - 1,
-        reason=text,
-        muted_by_id=actor.pk,
-        created_at=now,
-    )
-    audit_record(
-        campaign=campaign,
-        actor=actor,
-        action=AuditAction.NATION_MUTED,
-        summary=(
-            f"{nation.name} muted for {turns} turn{'s' if turns != 1 else ''}: no dispatches until the end of "
-            f"turn {mute.until_turn}"
-        ),
-        after={"nation": nation.code, "from_turn": mute.from_turn, "until_turn": mute.until_turn},
-        reason=text,
-    )
-    return mute
 
 
 def dispatches_release(*, campaign_id: int, turn_number: int, now: datetime) -> int:

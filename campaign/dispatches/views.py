@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.dispatches.forms import BodyForm, MuteForm, ReasonForm, StartForm
+from campaign.dispatches.moderation import dispatch_hide, nation_mute, nation_unmute
 from campaign.dispatches.selectors import (
     conversation_for_viewer,
     dispatch_board_for_viewer,
@@ -32,11 +33,10 @@ from campaign.dispatches.services import (
     Sent,
     conversation_start,
     dispatch_edit,
-    dispatch_hide,
+    dispatch_edit_check,
     dispatch_reply,
     dispatch_report,
     dispatches_mark_read,
-    nation_mute,
 )
 from campaign.models import Nation, Press
 from campaign.page_header import page_context
@@ -170,6 +170,11 @@ def dispatch_edit_view(request: HttpRequest, slug: str, dispatch_id: int) -> Htt
     if dispatch is None:
         raise Http404("No such dispatch, or not one your nation may read.")
     back = _url(viewer, "conversation", dispatch.conversation_id) + f"#d{dispatch.pk}"
+    try:
+        dispatch_edit_check(dispatch=dispatch, sender=_sender(viewer), now=timezone.now())
+    except DispatchRefused as refusal:
+        # Opened or saved, the answer is the same: the refusal, and no form holding the dispatch's text.
+        return _page(request, viewer, "campaign/dispatches/edit.html", refusal=refusal.message, back=back)
     form = BodyForm(
         request.POST or None, initial={"body": dispatch.body}, max_length=viewer.campaign.dispatch_max_length
     )
@@ -269,4 +274,29 @@ def nation_mute_view(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, refusal.message)
     else:
         messages.success(request, f"{nation.name} cannot send dispatches until the end of turn {mute.until_turn}.")
+    return HttpResponseRedirect(back)
+
+
+@login_required
+@require_POST
+def nation_unmute_view(request: HttpRequest, slug: str, mute_id: int) -> HttpResponse:
+    """The GM lifts a nation's mute before it runs out (with a reason, kept in the audit log)."""
+    viewer = _gm_viewer(request, slug)
+    form = ReasonForm(request.POST)
+    back = _url(viewer, "dispatches") + "#mute"
+    if not form.is_valid():
+        messages.error(request, "Give a reason for lifting the mute (at most 300 characters); the mute stands.")
+        return HttpResponseRedirect(back)
+    try:
+        mute = nation_unmute(
+            campaign=viewer.campaign,
+            mute_id=_id(mute_id),
+            reason=form.cleaned_data["reason"],
+            actor=request.user,
+            now=timezone.now(),
+        )
+    except DispatchRefused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, f"{mute.nation.name} may send dispatches again.")
     return HttpResponseRedirect(back)

@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaign.accounts import time_zone_of_user
-from campaign.dispatches.selectors import mail_view_of_dispatch
-from campaign.models import Announcement, Delivery, MailEvent, NationTurn, Order, Turn
+from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
+from campaign.models import Announcement, Delivery, Dispatch, MailEvent, NationTurn, Order, Turn
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
 from fleets.models import Ship
@@ -39,11 +39,13 @@ SUBJECTS = {
     MailEvent.ANNOUNCEMENT: "turn {number}: announcement: {title}",
     MailEvent.NATION_GIVEN: "turn {number}: you command {nation}",
     MailEvent.CAMPAIGN_ENDED: "turn {number}: the campaign has ended, final standings",
-    MailEvent.DISPATCH: "turn {number}: a dispatch from {sender}: {title}",
+    # A dispatch held back by distance: the turn it arrived in, and (``held``) the turn it was sent in.
+    MailEvent.DISPATCH: "turn {number}: a dispatch from {sender}{held}: {title}",
     MailEvent.CAMPAIGN_REVERTED: "turn {number}: the game master turned the campaign back",
     MailEvent.INVITATION: "you are invited to command {nation}",
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
     MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
+    MailEvent.DISPATCH_REPORTED: "turn {number}: {reporter} reported a dispatch: {title}",
 }
 
 
@@ -73,7 +75,9 @@ def _turn_label(turn: Turn | None) -> str:
 
 def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
     """``[Campaign] turn N …``: the campaign, the turn and the event, in a line."""
-    number = delivery.turn.number if delivery.turn else delivery.campaign.turn_number
+    # The turn the event names (a dispatch's arrival, a report's) when it is not the delivery's turn:
+    # a mail held for the digest goes out later, perhaps in another turn.
+    number = delivery.turn.number if delivery.turn else context.get("subject_turn") or delivery.campaign.turn_number
     line = SUBJECTS[MailEvent(delivery.event)].format(
         number=number,
         nation=delivery.nation.name if delivery.nation else "",
@@ -81,6 +85,8 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         hours_left=context.get("hours_left", ""),
         title=context["announcement"].title if context.get("announcement") else context.get("title", ""),
         sender=context.get("sender", ""),
+        held=f" (sent in turn {context['dispatch'].turn})" if context.get("arrived") else "",
+        reporter=context.get("reporter", ""),
         place=delivery.data.get("place", ""),
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
@@ -140,20 +146,11 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context.update(_gm_digest(delivery, turn))
     elif event == MailEvent.CAMPAIGN_ENDED:
         context.update(_final_standings(delivery))
-    elif event == MailEvent.DISPATCH:
-        found = (
-            mail_view_of_dispatch(dispatch_id=int(delivery.data.get("dispatch", 0)), nation=delivery.nation)
-            if delivery.nation is not None
-            else None
-        )
-        if found is None:
-            return None  # hidden by the GM before the mail went: nothing to tell
-        dispatch, context["sender"], context["stamp"] = found
-        context["dispatch"] = dispatch
-        context["title"] = dispatch.conversation.subject
-        context["conversation_url"] = absolute(
-            reverse("campaign:conversation", args=[slug, dispatch.conversation_id]) + f"#d{dispatch.pk}"
-        )
+    elif event in (MailEvent.DISPATCH, MailEvent.DISPATCH_REPORTED):
+        told = _dispatch(delivery) if event == MailEvent.DISPATCH else _dispatch_report(delivery)
+        if told is None:
+            return None  # hidden by the GM before the mail went, or gone: nothing to tell
+        context.update(told)
     elif event == MailEvent.CAMPAIGN_REVERTED:
         context.update(_reverted(delivery, zone))
     elif event == MailEvent.TABLE_BATTLE:
@@ -162,6 +159,47 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["deadline"] = local(deadline, zone) if deadline else None
         context["table_url"] = absolute(reverse("campaign:table", args=[slug, int(delivery.data.get("table", 0))]))
     return context
+
+
+def _conversation_url(dispatch: Dispatch) -> str:
+    path = reverse("campaign:conversation", args=[dispatch.campaign.slug, dispatch.conversation_id])
+    return absolute(f"{path}#d{dispatch.pk}")
+
+
+def _dispatch(delivery: Delivery) -> dict[str, Any] | None:
+    """A dispatch that reached the delivery's nation: its text, its sender as that player sees it, the
+    turn it was sent in and, when distance held it back, the turn it arrived in (the subject's)."""
+    if delivery.nation is None:
+        return None
+    found = mail_view_of_dispatch(dispatch_id=int(delivery.data.get("dispatch", 0)), nation=delivery.nation)
+    if found is None:
+        return None
+    return {
+        "dispatch": found.dispatch,
+        "sender": found.sender,
+        "stamp": found.sent,
+        "arrived": found.arrived,
+        "subject_turn": found.arrived_turn,
+        "title": found.dispatch.conversation.subject,
+        "conversation_url": _conversation_url(found.dispatch),
+    }
+
+
+def _dispatch_report(delivery: Delivery) -> dict[str, Any] | None:
+    """To a GM: which dispatch a player reported (a link), who reported it and why."""
+    report = mail_view_of_report(report_id=int(delivery.data.get("report", 0)))
+    if report is None:
+        return None
+    return {
+        "dispatch": report.dispatch,
+        "sender": report.sender,
+        "stamp": report.sent,
+        "reporter": report.reporter,
+        "reason": report.reason,
+        "subject_turn": delivery.data.get("turn"),
+        "title": report.dispatch.conversation.subject,
+        "conversation_url": _conversation_url(report.dispatch),
+    }
 
 
 def _pending(delivery: Delivery, turn: Turn) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from campaign.orders.describe import order_summary
 from campaign.orders.errors import OrderRefused, RefusalCode
 from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
 from campaign.orders.services import order_add, order_move, order_update, order_withdraw
+from campaign.page_header import page_context
 
 #: Query parameters that are not form values.
 _NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh"})
@@ -43,33 +44,6 @@ def _page_url(desk: OrderDesk, **params: str) -> str:
     query.update({k: v for k, v in params.items() if v})
     url = reverse("campaign:orders", args=[desk.campaign.slug])
     return f"{url}?{urlencode(query)}" if query else url
-
-
-def _header(request: HttpRequest, desk: OrderDesk) -> dict[str, Any]:
-    """The context of the campaign pages' header (``campaign/_campaign_header.html``): the viewer,
-    the tabs' URLs (with a GM's ``?nation=``), the ready toggle's return path."""
-    viewer = desk.viewer
-    slug = viewer.campaign.slug
-    paths = {
-        "dashboard": reverse("campaign:dashboard", args=[slug]),
-        "map": reverse("campaign:map", args=[slug]),
-        "orders": reverse("campaign:orders", args=[slug]),
-        "battles": reverse("battles:list", args=[slug]),
-        "turns": reverse("campaign:turns", args=[slug]),
-        "ready": reverse("campaign:ready", args=[slug]),
-        "dispatches": reverse("campaign:dispatches", args=[slug]),
-        "simulator": reverse("campaign:simulator", args=[slug]),
-        "rules": reverse("campaign:rules", args=[slug]),
-    }
-    nation = f"nation={viewer.nation.code}" if viewer.is_gm else ""
-    return {
-        "v": viewer,
-        "paths": paths,
-        "links": {name: f"{url}?{nation}" if nation else url for name, url in paths.items()},
-        "nq": f"{nation}&" if nation else "",
-        "tab": "orders",
-        "here": request.get_full_path(),
-    }
 
 
 def _query_initial(request: HttpRequest) -> dict[str, Any]:
@@ -113,7 +87,7 @@ def _render(
             else reverse("campaign:orders", args=[desk.campaign.slug])
         ),
         "page_url": _page_url(desk),
-        **_header(request, desk),
+        **page_context(request, desk.viewer, "orders"),
     }
     if form is not None and form.fleet_dependent and "fleet" in form.fields:
         # HTMX: choosing another fleet reloads the form with that fleet's choices (without JS the

@@ -80,7 +80,8 @@ def _players_and_offers(viewer: Viewer) -> tuple[dict[int, str], list[tuple[int,
 def diplomacy_for_viewer(viewer: Viewer) -> DiplomacyPanel:
     """The relations, pending offers and nations panel as ``viewer`` may see them (one query: the
     players' names and the offers; relations and readiness come with the viewer)."""
-    nations = viewer.nations
+    # By name, as players read them (the viewer's nations come in code order: "Spain, France").
+    nations = sorted(viewer.nations, key=lambda n: n.name)
     players, offer_rows = _players_and_offers(viewer)
     show_ready = viewer.campaign.show_readiness or viewer.is_gm
     state = viewer.diplomacy.state

@@ -250,6 +250,9 @@ def simulator(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         ruleset=campaign.ruleset,
         rules_name=f"the rules of {campaign.name}",
-        action=reverse("campaign:simulator", args=[slug]),
+        # A GM's nation rides along, so the header after a plain POST looks through the same nation.
+        action=_with_nation(reverse("campaign:simulator", args=[slug]), viewer),
         rules_url=reverse("campaign:rules", args=[slug]),
+        template="campaign/simulator.html",
+        page=_page_context(request, viewer, "simulator"),
     )

@@ -139,7 +139,10 @@ def dispatch_records() -> dict[str, dict[str, Any]]:
                 "reason": column(DispatchMute, "reason", minLength=1),  # dispatch_mute_has_reason
                 "muted_by": username(),
                 "created_at": column(DispatchMute, "created_at"),
-            }
+                "lifted_at": column(DispatchMute, "lifted_at"),
+                "lifted_by": username(),
+            },
+            optional=("lifted_at", "lifted_by"),
         ),
     )
     return {

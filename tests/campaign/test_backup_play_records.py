@@ -24,8 +24,9 @@ from django.utils import timezone
 
 from battles.models import Battle, TabletopBattle
 from campaign.backup import BackupError, campaign_export, campaign_import
+from campaign.dispatches.moderation import nation_mute, nation_unmute
 from campaign.dispatches.services import conversation_start, dispatches_mark_read
-from campaign.models import Campaign, Dispatch, DispatchCopy, Nation, Turn
+from campaign.models import Campaign, Dispatch, DispatchCopy, DispatchMute, Nation, Turn
 from campaign.repair.services import battle_refight
 from campaign.tabletop import table_mark, table_result_approve, table_result_enter
 from campaign.tasks import turn_resolve
@@ -90,7 +91,13 @@ def _played(world: World, people: Players) -> Campaign:
     table.refresh_from_db()
     assert table.status == TabletopBattle.Status.MARKED and table.engagement is None  # the revert reopened it
     _table_fought(refight.turn, table)
-    return Campaign.objects.get(pk=world.campaign.pk)
+    campaign = Campaign.objects.get(pk=world.campaign.pk)
+    # The GM's mutes: one standing, one lifted early (kept with who lifted it and when).
+    for nation in (world.fr, world.gb):
+        nation_mute(campaign=campaign, nation=nation, turns=3, reason="Spam", actor=people.gm, now=timezone.now())
+    lifted = DispatchMute.objects.get(nation=world.gb)
+    nation_unmute(campaign=campaign, mute_id=lifted.pk, reason="Apologised", actor=people.gm, now=timezone.now())
+    return campaign
 
 
 @pytest.fixture
@@ -110,6 +117,8 @@ def test_reseeds_table_battles_and_dispatches_round_trip_exactly(played: Any, tm
     [conversation] = before["conversations"]
     [dispatch] = conversation["dispatches"]
     assert dispatch["author"] == "villeneuve" and dispatch["copies"][0]["read_at"] is not None
+    standing, lifted = before["dispatch_mutes"]
+    assert "lifted_at" not in standing and (lifted["lifted_by"], bool(lifted["lifted_at"])) == ("gm-ruth", True)
     path = tmp_path / "played.json"
     path.write_text(json.dumps(before))
     call_command(

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.backup import campaign_export, campaign_import
+from campaign.dispatches.moderation import dispatch_hide, nation_mute
 from campaign.dispatches.selectors import (
     dispatch_board_for_viewer,
     thread_for_viewer,
@@ -24,11 +25,9 @@ from campaign.dispatches.services import (
     capital_distance,
     conversation_start,
     dispatch_edit,
-    dispatch_hide,
     dispatch_reply,
     dispatch_report,
     dispatches_mark_read,
-    nation_mute,
 )
 from campaign.mail.sending import digests_send
 from campaign.models import (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
+from django.utils.timezone import now
 
 from battles.engine import (
     DEFAULT_RULESET,
@@ -26,12 +28,14 @@ from battles.engine import (
 )
 from battles.models import Battle
 from battles.report_view import battle_view
+from campaign.dispatches.services import conversation_start
 from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
 from fleets.models import Ship
 from rules.fireships import FireshipTarget, fireships_attack
 from rules.strategic_log import StrategicLog
 from tests.factories import NationFactory, ShipFactory
-from tests.web.fog_worlds import client_for, players_world, user
+from tests.support.dispatches import three_powers
+from tests.web.fog_worlds import battle_in, client_for, players_world, user
 from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
@@ -345,3 +349,32 @@ def test_battles_fought_before_seen_by_existed_are_seen_by_the_nations_that_foug
     executor.migrate([("battles", "0004_battle_seen_by_from_sides")])
     battle.refresh_from_db()
     assert battle.seen_by == ["FR", "GB"]
+
+
+def test_the_battle_pages_and_the_simulator_carry_the_campaign_header_with_the_unread_count() -> None:
+    """Every campaign page has the campaign's tabs, so the unread count shows on the battle list, a
+    battle's report and the campaign's simulator too; a GM's nation rides along on their links."""
+    p = three_powers()
+    battle = battle_in(p.campaign, p.w.biscay, [["GB"], ["FR"]])
+    conversation_start(
+        campaign=p.campaign, sender=p.gb, author_id=p.nelson.pk, to=["FR"], subject="Terms", body="Peace?", now=now()
+    )
+    slug = p.campaign.slug
+    pages = {
+        "battles": reverse("battles:list", args=[slug]),
+        "battle": reverse("battles:detail", args=[slug, battle.pk]),
+        "simulator": reverse("campaign:simulator", args=[slug]),
+    }
+    for name, url in pages.items():
+        html = client_for(p.villeneuve).get(url).content.decode()
+        tabs = re.search(r'<nav class="tabs".*?</nav>', html, re.S)
+        assert tabs is not None, name
+        assert re.search(r"Dispatches\s*<span[^>]*>1</span>", tabs.group(0)), name
+        assert "France" in html.split('<nav class="tabs"')[0], name  # the nation's own header
+        current = "Simulator" if name == "simulator" else "Battles"
+        assert re.search(rf'aria-current="page">{current}<', tabs.group(0)), name
+    gm_list = client_for(p.gm).get(pages["battles"] + "?nation=ES").content.decode()
+    assert (
+        f'{pages["battle"]}?nation=ES"' in gm_list
+        and f'{reverse("campaign:dashboard", args=[slug])}?nation=ES"' in gm_list
+    )

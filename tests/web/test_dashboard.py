@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from django.urls import reverse
 
+from battles.models import Battle
 from campaign.models import Campaign, LedgerEntry, Nation, NationTurn, Turn
 from campaign.orders.services import order_add
 from campaign.services import ledger_post
@@ -343,6 +344,10 @@ def test_every_page_needs_at_most_20_queries(build: object, django_assert_max_nu
         reverse("campaign:turns", args=[slug]),
         reverse("campaign:turn", args=[slug, 1]),
         reverse("campaign:settings"),
+        # The battle pages and the simulator carry the campaign's header too.
+        reverse("battles:list", args=[slug]),
+        reverse("battles:detail", args=[slug, Battle.objects.get(campaign=campaign).pk]),
+        reverse("campaign:simulator", args=[slug]),
     ]
     for url in urls:
         with django_assert_max_num_queries(20):  # type: ignore[operator]

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 from campaign.backup import campaign_export, campaign_import
-from campaign.models import Campaign, DiplomaticOffer, NationTurn
+from campaign.models import Campaign, DiplomaticOffer, NationTurn, Relation
 from tests.support.turns import order_store, phases_run
-from tests.web.fog_worlds import FogWorld, client_for
+from tests.web.fog_worlds import FogWorld, client_for, relate
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +34,15 @@ def test_the_relations_table_names_every_nation_its_player_its_wars_and_alliance
     assert "Portugal no player — Great Britain not ready" in panel
     assert "1 of 4 ready for turn 1" in panel
     assert "Any two nations not at war or allied are at peace." in panel
+
+
+def test_the_relations_table_lists_nations_and_their_enemies_by_name_not_by_code(fw: FogWorld) -> None:
+    """Codes FR, GB, NL, PT would put France first and the Batavian Republic third."""
+    relate(fw.w.gb, fw.nl, Relation.State.WAR)
+    html = client_for(fw.nelson).get(reverse("campaign:dashboard", args=[fw.campaign.slug])).content.decode()
+    rows = re.findall(r'<th scope="row"><span class="swatch"[^>]*></span>([^<]+)<', html)
+    assert rows == ["Batavian Republic", "France", "Great Britain", "Portugal"]
+    assert "Great Britain nelson Batavian Republic, France Portugal" in _panel(fw)
 
 
 def test_offers_to_and_from_the_nation_are_listed_and_no_others(fw: FogWorld) -> None:
@@ -63,7 +72,7 @@ def test_a_declaration_of_war_shows_in_the_table_after_the_turn(fw: FogWorld) ->
     order_store(fw.w.turn, fw.w.gb, "declare_war", nation="NL")
     phases_run(fw.w.turn, 1)
     panel = _panel(fw)
-    assert "Great Britain nelson France, Batavian Republic Portugal" in panel
+    assert "Great Britain nelson Batavian Republic, France Portugal" in panel
     assert "Batavian Republic no player Great Britain France" in panel
 
 

@@ -13,7 +13,16 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign.models import Campaign, Conversation, Dispatch, DispatchMute, DispatchReport, DispatchRevision
+from campaign.models import (
+    AuditAction,
+    AuditEntry,
+    Campaign,
+    Conversation,
+    Dispatch,
+    DispatchMute,
+    DispatchReport,
+    DispatchRevision,
+)
 from tests.support.dispatches import Powers, three_powers
 
 pytestmark = pytest.mark.django_db
@@ -99,6 +108,29 @@ def test_the_sender_corrects_a_dispatch_on_its_page_and_readers_see_the_earlier_
     assert Dispatch.objects.get().body == "We sail on Tuesday."
 
 
+def test_a_reader_who_did_not_send_a_dispatch_is_refused_the_correction_page_as_a_save_would_be(p: Powers) -> None:
+    """Opening the correction page of another nation's dispatch answers as saving it does (same status,
+    same message), without a form holding its text, and changes nothing."""
+    post_new(p, p.nelson, ["FR"], "We sail on Monday.")
+    dispatch = Dispatch.objects.get()
+    edit_url = reverse("campaign:dispatch_edit", args=[p.campaign.slug, dispatch.pk])
+    opened = client_for(p.villeneuve).get(edit_url)
+    saved = client_for(p.villeneuve).post(edit_url, {"body": "We surrender."})
+    refusal = "Only the nation that sent a dispatch may change it."
+    for response in (opened, saved):
+        html = response.content.decode()
+        assert response.status_code == 200 and refusal in text(html)
+        assert "<textarea" not in html and "Save the correction" not in html
+    assert "We sail on Monday." not in text(opened.content.decode())
+    # The sender's own page is the form, prefilled; past the two minutes it is refused the same way.
+    own = client_for(p.nelson).get(edit_url).content.decode()
+    assert "<textarea" in own and "We sail on Monday." in own
+    Dispatch.objects.filter(pk=dispatch.pk).update(sent_at=dispatch.sent_at - timedelta(minutes=3))
+    late = client_for(p.nelson).get(edit_url).content.decode()
+    assert "can be changed for 2 minutes after sending" in text(late) and "<textarea" not in late
+    assert Dispatch.objects.get().body == "We sail on Monday." and not DispatchRevision.objects.exists()
+
+
 def test_player_text_is_escaped_and_its_line_breaks_kept(p: Powers) -> None:
     post_new(p, p.nelson, ["FR"], '<script>alert("x")</script>\n<b>bold</b>', subject="<i>Hi</i>")
     conversation = Conversation.objects.get()
@@ -165,6 +197,37 @@ def test_report_abuse_reaches_the_gm_who_hides_and_mutes(p: Powers) -> None:
     client_for(p.gm).post(mute_url, {"nation": "GB", "turns": 2, "reason": "Insults"})
     assert DispatchMute.objects.get().until_turn == 2
     assert "The game master has silenced your nation until the end of turn 2: Insults" in text(page(p, p.nelson))
+
+
+def test_the_gm_lifts_a_mute_before_it_runs_out_from_the_mute_card_and_it_is_audited(p: Powers) -> None:
+    mute_url = reverse("campaign:dispatch_mute", args=[p.campaign.slug]) + "?nation=GB"
+    client_for(p.gm).post(mute_url, {"nation": "GB", "turns": 3, "reason": "Insults"})
+    mute = DispatchMute.objects.get()
+    assert "silenced your nation until the end of turn 3" in text(
+        post_new(p, p.nelson, ["FR"], "Hear me").content.decode()
+    )
+    lift_url = reverse("campaign:dispatch_unmute", args=[p.campaign.slug, mute.pk]) + "?nation=GB"
+    desk = page(p, p.gm, query="?nation=GB")
+    assert lift_url in desk and "Lift the mute now" in desk
+    # A player cannot lift it; the GM must give a reason.
+    assert client_for(p.nelson).post(lift_url, {"reason": "Sorry"}).status_code == 403
+    client_for(p.gm).post(lift_url, {"reason": " "})
+    assert DispatchMute.objects.get().lifted_at is None
+    response = client_for(p.gm).post(lift_url, {"reason": "Apologised to France"}, follow=True)
+    assert "Great Britain may send dispatches again." in text(response.content.decode())
+    kept = DispatchMute.objects.get()  # kept, marked lifted
+    assert (kept.until_turn, kept.lifted_by, kept.lifted_at is not None) == (3, p.gm, True)
+    entry = AuditEntry.objects.get(action=AuditAction.NATION_UNMUTED)
+    assert (entry.actor_name, entry.reason, entry.campaign_id) == ("barham", "Apologised to France", p.campaign.pk)
+    assert entry.summary == (
+        "Great Britain's mute lifted in turn 1: it may send dispatches again (it was silenced until the end of turn 3)"
+    )
+    assert "Lift the mute now" not in page(p, p.gm, query="?nation=GB")
+    assert "silenced" not in text(page(p, p.nelson))
+    assert post_new(p, p.nelson, ["FR"], "Hear me").status_code == 302
+    again = client_for(p.gm).post(lift_url, {"reason": "Twice"}, follow=True)
+    assert "The mute of Great Britain has already been lifted." in text(again.content.decode())
+    assert AuditEntry.objects.filter(action=AuditAction.NATION_UNMUTED).count() == 1
 
 
 def test_the_gm_posts_as_the_admiralty(p: Powers) -> None:
