@@ -91,7 +91,7 @@ def test_a_declaration_of_war_and_a_destroyed_fleet_show_after_the_turn(
     for tab in ("", "map/"):
         nelson.goto(f"{base}/campaigns/{slug}/{tab}")
         britain = _relations_row(nelson, "Great Britain")
-        expect(britain.locator("td").nth(0)).to_have_text("Spain, France")  # by nation code, as the table lists them
+        expect(britain.locator("td").nth(0)).to_have_text("France, Spain")  # by name, as the table lists them
         expect(britain.locator("td").nth(1)).to_have_text("—")
         expect(_relations_row(nelson, "Spain").locator("td").nth(0)).to_have_text("Great Britain")
         _fits(nelson, width)

@@ -194,7 +194,7 @@ def test_a_player_orders_a_turn_and_reads_the_battle(live_server: Any, page: Pag
     # The player reads the report of the battle and its dice log.
     page.goto(f"{base}/campaigns/{slug}/battles/")
     page.get_by_role("link", name=re.compile("Fleet action at Cádiz")).click()
-    expect(page.locator("h1")).to_contain_text("Fleet action at Cádiz")
+    expect(page.get_by_role("heading", level=2)).to_contain_text("Fleet action at Cádiz")
     expect(page.locator("body")).to_contain_text("Cádiz Squadron")
     expect(page.locator("body")).to_contain_text("Each ship's fate")
     page.locator("#dice-log summary").click()
