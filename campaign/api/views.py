@@ -3,9 +3,10 @@ ledger, readiness and turn reports (README "API"). The orders are :mod:`campaign
 what every endpoint shares (``?nation=``, the common answers) is :mod:`campaign.api.conventions`.
 
 Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages``,
-``campaign.api.selectors``), which raise Http404 / PermissionDenied exactly as for the web pages. Every refusal is a problem (:mod:`battles.api.problems`); a closed turn
-is a 409. A GM must name the nation (``?nation=``) on every campaign endpoint. Lists go through the
-one paginator, and query parameters a view does not take are refused (:mod:`battles.api.base`).
+``campaign.api.selectors``), which raise Http404 / PermissionDenied exactly as for the web pages.
+Every refusal is a problem (:mod:`battles.api.problems`); a closed turn is a 409. A GM must name the
+nation (``?nation=``) on every campaign endpoint. Lists go through the one paginator, and query
+parameters a view does not take are refused (:mod:`battles.api.base`).
 """
 
 from __future__ import annotations
