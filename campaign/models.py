@@ -1,8 +1,8 @@
-"""Campaigns, nations and their players, turns, the EP ledger and diplomatic relations.
+"""Campaigns, nations and their players, the EP ledger and diplomatic relations; and, imported here, every
+other model of the app (turns in ``turn_models``, orders in ``order_models``, mail, dispatches …).
 
 Invariants the database keeps: a treasury never goes below zero, every ledger line moves a
-treasury by a non-zero amount and records the balance after it, one relation per pair of nations,
-one open turn per campaign.
+treasury by a non-zero amount and records the balance after it, one relation per pair of nations.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import F, Q
 
-# Mail's, API tokens', the audit log's and the reverts' records live beside this module; imported
-# here so Django registers them with the app.
+# The turns', the orders', mail's, API tokens', the audit log's and the reverts' records live beside
+# this module; imported here so Django registers them with the app and they are imported from here.
 from campaign.api_token_models import ApiToken as ApiToken
 from campaign.audit_models import AuditAction as AuditAction
 from campaign.audit_models import AuditEntry as AuditEntry
@@ -34,8 +34,14 @@ from campaign.mail_models import Delivery as Delivery
 from campaign.mail_models import MailEvent as MailEvent
 from campaign.mail_models import MailPreference as MailPreference
 from campaign.mail_models import UserProfile as UserProfile
+from campaign.order_models import Order as Order
 from campaign.repair_models import CampaignRevert as CampaignRevert
-from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, SEASONS, Ruleset
+from campaign.turn_models import NationTurn as NationTurn
+from campaign.turn_models import Season as Season
+from campaign.turn_models import Turn as Turn
+from campaign.turn_models import TurnPhase as TurnPhase
+from campaign.turn_models import TurnReport as TurnReport
+from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, Ruleset
 
 slug_validator = RegexValidator(
     r"^[a-z0-9][a-z0-9-]{0,48}$",
@@ -43,17 +49,6 @@ slug_validator = RegexValidator(
 )
 
 NAVY_CHOICES = [(n, f"{n} — {NAVY_NAMES[n]}") for n in NAVIES]
-
-
-class Season(models.TextChoices):
-    WINTER = "winter", "Winter"
-    SPRING = "spring", "Spring"
-    SUMMER = "summer", "Summer"
-    HIGH_SUMMER = "high_summer", "High Summer"
-    AUTUMN = "autumn", "Autumn"
-
-
-assert tuple(Season.values) == SEASONS
 
 
 class NmrPolicy(models.TextChoices):
@@ -317,176 +312,6 @@ class Relation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.a.code}–{self.b.code}: {self.state}"
-
-
-class Turn(models.Model):
-    """One season of the campaign (RULES.md §3)."""
-
-    class Status(models.TextChoices):
-        OPEN = "open", "Open for orders"
-        RESOLVING = "resolving", "Resolving"
-        # Phases 1–4 done but for battles sent to the table (issue 15): phase 4 and the rest wait for
-        # their approved results; ``deadline`` is then the table's deadline.
-        TABLE = "table", "Waiting for a battle on the table"
-        RESOLVED = "resolved", "Resolved"
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
-    number = models.PositiveIntegerField()
-    year = models.PositiveSmallIntegerField()
-    season = models.CharField(max_length=12, choices=Season.choices)
-    deadline = models.DateTimeField(null=True, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    opened_at = models.DateTimeField(auto_now_add=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    paused_at = models.DateTimeField(null=True, blank=True)
-    dice_log = models.JSONField(default=list, blank=True, help_text="Strategic dice of this turn (§3).")
-    # Resolution lease: the worker holding an unexpired lease is the only one resolving the turn; a
-    # worker that dies lets the lease run out and the beat sweep hands the turn to another.
-    lease_token = models.UUIDField(null=True, blank=True)
-    lease_until = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0, help_text="Resolution attempts started.")
-    error = models.TextField(blank=True, help_text="Last resolution error, shown to the GM.")
-    snapshot = models.JSONField(
-        null=True, blank=True, help_text="The campaign's full export as this turn opened (export --turn)."
-    )
-    # A GM's re-fight of a disputed battle (campaign.repair): the seed given for one battle's dice,
-    # by rules.dice.reseed_key; every other die of the turn keeps its derived seed.
-    reseeds = models.JSONField(
-        default=dict, blank=True, help_text="Seeds a GM gave to re-fight battles of this turn, by battle."
-    )
-
-    class Meta:
-        ordering = ["campaign", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["campaign", "number"], name="turn_number_unique"),
-            models.UniqueConstraint(
-                fields=["campaign"],
-                condition=Q(status__in=["open", "resolving", "table"]),
-                name="turn_one_unresolved_per_campaign",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Turn {self.number} ({self.get_season_display()} {self.year})"
-
-
-class TurnPhase(models.Model):
-    """A resolution phase (RULES.md §3) that has been completed: written in the phase's own transaction,
-    so a crash either leaves no row (the phase re-runs from scratch with the same dice) or a complete one.
-    """
-
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="phases")
-    phase = models.PositiveSmallIntegerField()
-    completed_at = models.DateTimeField(auto_now_add=True)
-    summary = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["turn", "phase"]
-        constraints = [
-            models.UniqueConstraint(fields=["turn", "phase"], name="turnphase_once_per_turn"),
-            models.CheckConstraint(condition=Q(phase__gte=1, phase__lte=10), name="turnphase_in_range"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.turn} phase {self.phase}"
-
-
-class NationTurn(models.Model):
-    """A nation's standing in one turn: ready or not, and whether it submitted any orders."""
-
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="nation_states")
-    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="turn_states")
-    ready = models.BooleanField(default=False)
-    submitted_at = models.DateTimeField(null=True, blank=True, help_text="Last time orders were submitted.")
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["turn", "nation"], name="nationturn_one_per_nation")]
-
-    def __str__(self) -> str:
-        return f"{self.nation.code} in {self.turn}"
-
-
-class TurnReport(models.Model):
-    """What one nation learned from a turn's resolution (fog of war applied when it was written)."""
-
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reports")
-    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="reports")
-    body = models.JSONField(default=dict)
-    emailed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["turn", "nation"], name="turnreport_one_per_nation")]
-
-    def __str__(self) -> str:
-        return f"Report for {self.nation.code}, {self.turn}"
-
-
-class Order(models.Model):
-    """One order of a nation for one turn (RULES.md §3). A draft until the deadline; ``body`` is the
-    validated JSON the web form, the API and ``submit_orders`` all accept.
-    """
-
-    class Kind(models.TextChoices):
-        MOVE = "move", "Move a fleet"
-        POSTURE = "posture", "Set a fleet's posture"
-        BATTLE_ORDERS = "battle_orders", "Set a fleet's battle standing orders"
-        LINE_ORDER = "line_order", "Set a fleet's line order"
-        RUN_GUNS = "run_guns", "Run the guns at a port"
-        SALLY = "sally", "Sally against blockaders"
-        FIRESHIPS = "fireships", "Fireship attack"
-        LAY_DOWN = "lay_down", "Lay down a ship"
-        RAISE = "raise", "Raise a land unit or siege train"
-        REPAIR = "repair", "Repair a ship (standing)"
-        LAY_UP = "lay_up", "Lay a ship up in ordinary"
-        RECOMMISSION = "recommission", "Recommission a ship"
-        TRANSFER = "transfer", "Move ships between fleets"
-        FORM_FLEET = "form_fleet", "Form a new fleet"
-        MERGE = "merge", "Merge fleets"
-        APPOINT = "appoint", "Appoint an admiral"
-        EMBARK = "embark", "Embark land units"
-        LAND = "land", "Land land units"
-        DECLARE_WAR = "declare_war", "Declare war"
-        OFFER_PEACE = "offer_peace", "Offer peace"
-        PROPOSE_ALLIANCE = "propose_alliance", "Propose or accept an alliance"
-        LEAVE_ALLIANCE = "leave_alliance", "Leave an alliance"
-
-    class Outcome(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DONE = "done", "Carried out"
-        SKIPPED = "skipped", "Skipped"
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="orders")
-    nation = models.ForeignKey(Nation, on_delete=models.CASCADE, related_name="orders")
-    position = models.PositiveIntegerField(help_text="Listed order within the nation's orders (§3).")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    body = models.JSONField()
-    fleet = models.ForeignKey(
-        "fleets.Fleet",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="orders",
-        help_text="The fleet the order is about, if any.",
-    )
-    outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.PENDING)
-    outcome_note = models.CharField(max_length=300, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["turn", "nation", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["turn", "nation", "position"], name="order_position_unique"),
-            models.UniqueConstraint(
-                fields=["turn", "fleet", "kind"],
-                condition=Q(fleet__isnull=False),
-                name="order_one_of_a_kind_per_fleet_per_turn",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.nation.code} #{self.position}: {self.get_kind_display()}"
 
 
 class DiplomaticOffer(models.Model):

@@ -1,7 +1,8 @@
 """Loading a scenario data file (``campaign/scenarios/<name>.json``) into a new campaign.
 
 The file format is documented in ``campaign/scenarios/README.md``. Loading validates the whole
-file first and writes everything in one transaction: a bad file or a taken slug changes nothing.
+file first (:mod:`campaign.scenario_checks`) and writes everything in one transaction: a bad file or a
+taken slug changes nothing.
 Incomes and treasuries follow RULES.md §2 "Scenario balance".
 """
 
@@ -9,9 +10,6 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,12 +19,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign.backup import FORMAT_VERSION, campaign_export, campaign_import
-from campaign.models import Campaign, LedgerEntry, Relation, Turn, slug_validator
-from fleets.models import Fleet
+from campaign.models import Campaign, LedgerEntry, Turn, slug_validator
+from campaign.scenario_checks import ScenarioError as ScenarioError
+from campaign.scenario_checks import scenario_validate as scenario_validate
 from ports.models import LandUnit
 from rules.calendar import deadline_after
 from rules.economy import EconomyShip, port_ep_value, scenario_balance
-from rules.ruleset import DEFAULTS, GRADES, NAVIES, SEASONS, SHIP_CLASSES, ZONE_TYPES, Ruleset
+from rules.ruleset import DEFAULTS, Ruleset
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 
@@ -54,10 +53,6 @@ NAVY_COLORS = {
 }
 
 
-class ScenarioError(ValueError):
-    """The scenario is unknown, its file is malformed, or the slug is taken."""
-
-
 def available_scenarios() -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
 
@@ -71,110 +66,6 @@ def scenario_read(name: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"Scenario {name!r} is not valid JSON: {exc}") from exc
     return data
-
-
-@dataclass(frozen=True)
-class _Checked:
-    zones: dict[str, dict[str, Any]]
-    ports: dict[str, dict[str, Any]]
-    nations: dict[str, dict[str, Any]]
-
-
-def _need_lon_lat(need: Callable[[bool, str], None], label: str, place: dict[str, Any]) -> None:
-    """Coordinates are optional, but a place has both or neither, as numbers on the globe."""
-    lon, lat = place.get("lon"), place.get("lat")
-    if lon is None and lat is None:
-        return
-    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (lon, lat))
-    need(
-        numbers and -180 <= lon <= 180 and -90 <= lat <= 90,  # type: ignore[operator]
-        f"{label}: lon and lat must both be given, lon from -180 to 180 and lat from -90 to 90 (got {lon!r}, {lat!r})",
-    )
-
-
-def scenario_validate(data: dict[str, Any]) -> None:
-    """Check the references and values of a scenario file; raise one error listing every problem."""
-    errors: list[str] = []
-
-    def need(cond: bool, message: str) -> None:
-        if not cond:
-            errors.append(message)
-
-    for key in ("name", "year", "season", "nations", "sea_zones", "ports", "fleets"):
-        need(key in data, f"missing top-level key {key!r}")
-    if errors:
-        raise ScenarioError("; ".join(errors))
-    need(data["season"] in SEASONS, f"season {data['season']!r} is not one of {', '.join(SEASONS)}")
-    nations = {n["code"]: n for n in data["nations"]}
-    need(len(nations) == len(data["nations"]), "nation codes must be unique")
-    for n in data["nations"]:
-        need(n.get("navy") in NAVIES, f"nation {n.get('code')}: navy {n.get('navy')!r} unknown")
-        need(n.get("crew") in GRADES, f"nation {n.get('code')}: crew grade {n.get('crew')!r} unknown")
-    for r in data.get("relations", []):
-        need(r["a"] in nations and r["b"] in nations and r["a"] != r["b"], f"relation {r}: unknown nations")
-        need(r["state"] in Relation.State.values, f"relation {r}: state must be war, peace or alliance")
-    zones = {z["key"]: z for z in data["sea_zones"]}
-    need(len(zones) == len(data["sea_zones"]), "sea zone keys must be unique")
-    for z in data["sea_zones"]:
-        need(z.get("type") in ZONE_TYPES, f"zone {z['key']}: type {z.get('type')!r} unknown")
-        _need_lon_lat(need, f"zone {z['key']}", z)
-        for other in z.get("adjacent", []):
-            need(other in zones and other != z["key"], f"zone {z['key']}: adjacent {other!r} unknown")
-            if other in zones:
-                need(z["key"] in zones[other].get("adjacent", []), f"adjacency {z['key']}–{other} is one-way")
-    ports = {p["key"]: p for p in data["ports"]}
-    need(len(ports) == len(data["ports"]), "port keys must be unique")
-    for p in data["ports"]:
-        need(p.get("sea_zone") in zones, f"port {p['key']}: sea zone {p.get('sea_zone')!r} unknown")
-        need(p.get("owner") in nations, f"port {p['key']}: owner {p.get('owner')!r} unknown")
-        need(p.get("commander") in (None, *GRADES), f"port {p['key']}: commander grade unknown")
-        _need_lon_lat(need, f"port {p['key']}", p)
-    for n in data["nations"]:
-        capital = n.get("capital")
-        if capital is not None:
-            need(
-                capital in ports and ports[capital].get("owner") == n["code"],
-                f"nation {n['code']}: capital {capital!r} is not one of its ports",
-            )
-    fleet_names: set[tuple[str, str]] = set()
-    for f in data["fleets"]:
-        label = f"fleet {f.get('name')!r}"
-        need(f.get("nation") in nations, f"{label}: nation unknown")
-        need((f.get("nation"), f.get("name")) not in fleet_names, f"{label}: name repeated for its nation")
-        fleet_names.add((f.get("nation"), f.get("name")))
-        need(f.get("sea_zone") in zones, f"{label}: sea zone unknown")
-        if f.get("port") is not None:
-            port = ports.get(f["port"])
-            need(port is not None and port["sea_zone"] == f.get("sea_zone"), f"{label}: port not in its zone")
-        need(f.get("posture", "seek") in Fleet.Posture.values, f"{label}: posture unknown")
-        if f.get("posture") == "blockade":
-            need(f.get("blockade_port") in ports, f"{label}: blockade_port unknown")
-        for s in f.get("ships", []):
-            need(s.get("class") in SHIP_CLASSES, f"{label}: ship {s.get('name')!r} class {s.get('class')!r}")
-            if s.get("in_ordinary"):
-                need(f.get("port") is not None, f"{label}: ship {s['name']!r} in ordinary must be in port")
-    for b in data.get("building", []):
-        need(b.get("port") in ports, f"keel {b.get('name')!r}: port unknown")
-        need(b.get("class") in SHIP_CLASSES, f"keel {b.get('name')!r}: class unknown")
-        need(b.get("nation") in nations, f"keel {b.get('name')!r}: nation unknown")
-        need(isinstance(b.get("turns_left"), int) and b["turns_left"] >= 1, f"keel {b.get('name')!r}: turns_left")
-    names = Counter((f["nation"], s["name"]) for f in data["fleets"] for s in f.get("ships", [])) + Counter(
-        (b["nation"], b["name"]) for b in data.get("building", [])
-    )
-    for (nation, name), count in names.items():
-        need(count == 1, f"ship name {name!r} used {count} times by {nation}")
-    fleets_commanded: set[tuple[str, str]] = set()
-    for a in data.get("admirals", []):
-        need(a.get("grade") in GRADES, f"admiral {a.get('name')!r}: grade unknown")
-        if a.get("fleet") is not None:
-            commanded = (a["nation"], a["fleet"])
-            need(commanded in fleet_names, f"admiral {a['name']!r}: fleet {a['fleet']!r} unknown")
-            need(commanded not in fleets_commanded, f"admiral {a['name']!r}: fleet {a['fleet']!r} already has one")
-            fleets_commanded.add(commanded)
-        else:
-            need(a.get("port") in ports, f"admiral {a['name']!r}: needs a fleet or a port")
-    if errors:
-        raise ScenarioError("; ".join(errors))
 
 
 def _slug_check(slug: str) -> None:

@@ -19,8 +19,8 @@ from rest_framework.response import Response
 from battles.api.base import PAGE_QUERY, ApiView, page_of, problem_response
 from battles.api.pagination import StrictPageNumberPagination
 from battles.api.problems import Problem, ProblemEntry
+from campaign.api.conventions import MAX_INT, NATION, SEEN, api_nation
 from campaign.api.dispatch_serializers import DispatchSerializer, ReadSerializer, SendSerializer
-from campaign.api.views import MAX_INT, NATION, SEEN, api_nation
 from campaign.dispatches.selectors import (
     conversation_for_viewer,
     dispatch_for_viewer,

@@ -9,9 +9,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from battles.api.base import PAGE_QUERY, ApiView, page_of, paginated
+from campaign.api.conventions import NATION, SEEN, api_nation
 from campaign.api.map_selectors import ports_for_player, zones_for_player
 from campaign.api.map_serializers import PortSerializer, ZoneSerializer
-from campaign.api.views import NATION, SEEN, api_nation
 
 
 class MapView(ApiView):

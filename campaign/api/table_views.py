@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from battles.api.base import PAGE_QUERY, ApiView, page_of, paginated, problem_response
 from battles.api.problems import Problem, ProblemEntry
 from battles.models import TabletopBattle
-from campaign.api.views import MAX_INT, NATION, SEEN, _within
+from campaign.api.conventions import MAX_INT, NATION, SEEN, id_within
 from campaign.pages.tabletop import TableDetail, table_for_player, tables_for_player
 from campaign.tabletop import TableResultRefused, table_result_approve, table_result_confirm, table_result_enter
 
@@ -150,7 +150,7 @@ def _detail(request: Request, slug: str, table_id: int) -> TableDetail:
     return table_for_player(
         user=request.user,
         slug=slug,
-        table_id=_within(table_id, MAX_INT),
+        table_id=id_within(table_id, MAX_INT),
         nation_code=request.query_params.get("nation") or None,
     )
 

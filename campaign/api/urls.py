@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign.api import dispatch_views, map_views, table_views, views
+from campaign.api import dispatch_views, map_views, order_views, table_views, views
 
 app_name = "campaign-api"
 urlpatterns = [
@@ -8,8 +8,8 @@ urlpatterns = [
     path("campaigns/<slug:slug>/", views.CampaignDetailView.as_view(), name="campaign"),
     path("campaigns/<slug:slug>/fleets/", views.FleetListView.as_view(), name="fleets"),
     path("campaigns/<slug:slug>/ledger/", views.LedgerView.as_view(), name="ledger"),
-    path("campaigns/<slug:slug>/orders/", views.OrderListView.as_view(), name="orders"),
-    path("campaigns/<slug:slug>/orders/<int:order_id>/", views.OrderDetailView.as_view(), name="order"),
+    path("campaigns/<slug:slug>/orders/", order_views.OrderListView.as_view(), name="orders"),
+    path("campaigns/<slug:slug>/orders/<int:order_id>/", order_views.OrderDetailView.as_view(), name="order"),
     path("campaigns/<slug:slug>/ports/", map_views.PortListView.as_view(), name="ports"),
     path("campaigns/<slug:slug>/zones/", map_views.ZoneListView.as_view(), name="zones"),
     path("campaigns/<slug:slug>/dispatches/", dispatch_views.DispatchListView.as_view(), name="dispatches"),

@@ -1,11 +1,12 @@
-"""The campaign resources of ``/api/v1/`` (README "API").
+"""The campaign resources of ``/api/v1/``: the caller's campaigns, a nation's view, its fleets, its
+ledger, readiness and turn reports (README "API"). The orders are :mod:`campaign.api.order_views`;
+what every endpoint shares (``?nation=``, the common answers) is :mod:`campaign.api.conventions`.
 
 Thin views: who may see what is decided by the ``*_for_player`` selectors (``campaign.pages``,
-``campaign.orders.choices``, ``campaign.api.selectors``), which raise Http404 / PermissionDenied
-exactly as for the web pages. Every refusal is a problem (:mod:`battles.api.problems`): an order
-refusal names every refused order with its ``code`` and ``field``; a closed turn is a 409. A GM must
-name the nation (``?nation=``) on every campaign endpoint. Lists go through the one paginator, and
-query parameters a view does not take are refused (:mod:`battles.api.base`).
+``campaign.api.selectors``), which raise Http404 / PermissionDenied exactly as for the web pages.
+Every refusal is a problem (:mod:`battles.api.problems`); a closed turn is a 409. A GM must name the
+nation (``?nation=``) on every campaign endpoint. Lists go through the one paginator, and query
+parameters a view does not take are refused (:mod:`battles.api.base`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ from datetime import datetime
 from typing import Any
 
 import django_filters
-from django.db.models import Exists, OuterRef, QuerySet
-from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.permissions import AllowAny
@@ -26,8 +25,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from battles.api.base import (
-    IF_MODIFIED_SINCE,
-    IF_NONE_MATCH,
     NOT_MODIFIED,
     PAGE_QUERY,
     ApiListView,
@@ -40,154 +37,28 @@ from battles.api.base import (
 from battles.api.problems import Problem, ProblemEntry
 from battles.api.views import TurnFilter
 from battles.models import Battle
-from campaign.api.selectors import NationRequired, api_nation_code, fleets_for_player, ledger_for_player
+from campaign.api.conventions import CLOSED, CONDITIONAL, MAX_INT, NATION, SEEN, api_nation, id_within, orders_closed
+from campaign.api.selectors import fleets_for_player, ledger_for_player
 from campaign.api.serializers import (
     CampaignSummarySerializer,
     FleetSerializer,
     LedgerEntrySerializer,
     NationViewSerializer,
-    OrderListSerializer,
-    OrderReorderSerializer,
-    OrderSerializer,
     ReadySerializer,
     ReadyStateSerializer,
     TurnReportSerializer,
-    order_body_schema,
 )
-from campaign.models import Campaign, LedgerEntry, NationTurn, Order, Turn
-from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
-from campaign.orders.describe import order_describe
-from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
-from campaign.orders.selectors import orders_for_turn
-from campaign.orders.services import order_add, order_update, order_withdraw, orders_reorder, orders_replace
+from campaign.models import LedgerEntry, NationTurn, Turn
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player
 from campaign.pages.home import home_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player
 
-NATION = OpenApiParameter(
-    "nation",
-    str,
-    OpenApiParameter.QUERY,
-    required=False,
-    description="Nation code to look through or act for: a player may give only their own (else 403); a GM "
-    "who plays no nation in the campaign must give one (else 400 listing the codes).",
-)
-#: Every campaign resource: another nation's data (403), not a campaign of the caller (404); 401 by the schema hook.
-SEEN = {
-    403: problem_response("Another nation's data, or otherwise not allowed."),
-    404: problem_response("No such campaign (or not one of the caller's), nation or item."),
-}
-REFUSED = {
-    400: problem_response(
-        "Refused, nothing was changed: each refused order in errors with its code and body field; or a GM "
-        "named no nation (nation_required), or an unknown query parameter."
-    )
-}
-CLOSED = {409: problem_response("Orders are closed: no open turn, or the campaign ended (turn_closed).")}
-CONDITIONAL = [IF_NONE_MATCH, IF_MODIFIED_SINCE]
-#: Ids are PostgreSQL integers: a larger number is no row (not a database error).
-MAX_INT = 2**31 - 1
-MAX_BIGINT = 2**63 - 1
-
-
-def _closed(message: str = "Orders are closed: there is no open turn.") -> Problem:
-    return Problem(status.HTTP_409_CONFLICT, message, code=RefusalCode.TURN_CLOSED.value, title="Orders closed")
-
-
-def api_nation(request: Request, slug: str) -> str | None:
-    """The ``?nation=`` of the request, or the caller's own; a GM who plays none must name one."""
-    try:
-        return api_nation_code(user=request.user, slug=slug, nation_code=request.query_params.get("nation") or None)
-    except NationRequired as required:
-        raise Problem(
-            status.HTTP_400_BAD_REQUEST,
-            str(required),
-            errors=[ProblemEntry("nation", "nation_required", str(required))],
-        ) from None
-
-
-def _within(value: int, maximum: int) -> int:
-    if value > maximum:
-        raise Http404("No such item.")
-    return value
-
-
-def _entry(refused: OrderRefused) -> ProblemEntry:
-    return ProblemEntry(refused.field, refused.code.value, refused.message)
-
-
-def _refused(detail: str, refusals: list[OrderRefused], *, code: str | None = None) -> Problem:
-    """A 400 naming every refusal with its machine-readable code and the body field it concerns."""
-    return Problem(status.HTTP_400_BAD_REQUEST, detail, errors=[_entry(r) for r in refusals], code=code)
-
-
-def _data(request: Request) -> Any:
-    """The JSON body; a body that is not JSON is refused in the same shape as a refused order."""
-    try:
-        return request.data
-    except ParseError as error:
-        message = str(error.detail)
-        raise _refused(message, [OrderRefused(message, code=RefusalCode.NOT_JSON)]) from None
-
-
-def _still_open(desk: OrderDesk) -> bool:
-    """Whether orders may still change (a refusal may come from a turn that closed meanwhile)."""
-    campaign = desk.campaign
-    open_turn = Turn.objects.filter(campaign=OuterRef("pk"), status=Turn.Status.OPEN)
-    return (
-        Campaign.objects.filter(pk=campaign.pk).exclude(status=Campaign.Status.ENDED).filter(Exists(open_turn)).exists()
-    )
-
-
-def _open_desk(request: Request, slug: str) -> OrderDesk:
-    desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
-    if not desk.open:
-        raise _closed()
-    return desk
-
-
-def _order_row(order: Order) -> dict[str, Any]:
-    return {
-        "id": order.pk,
-        "position": order.position,
-        "kind": order.kind,
-        "description": order_describe(order),
-        "body": order.body,
-    }
-
-
-def _order_list(desk: OrderDesk, orders: list[Order] | None = None) -> dict[str, Any]:
-    if orders is None:
-        orders = list(orders_for_turn(nation=desk.nation, turn=desk.turn)) if desk.turn is not None else []
-    return {
-        "nation": desk.nation.code,
-        "turn": desk.turn.number if desk.turn is not None else None,
-        "open": desk.open,
-        "orders": [_order_row(o) for o in orders],
-    }
-
-
-def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Problem:
-    if not _still_open(desk):
-        return _closed(refused.message)
-    if isinstance(refused, OrdersRefused):
-        refusals = refused.refusals
-        return _refused(
-            f"{len(refusals)} of {total} orders refused; nothing was stored.",
-            refusals,
-            code=RefusalCode.ORDERS_REFUSED.value,
-        )
-    return _refused(refused.message, [refused])
-
 
 def _latest(*stamps: datetime | None) -> datetime | None:
     present = [s for s in stamps if s is not None]
     return max(present) if present else None
-
-
-# --- campaigns -----------------------------------------------------------------------------------------
 
 
 class CampaignListView(ApiView):
@@ -355,7 +226,7 @@ class ReadyView(ApiView):
         try:
             state = nation_ready_set(nation=viewer.nation, ready=data["ready"], actor=request.user)
         except TurnControlError as closed:
-            raise _closed(str(closed)) from None
+            raise orders_closed(str(closed)) from None
         number = Turn.objects.filter(pk=state.turn_id).values_list("number", flat=True).get()
         return Response(ReadyStateSerializer({"nation": viewer.nation.code, "turn": number, "ready": state.ready}).data)
 
@@ -372,7 +243,7 @@ class TurnReportView(ApiView):
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         history = turn_history_for_player(
-            user=request.user, slug=slug, number=_within(number, MAX_INT), nation_code=api_nation(request, slug)
+            user=request.user, slug=slug, number=id_within(number, MAX_INT), nation_code=api_nation(request, slug)
         )
         fought = {b.id: b.fought for b in history.battles}
         battles = list(Battle.objects.filter(pk__in=fought).select_related("turn", "sea_zone", "port").order_by("id"))
@@ -394,132 +265,6 @@ class TurnReportView(ApiView):
             .first()
         )
         return conditional(request, TurnReportSerializer(data).data, last_modified=resolved)
-
-
-# --- orders --------------------------------------------------------------------------------------------
-
-
-class OrderListView(ApiView):
-    query_parameters = ("nation",)
-    #: The order validator names the field holding NUL or a lone surrogate (config.middleware).
-    refuses_bad_text_by_field = True
-
-    @extend_schema(
-        operation_id="orders_list",
-        summary="The nation's orders for the open turn, in listed order",
-        parameters=[NATION],
-        responses={200: OrderListSerializer, **SEEN},
-    )
-    def get(self, request: Request, slug: str) -> Response:
-        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
-        return Response(OrderListSerializer(_order_list(desk)).data)
-
-    @extend_schema(
-        operation_id="order_create",
-        summary="Add one order at the end of the list",
-        parameters=[NATION],
-        request=order_body_schema(),
-        responses={201: OrderSerializer, **REFUSED, **SEEN, **CLOSED},
-    )
-    def post(self, request: Request, slug: str) -> Response:
-        desk = _open_desk(request, slug)
-        body = _data(request)
-        try:
-            order = order_add(nation=desk.nation, body=body, actor=request.user)
-        except OrderRefused as refused:
-            raise _refusal(desk, refused) from None
-        return Response(OrderSerializer(_order_row(order)).data, status=status.HTTP_201_CREATED)
-
-    @extend_schema(
-        operation_id="orders_replace",
-        summary="Replace the whole list, all or nothing (like submit_orders)",
-        description="An empty list withdraws every order. If any order is refused, nothing is stored and "
-        "every refused order is listed with its reason.",
-        parameters=[NATION],
-        request=order_body_schema(many=True),
-        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED},
-    )
-    def put(self, request: Request, slug: str) -> Response:
-        desk = _open_desk(request, slug)
-        bodies = _data(request)
-        try:
-            stored = orders_replace(nation=desk.nation, bodies=bodies, actor=request.user)
-        except OrderRefused as refused:
-            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
-        return Response(OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position))).data)
-
-    @extend_schema(
-        operation_id="orders_reorder",
-        summary="Put the orders in a new listed order",
-        description="Name every order of the list once, by id, in the new order. A new order that would leave "
-        "an order refused (money, room in a port…) is refused and nothing moves.",
-        parameters=[NATION],
-        request=OrderReorderSerializer,
-        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED},
-    )
-    def patch(self, request: Request, slug: str) -> Response:
-        desk = _open_desk(request, slug)
-        try:
-            data = _data(request)
-            ids = data.get("order") if isinstance(data, dict) else None
-            if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
-                raise OrderRefused(
-                    'The body must be {"order": [order ids]}: every order id of the list, once, in the new order.',
-                    code=RefusalCode.NOT_THE_LIST,
-                    field="order",
-                )
-            stored = orders_reorder(nation=desk.nation, order_ids=ids, actor=request.user)
-        except OrderRefused as refused:
-            raise _refusal(desk, refused) from None
-        return Response(OrderListSerializer(_order_list(desk, stored)).data)
-
-
-class OrderDetailView(ApiView):
-    query_parameters = ("nation",)
-    refuses_bad_text_by_field = True
-
-    @extend_schema(
-        operation_id="order_retrieve",
-        summary="One order of the open turn",
-        parameters=[NATION],
-        responses={200: OrderSerializer, **SEEN},
-    )
-    def get(self, request: Request, slug: str, order_id: int) -> Response:
-        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
-        order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
-        return Response(OrderSerializer(_order_row(order)).data)
-
-    @extend_schema(
-        operation_id="order_update",
-        summary="Replace an order's body (it keeps its place in the list)",
-        parameters=[NATION],
-        request=order_body_schema(),
-        responses={200: OrderSerializer, **REFUSED, **SEEN, **CLOSED},
-    )
-    def put(self, request: Request, slug: str, order_id: int) -> Response:
-        desk = _open_desk(request, slug)
-        order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
-        body = _data(request)
-        try:
-            stored = order_update(order=order, body=body, actor=request.user)
-        except OrderRefused as refused:
-            raise _refusal(desk, refused) from None
-        return Response(OrderSerializer(_order_row(stored)).data)
-
-    @extend_schema(
-        operation_id="order_withdraw",
-        summary="Withdraw an order; the orders after it move up one place",
-        parameters=[NATION],
-        responses={204: OpenApiResponse(description="Withdrawn."), **REFUSED, **SEEN, **CLOSED},
-    )
-    def delete(self, request: Request, slug: str, order_id: int) -> Response:
-        desk = _open_desk(request, slug)
-        order = order_for_player(desk=desk, order_id=_within(order_id, MAX_BIGINT))
-        try:
-            order_withdraw(order=order, actor=request.user)
-        except OrderRefused as refused:
-            raise _refusal(desk, refused) from None
-        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema(exclude=True)

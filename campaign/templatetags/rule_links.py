@@ -13,7 +13,7 @@ from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
-from campaign.pages.rulebook import ANCHORS
+from campaign.pages.rulebook_text import ANCHORS
 
 register = template.Library()
 

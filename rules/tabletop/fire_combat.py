@@ -57,6 +57,11 @@ their La Bataille values are house defaults [H], printed with the aid:
 The rolling function logs both dice in a :class:`~rules.strategic_log.StrategicLog` as
 ``fire_combat`` (the tens die carries the roll's modifier) and returns a frozen result.
 
+One piece, though over 500 lines: it is the transcription of one seed's fire combat (003, page 24)
+— the odds, the house Fire Combat Chart that stands in for the missing one, the fire defences, the
+roll that reads them, the printed tables and the storming's forces counted in the seed's terms —
+and a reader checks it against the seed's words, quoted above, in one place.
+
 Pure Python: no Django, no I/O.
 """
 

@@ -45,6 +45,11 @@ fire at long and extreme (to 30 inches), ships fire at forts only from long rang
 Rolling functions log their dice in a :class:`~rules.strategic_log.StrategicLog` (purposes
 ``fort_fire_back`` and ``fort_clear``) and return frozen results.
 
+One piece, though over 500 lines: it is the transcription of one seed's rule (002, forts and shore
+batteries) — the fort sizes, the firing and hit tables, the rolls that read them and the printed
+tables — with the house mapping from a port's fortification to those forts, which reads the same
+tables; a reader checks it against the seed's words, quoted above, in one place.
+
 Pure Python: no Django, no I/O.
 """
 

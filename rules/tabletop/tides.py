@@ -49,6 +49,12 @@ Decisions where the seed is ambiguous or silent (house, [H]); RULES.md says noth
 Rolling functions log their dice in a :class:`~rules.strategic_log.StrategicLog` (purposes
 ``setup``, ``tide_effect``, ``grounding``, ``unstick``, ``marsh_passage``) and return frozen results.
 
+One piece, though over 800 lines: it is the transcription of one seed (001) — its tide timing,
+tide cycle, tide-effect, grounding and flooded-marsh tables, the house readings above, and the rolls
+and printed tables that read them; the tables build on each other (unsticking reads the grounding
+chart and the tide cycle's phases), and split up they would part a table from the seed's words it
+transcribes.
+
 Pure Python: no Django, no I/O.
 """
 

@@ -1,0 +1,227 @@
+"""The orders of ``/api/v1/``: a nation's list for the open turn, one order, adding, replacing the
+whole list (all or nothing, like ``submit_orders``), reordering, changing and withdrawing.
+
+Thin views over :mod:`campaign.orders.services`, which check every order as the web forms do. An order
+refusal names every refused order with its ``code`` and body ``field``; a refusal that comes from a
+turn that closed meanwhile is a 409, as is any change while no turn is open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ParseError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from battles.api.base import ApiView, problem_response
+from battles.api.problems import Problem, ProblemEntry
+from campaign.api.conventions import CLOSED, MAX_BIGINT, NATION, SEEN, api_nation, id_within, orders_closed
+from campaign.api.serializers import OrderListSerializer, OrderReorderSerializer, OrderSerializer, order_body_schema
+from campaign.models import Campaign, Order, Turn
+from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
+from campaign.orders.describe import order_describe
+from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
+from campaign.orders.selectors import orders_for_turn
+from campaign.orders.services import order_add, order_update, order_withdraw, orders_reorder, orders_replace
+
+REFUSED = {
+    400: problem_response(
+        "Refused, nothing was changed: each refused order in errors with its code and body field; or a GM "
+        "named no nation (nation_required), or an unknown query parameter."
+    )
+}
+
+
+def _entry(refused: OrderRefused) -> ProblemEntry:
+    return ProblemEntry(refused.field, refused.code.value, refused.message)
+
+
+def _refused(detail: str, refusals: list[OrderRefused], *, code: str | None = None) -> Problem:
+    """A 400 naming every refusal with its machine-readable code and the body field it concerns."""
+    return Problem(status.HTTP_400_BAD_REQUEST, detail, errors=[_entry(r) for r in refusals], code=code)
+
+
+def _data(request: Request) -> Any:
+    """The JSON body; a body that is not JSON is refused in the same shape as a refused order."""
+    try:
+        return request.data
+    except ParseError as error:
+        message = str(error.detail)
+        raise _refused(message, [OrderRefused(message, code=RefusalCode.NOT_JSON)]) from None
+
+
+def _still_open(desk: OrderDesk) -> bool:
+    """Whether orders may still change (a refusal may come from a turn that closed meanwhile)."""
+    campaign = desk.campaign
+    open_turn = Turn.objects.filter(campaign=OuterRef("pk"), status=Turn.Status.OPEN)
+    return (
+        Campaign.objects.filter(pk=campaign.pk).exclude(status=Campaign.Status.ENDED).filter(Exists(open_turn)).exists()
+    )
+
+
+def _open_desk(request: Request, slug: str) -> OrderDesk:
+    desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
+    if not desk.open:
+        raise orders_closed()
+    return desk
+
+
+def _order_row(order: Order) -> dict[str, Any]:
+    return {
+        "id": order.pk,
+        "position": order.position,
+        "kind": order.kind,
+        "description": order_describe(order),
+        "body": order.body,
+    }
+
+
+def _order_list(desk: OrderDesk, orders: list[Order] | None = None) -> dict[str, Any]:
+    if orders is None:
+        orders = list(orders_for_turn(nation=desk.nation, turn=desk.turn)) if desk.turn is not None else []
+    return {
+        "nation": desk.nation.code,
+        "turn": desk.turn.number if desk.turn is not None else None,
+        "open": desk.open,
+        "orders": [_order_row(o) for o in orders],
+    }
+
+
+def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Problem:
+    if not _still_open(desk):
+        return orders_closed(refused.message)
+    if isinstance(refused, OrdersRefused):
+        refusals = refused.refusals
+        return _refused(
+            f"{len(refusals)} of {total} orders refused; nothing was stored.",
+            refusals,
+            code=RefusalCode.ORDERS_REFUSED.value,
+        )
+    return _refused(refused.message, [refused])
+
+
+class OrderListView(ApiView):
+    query_parameters = ("nation",)
+    #: The order validator names the field holding NUL or a lone surrogate (config.middleware).
+    refuses_bad_text_by_field = True
+
+    @extend_schema(
+        operation_id="orders_list",
+        summary="The nation's orders for the open turn, in listed order",
+        parameters=[NATION],
+        responses={200: OrderListSerializer, **SEEN},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
+        return Response(OrderListSerializer(_order_list(desk)).data)
+
+    @extend_schema(
+        operation_id="order_create",
+        summary="Add one order at the end of the list",
+        parameters=[NATION],
+        request=order_body_schema(),
+        responses={201: OrderSerializer, **REFUSED, **SEEN, **CLOSED},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        desk = _open_desk(request, slug)
+        body = _data(request)
+        try:
+            order = order_add(nation=desk.nation, body=body, actor=request.user)
+        except OrderRefused as refused:
+            raise _refusal(desk, refused) from None
+        return Response(OrderSerializer(_order_row(order)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="orders_replace",
+        summary="Replace the whole list, all or nothing (like submit_orders)",
+        description="An empty list withdraws every order. If any order is refused, nothing is stored and "
+        "every refused order is listed with its reason.",
+        parameters=[NATION],
+        request=order_body_schema(many=True),
+        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED},
+    )
+    def put(self, request: Request, slug: str) -> Response:
+        desk = _open_desk(request, slug)
+        bodies = _data(request)
+        try:
+            stored = orders_replace(nation=desk.nation, bodies=bodies, actor=request.user)
+        except OrderRefused as refused:
+            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
+        return Response(OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position))).data)
+
+    @extend_schema(
+        operation_id="orders_reorder",
+        summary="Put the orders in a new listed order",
+        description="Name every order of the list once, by id, in the new order. A new order that would leave "
+        "an order refused (money, room in a port…) is refused and nothing moves.",
+        parameters=[NATION],
+        request=OrderReorderSerializer,
+        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        desk = _open_desk(request, slug)
+        try:
+            data = _data(request)
+            ids = data.get("order") if isinstance(data, dict) else None
+            if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+                raise OrderRefused(
+                    'The body must be {"order": [order ids]}: every order id of the list, once, in the new order.',
+                    code=RefusalCode.NOT_THE_LIST,
+                    field="order",
+                )
+            stored = orders_reorder(nation=desk.nation, order_ids=ids, actor=request.user)
+        except OrderRefused as refused:
+            raise _refusal(desk, refused) from None
+        return Response(OrderListSerializer(_order_list(desk, stored)).data)
+
+
+class OrderDetailView(ApiView):
+    query_parameters = ("nation",)
+    refuses_bad_text_by_field = True
+
+    @extend_schema(
+        operation_id="order_retrieve",
+        summary="One order of the open turn",
+        parameters=[NATION],
+        responses={200: OrderSerializer, **SEEN},
+    )
+    def get(self, request: Request, slug: str, order_id: int) -> Response:
+        desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
+        order = order_for_player(desk=desk, order_id=id_within(order_id, MAX_BIGINT))
+        return Response(OrderSerializer(_order_row(order)).data)
+
+    @extend_schema(
+        operation_id="order_update",
+        summary="Replace an order's body (it keeps its place in the list)",
+        parameters=[NATION],
+        request=order_body_schema(),
+        responses={200: OrderSerializer, **REFUSED, **SEEN, **CLOSED},
+    )
+    def put(self, request: Request, slug: str, order_id: int) -> Response:
+        desk = _open_desk(request, slug)
+        order = order_for_player(desk=desk, order_id=id_within(order_id, MAX_BIGINT))
+        body = _data(request)
+        try:
+            stored = order_update(order=order, body=body, actor=request.user)
+        except OrderRefused as refused:
+            raise _refusal(desk, refused) from None
+        return Response(OrderSerializer(_order_row(stored)).data)
+
+    @extend_schema(
+        operation_id="order_withdraw",
+        summary="Withdraw an order; the orders after it move up one place",
+        parameters=[NATION],
+        responses={204: OpenApiResponse(description="Withdrawn."), **REFUSED, **SEEN, **CLOSED},
+    )
+    def delete(self, request: Request, slug: str, order_id: int) -> Response:
+        desk = _open_desk(request, slug)
+        order = order_for_player(desk=desk, order_id=id_within(order_id, MAX_BIGINT))
+        try:
+            order_withdraw(order=order, actor=request.user)
+        except OrderRefused as refused:
+            raise _refusal(desk, refused) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
