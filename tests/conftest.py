@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.flush import flush_by_delete
 from tests.web.fog_worlds import FogWorld, fog_world
 
 # Playwright's sync API keeps an event loop running in the test thread; without this every ORM
@@ -197,6 +198,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=lambda item: not any(item.get_closest_marker(name) for name in LONG_RUNNING))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_by_delete() -> Iterator[None]:
+    """A transactional test's teardown empties the database by DELETE, not TRUNCATE
+    (tests/support/flush.py): about 1 s less per worker, browser and live-server test."""
+    with flush_by_delete():
+        yield
 
 
 @pytest.fixture
