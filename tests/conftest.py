@@ -43,6 +43,10 @@ class WorkerProcess:
             "DATABASE_URL": database_url,
             # The worker consumes every queue (turns, battles, mail) of this pytest process.
             "CELERY_QUEUE_PREFIX": settings.CELERY_QUEUE_PREFIX,
+            # Bytecode written (this machine sets PYTHONDONTWRITEBYTECODE=1): the first worker of a
+            # fresh checkout compiles the project's modules and the later ones (about twenty a run)
+            # read them, 0.3 s of CPU less each.
+            "PYTHONDONTWRITEBYTECODE": "",
             **extra_env,
         }
         self.log = open(ROOT / "var" / f"{name}.log", "w")  # noqa: SIM115 — closed in stop()
