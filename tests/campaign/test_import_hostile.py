@@ -22,6 +22,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 from django.utils import timezone
 
 from campaign.scenario import scenario_document, scenario_read
@@ -41,6 +42,13 @@ def valid_document() -> Doc:
 
 
 BASE = valid_document()
+_BASE_TEXT = json.dumps(BASE)
+
+
+def base_copy() -> Doc:
+    """A fresh copy of ``BASE`` to break: parsed from its JSON text (BASE is plain JSON data), which
+    is several times cheaper than ``copy.deepcopy`` of a whole europe-1805 document."""
+    return json.loads(_BASE_TEXT)
 
 
 def _set(path: str, value: Any) -> Callable[[Doc], None]:
@@ -224,10 +232,15 @@ CASES: list[tuple[str, Callable[[Doc], None], str]] = [
 
 
 def _database_state() -> dict[str, int]:
+    """The row count of every model of the product's apps and of users, read in one query (one count
+    query a model was 70 round trips a case)."""
     models = [m for app in ("campaign", "fleets", "ports", "battles") for m in apps.get_app_config(app).get_models()]
-    state = {m.__name__: m._default_manager.count() for m in models}
-    state["users"] = get_user_model().objects.count()
-    return state
+    tables = {m.__name__: m._meta.db_table for m in models} | {"users": get_user_model()._meta.db_table}
+    counts = ", ".join(f"(SELECT count(*) FROM {connection.ops.quote_name(table)})" for table in tables.values())
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {counts}")
+        row = cursor.fetchone()
+    return dict(zip(tables, row, strict=True))
 
 
 def _import_text(tmp_path: Path, text: str | bytes, *args: str) -> CommandError:
@@ -253,14 +266,14 @@ def test_the_base_document_imports() -> None:
     """The corpus starts from a valid file: else every case would pass for the wrong reason."""
     from campaign.backup import campaign_import
 
-    assert campaign_import(document=copy.deepcopy(BASE)).slug == "hostile"
+    assert campaign_import(document=base_copy()).slug == "hostile"
 
 
 @pytest.mark.parametrize(("kind", "mutate", "words"), CASES, ids=[c[0] for c in CASES])
 def test_a_hostile_file_is_refused_by_path_with_nothing_written(
     tmp_path: Path, kind: str, mutate: Callable[[Doc], None], words: str
 ) -> None:
-    document = copy.deepcopy(BASE)
+    document = base_copy()
     mutate(document)
     refused = _import_text(tmp_path, json.dumps(document))
     assert words in str(refused), str(refused)
@@ -291,7 +304,7 @@ def test_an_oversized_document_is_refused_unread(tmp_path: Path, monkeypatch: py
 
 
 def test_many_problems_are_listed_and_counted(tmp_path: Path) -> None:
-    document = copy.deepcopy(BASE)
+    document = base_copy()
     for ship in document["ships"]:
         ship["class"] = "razee"
     message = str(_import_text(tmp_path, json.dumps(document)))
@@ -299,7 +312,7 @@ def test_many_problems_are_listed_and_counted(tmp_path: Path) -> None:
 
 
 def test_the_command_line_exits_2_without_a_traceback(tmp_path: Path) -> None:
-    document = copy.deepcopy(BASE)
+    document = base_copy()
     document["ships"][17]["class"] = "razee"
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(document))
