@@ -8,7 +8,6 @@ passed every check), and never raises anything else.
 from __future__ import annotations
 
 import contextlib
-import copy
 import io
 import json
 from pathlib import Path
@@ -23,7 +22,7 @@ from rest_framework.exceptions import ParseError
 
 from campaign.json_text import forbidden_string
 from config.parsers import StrictJSONParser
-from tests.campaign.test_import_hostile import BASE
+from tests.campaign.test_import_hostile import base_copy
 
 NASTY_TEXT = st.text(alphabet=st.characters(codec=None, blacklist_categories=()), max_size=40) | st.sampled_from(
     ["\x00", "\ud800", "\udfff", "a\x00b", "9" * 5000, "[" * 5000, '{"a":' * 300]
@@ -66,7 +65,7 @@ def test_the_strict_parser_refuses_or_returns_storable_data(text: str) -> None:
     value=JSON_VALUES,
 )
 def test_import_exits_2_or_imports_for_any_value_anywhere(tmp_path_factory: Any, path: list[Any], value: Any) -> None:
-    document: Any = copy.deepcopy(BASE)
+    document: Any = base_copy()
     target = document
     for part in path[:-1]:
         try:
