@@ -22,10 +22,10 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
 from django.utils import timezone
 
 from campaign.scenario import scenario_document, scenario_read
+from tests.support.row_counts import row_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -232,15 +232,9 @@ CASES: list[tuple[str, Callable[[Doc], None], str]] = [
 
 
 def _database_state() -> dict[str, int]:
-    """The row count of every model of the product's apps and of users, read in one query (one count
-    query a model was 70 round trips a case)."""
+    """The row count of every model of the product's apps and of users (in one query)."""
     models = [m for app in ("campaign", "fleets", "ports", "battles") for m in apps.get_app_config(app).get_models()]
-    tables = {m.__name__: m._meta.db_table for m in models} | {"users": get_user_model()._meta.db_table}
-    counts = ", ".join(f"(SELECT count(*) FROM {connection.ops.quote_name(table)})" for table in tables.values())
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {counts}")
-        row = cursor.fetchone()
-    return dict(zip(tables, row, strict=True))
+    return dict(row_counts([*models, get_user_model()]))
 
 
 def _import_text(tmp_path: Path, text: str | bytes, *args: str) -> CommandError:

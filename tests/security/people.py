@@ -19,6 +19,7 @@ from battles.models import Battle
 from campaign.models import Campaign, Nation, Order
 from campaign.orders.services import order_add
 from tests.factories import CampaignFactory, NationFactory
+from tests.support.row_counts import row_counts
 from tests.web.fog_worlds import FogWorld, battle_in, fog_world, turn_close, user
 
 #: Everybody of the matrix, weakest first.
@@ -85,8 +86,8 @@ def cast() -> Cast:
 def fingerprint() -> tuple[Any, ...]:
     """Row counts of every table of the product's apps, the treasuries and every order body: equal
     before and after a request means the request wrote nothing that matters."""
-    counts = tuple(
-        (model._meta.label, model._default_manager.count())
+    counts = row_counts(
+        model
         for label in ("campaign", "fleets", "ports", "battles", "auth")
         for model in apps.get_app_config(label).get_models()
     )
