@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from campaign.models import Turn, TurnPhase
 from campaign.tasks import turn_resolve
@@ -12,8 +13,16 @@ def worker_listening(timeout: float) -> bool:
     """Whether a worker consumes the queue turn tasks go to (a worker on another queue would not help)."""
     app = turn_resolve.app
     queue = app.conf.task_default_queue
-    replies = app.control.inspect(timeout=timeout).active_queues() or {}
-    return any(q.get("name") == queue for queues in replies.values() for q in queues or [])
+
+    def consumed(replies: dict[str, Any] | None) -> bool:
+        return any(q.get("name") == queue for queues in (replies or {}).values() for q in queues or [])
+
+    # The first worker to answer usually consumes it: without a limit, inspect always waits the
+    # whole timeout for workers that may yet answer (5 s of every command). Only when the first
+    # answer is no (a mail-only worker, say) are all the others waited for.
+    if consumed(app.control.inspect(timeout=timeout, limit=1).active_queues()):
+        return True
+    return consumed(app.control.inspect(timeout=timeout).active_queues())
 
 
 def wait_resolved(turn: Turn, timeout: float) -> str | None:

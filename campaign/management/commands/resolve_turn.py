@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from campaign.gm_actions import gm_turn_dry_run, gm_turn_resolve_now
 from campaign.management.refusals import Refused, storable_text
+from campaign.management.waiting import worker_listening
 from campaign.models import Campaign, Turn, TurnPhase
-from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import TurnControlError, open_turn
 from rules.turn_events import event_from_json
 
@@ -48,7 +48,7 @@ class Command(BaseCommand):
             self._print_summary(turn, gm_turn_dry_run(campaign=campaign, actor=None), dry_run=True)
             return
         timeout = options["timeout"]
-        if not self._worker_listening(min(5.0, timeout)):
+        if not worker_listening(min(5.0, timeout)):
             raise CommandError(
                 "No Celery worker answered: start one (celery -A config worker) and try again; nothing was changed."
             )
@@ -73,14 +73,6 @@ class Command(BaseCommand):
             f"Turn {turn.number} is still resolving after {timeout:g} s (phases done: {done or 'none'}"
             f"{'; last error: ' + turn.error if turn.error else ''}). It will finish when a worker picks it up."
         )
-
-    @staticmethod
-    def _worker_listening(timeout: float) -> bool:
-        """Whether a worker consumes the queue turn tasks go to (a worker on another queue would not help)."""
-        app = turn_resolve.app
-        queue = app.conf.task_default_queue
-        replies = app.control.inspect(timeout=timeout).active_queues() or {}
-        return any(q.get("name") == queue for queues in replies.values() for q in queues or [])
 
     def _print_summary(self, turn: Turn, result: dict[str, Any], *, dry_run: bool, table: bool = False) -> None:
         verb = "would resolve" if dry_run else "resolved"
