@@ -155,9 +155,14 @@ class SMTPServer:
     def __init__(self) -> None:
         import socket
 
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port: int = probe.getsockname()[1]
+        # The port stays ours while the server is down: a socket bound to it but not listening
+        # (so a connection is refused, as from a stopped mail server) keeps other test processes'
+        # servers, which ask for any free port, from taking it. SO_REUSEADDR on both lets the
+        # server's own listening socket bind beside it.
+        self._reserved = socket.socket()
+        self._reserved.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._reserved.bind(("127.0.0.1", 0))
+        self.port: int = self._reserved.getsockname()[1]
         self.inbox = SMTPInbox()
         self._controller: Any = None
 
@@ -171,6 +176,11 @@ class SMTPServer:
         if self._controller is not None:
             self._controller.stop()
             self._controller = None
+
+    def close(self) -> None:
+        """Stop the server and give its port back."""
+        self.stop()
+        self._reserved.close()
 
     @property
     def worker_env(self) -> dict[str, str]:
@@ -196,7 +206,7 @@ def smtp_server(settings: Any) -> Iterator[SMTPServer]:
     settings.EMAIL_USE_TLS = False
     settings.EMAIL_TIMEOUT = 5
     yield server
-    server.stop()
+    server.close()
 
 
 @pytest.fixture
