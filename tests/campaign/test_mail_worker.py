@@ -14,8 +14,14 @@ from tests.worlds import two_power_world
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
 
+#: The turn's mail in this world: a report to each of the two players, and the others the turn sends.
+MAILS = 7
+
+
 def attempted_and_waiting() -> bool:
-    return Delivery.objects.exists() and not Delivery.objects.filter(attempts=0).exists()
+    """Every mail of the turn exists and was tried once: not only the first ones queued (under load
+    the worker can try those before the rest are written)."""
+    return Delivery.objects.count() == MAILS and not Delivery.objects.filter(attempts=0).exists()
 
 
 def all_sent() -> bool:
@@ -32,7 +38,8 @@ def test_mail_refused_during_a_resolution_arrives_once_when_the_server_is_back(s
     wait_for(lambda: resolved(world.turn.pk))
     wait_for(attempted_and_waiting)  # the task ran after phase 10's commit and every send was refused
     assert not Delivery.objects.filter(state=Delivery.State.SENT).exists()
-    assert all("onnection refused" in error for error in Delivery.objects.values_list("error", flat=True))
+    errors = list(Delivery.objects.values_list("error", flat=True))
+    assert all("onnection refused" in error for error in errors), errors
 
     smtp_server.start()
     wait_for(all_sent)  # the retry the failed run queued for itself
@@ -40,5 +47,5 @@ def test_mail_refused_during_a_resolution_arrives_once_when_the_server_is_back(s
     for result in [mail_deliveries_send.apply_async(queue=settings.MAIL_QUEUE) for _ in range(3)]:
         assert result.get(timeout=30)["sent"] == []
     received = [(m["X-Envelope-To"], str(m["Subject"])) for m in smtp_server.inbox.messages]
-    assert len(received) == Delivery.objects.count() == 7
+    assert len(received) == Delivery.objects.count() == MAILS
     assert len(set(received)) == len(received)  # each mail once
