@@ -119,8 +119,9 @@ def _restore_campaign(
         **{name: c.get(name, default) for name, default in DISPATCH_OPTIONS.items()},
         settings=doc["ruleset"],
     )
+    # In bulk (ids in the document's order, as one by one): a statement per kind, not per row.
     nations = {
-        n["code"]: Nation.objects.create(
+        n["code"]: Nation(
             campaign=campaign,
             code=n["code"],
             name=n["name"],
@@ -131,9 +132,12 @@ def _restore_campaign(
         )
         for n in doc["nations"]
     }
+    Nation.objects.bulk_create(nations.values())
+    relations = []
     for r in doc["relations"]:
         a, b = sorted((nations[r["a"]], nations[r["b"]]), key=lambda n: n.pk)
-        Relation.objects.create(campaign=campaign, a=a, b=b, state=r["state"])
+        relations.append(Relation(campaign=campaign, a=a, b=b, state=r["state"]))
+    Relation.objects.bulk_create(relations)
     return campaign, nations
 
 
@@ -187,13 +191,28 @@ def _restore_map(
 
 
 def _restore_forces(doc: dict[str, Any], refs: RowRefs) -> tuple[RowRefs, dict[int, int]]:
-    """Land units, fleets, ships (with their cargo) and admirals, written in that order; returns the
+    """Land units, admirals, fleets (each with its admiral) and ships (with their cargo); returns the
     references with the fleets and land units added (the document's id → the new one) and the ships'
     id map."""
     units = {u["id"]: LandUnit(**land_unit_fields(u, refs)) for u in doc["land_units"]}
     LandUnit.objects.bulk_create(units.values())
     cargo = {u["transport"]: units[u["id"]].pk for u in doc["land_units"] if u["transport"] is not None}
-    fleets = {f["id"]: Fleet(**fleet_fields(f, refs)) for f in doc["fleets"]}
+    # The admirals in the document's order (their ids follow it), written before the fleets so that
+    # each fleet is written with its admiral: one statement for all, instead of an INSERT per
+    # admiral and an UPDATE per fleet commanded (~130 statements for europe-1805).
+    admirals = Admiral.objects.bulk_create(
+        [
+            Admiral(
+                campaign_id=refs.campaign_id,
+                nation_id=refs.nation[a["nation"]],
+                name=a["name"],
+                **admiral_state_fields(a, refs),
+            )
+            for a in doc["admirals"]
+        ]
+    )
+    commander = {a["fleet"]: row.pk for a, row in zip(doc["admirals"], admirals, strict=True) if a["fleet"] is not None}
+    fleets = {f["id"]: Fleet(**{**fleet_fields(f, refs), "admiral_id": commander.get(f["id"])}) for f in doc["fleets"]}
     Fleet.objects.bulk_create(fleets.values())
     refs = replace(
         refs,
@@ -204,16 +223,6 @@ def _restore_forces(doc: dict[str, Any], refs: RowRefs) -> tuple[RowRefs, dict[i
         [Ship(**ship_fields(s, refs, cargo_id=cargo.get(s["id"]))) for s in doc["ships"]]
     )
     ship_ids = {s["id"]: row.pk for s, row in zip(doc["ships"], ship_rows, strict=True)}
-    # The admirals in the document's order (their ids follow it), each put in command of their fleet.
-    for a in doc["admirals"]:
-        admiral = Admiral.objects.create(
-            campaign_id=refs.campaign_id,
-            nation_id=refs.nation[a["nation"]],
-            name=a["name"],
-            **admiral_state_fields(a, refs),
-        )
-        if a["fleet"] is not None:
-            Fleet.objects.filter(pk=refs.fleet[a["fleet"]]).update(admiral=admiral)
     return refs, ship_ids
 
 

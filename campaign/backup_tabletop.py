@@ -52,6 +52,7 @@ def table_battles_export(campaign: Campaign, keys: DocKeys) -> list[dict[str, An
     rows = (
         TabletopBattle.objects.filter(campaign=campaign)
         .select_related("turn", "engagement")
+        .defer("turn__snapshot", "turn__dice_log")  # only the turn's number is written
         .order_by("turn__number", "kind", "place")
     )
     return [

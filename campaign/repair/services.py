@@ -310,7 +310,10 @@ def _deliveries(turns: Any) -> list[dict[str, Any]]:
             "state": d.state,
             "sent_at": d.sent_at.isoformat() if d.sent_at else None,
         }
-        for d in Delivery.objects.filter(turn__in=turns).select_related("turn", "recipient", "nation").order_by("pk")
+        for d in Delivery.objects.filter(turn__in=turns)
+        .select_related("turn", "recipient", "nation")
+        .defer("turn__snapshot", "turn__dice_log")  # the turn's number only, not the campaign it opened with
+        .order_by("pk")
     ]
 
 
@@ -403,6 +406,7 @@ def refightable_battles(campaign: Campaign) -> list[Battle]:
     return list(
         Battle.objects.filter(campaign=campaign, turn__number=campaign.turn_number - 1)
         .select_related("turn", "sea_zone", "port")
+        .defer("turn__snapshot", "turn__dice_log")  # labelled by the turn's number; the snapshot is megabytes
         .order_by("pk")
     )
 

@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from campaign.schemas.campaign_document import campaign_document_schema
+from campaign.schemas.fast_check import Predicate, schema_predicate
 from campaign.schemas.play_checks import dispatch_problems, table_problems
 from rules.ruleset import RulesetError, validate_flat
 
@@ -67,8 +68,18 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(campaign_document_schema())
 
 
+@cache
+def _accepted() -> Predicate:
+    return schema_predicate(campaign_document_schema())
+
+
 def schema_problems(document: Any) -> list[str]:
-    """The document against the JSON Schema: one readable line per problem, in document order."""
+    """The document against the JSON Schema: one readable line per problem, in document order.
+
+    The compiled predicate says yes to a valid document at a fraction of jsonschema's cost; it never
+    says yes to one jsonschema refuses, and on a no jsonschema lists the problems itself."""
+    if _accepted()(document):
+        return []
     errors = sorted(_validator().iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
     return [_schema_message(e) for e in errors]
 

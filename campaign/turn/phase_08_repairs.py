@@ -128,6 +128,9 @@ def _standing_repairs(ctx: PhaseContext) -> list[Order]:
         Order.objects.filter(campaign=ctx.campaign, kind=Order.Kind.REPAIR, turn__number__lte=ctx.turn.number)
         .filter(Q(turn=ctx.turn) | Q(body__ship__in=needy))
         .select_related("nation", "turn")
+        # Only the turn's number is read: its opening snapshot (the whole campaign) and dice log,
+        # decoded for every standing order, were most of this phase's time.
+        .defer("turn__snapshot", "turn__dice_log")
         .order_by("turn__number", "position")
     )
     for order in orders:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 from django.utils import timezone
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from battles.models import Battle, TabletopBattle
 from campaign.backup import BackupError, campaign_export, campaign_import
@@ -28,6 +31,7 @@ from campaign.dispatches.moderation import nation_mute, nation_unmute
 from campaign.dispatches.services import conversation_start, dispatches_mark_read
 from campaign.models import Campaign, Dispatch, DispatchCopy, DispatchMute, Nation, Turn
 from campaign.repair.services import battle_refight
+from campaign.schemas.checks import _accepted, _validator
 from campaign.tabletop import table_mark, table_result_approve, table_result_enter
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
@@ -245,3 +249,64 @@ def test_a_storming_waiting_at_the_table_round_trips_and_is_applied_in_the_copy(
     assert port.owner.code == "FR"
     original = Port.objects.get(campaign=world.campaign, key="portsmouth")
     assert original.owner.code == "GB"  # the original's storming still waits, untouched
+
+
+# Values a spoiled file may hold where the schema expects another: JSON Schema's own distinctions
+# (True is no 1, 1.0 is an integer, "$" before a final newline), bounds and their neighbours.
+_NEAR_MISSES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([0, -1, 1, 2**31 - 1, 2**31, -(2**31) - 1, 2**63, 1.0, 0.0, 2.5, float("nan")]),
+    st.text(max_size=12),
+    st.sampled_from(["GB\n", "brest\n", "", "x" * 201, "storming", "#ffffff\n", "4:channel:1"]),
+    st.lists(st.sampled_from([1, True, "GB", "GB", None]), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["kind", "ships", "result", "x"]), st.sampled_from([1, "storming", {}]), max_size=2
+    ),
+)
+
+
+def _spoil(data: st.DataObject, document: dict[str, Any]) -> None:
+    """Replace, delete or add one value somewhere in ``document``, walking its real structure."""
+    target: Any = document
+    while True:
+        keys = list(target) if isinstance(target, dict) else list(range(len(target)))
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        child = target[key]
+        if isinstance(child, dict | list) and child and data.draw(st.booleans()):
+            target = child
+            continue
+        action = data.draw(st.sampled_from(["set", "delete", "add"]))
+        if action == "set":
+            target[key] = data.draw(_NEAR_MISSES)
+        elif action == "delete":
+            del target[key]
+        elif isinstance(target, dict):
+            target[data.draw(st.sampled_from(["extra", "kind", "lon", "lat", "4:x:1"]))] = data.draw(_NEAR_MISSES)
+        else:
+            target.append(data.draw(_NEAR_MISSES))
+        return
+
+
+#: Examples per run; QUICK_CHECK_EXAMPLES=3000 for a long hunt after changing campaign.schemas.fast_check.
+QUICK_CHECK_EXAMPLES = int(os.environ.get("QUICK_CHECK_EXAMPLES", "40"))
+
+
+@settings(max_examples=QUICK_CHECK_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_quick_schema_check_never_accepts_what_jsonschema_refuses(
+    played_document: dict[str, Any], data: st.DataObject
+) -> None:
+    """schemas.fast_check answers yes only where jsonschema finds no problem (it is what lets a valid
+    document skip jsonschema); every section of the played document, a snapshot's too, is spoiled."""
+    accepted = _accepted()
+    assert accepted(played_document)
+    document = copy.deepcopy(played_document)
+    _spoil(data, document)
+    verdict = accepted(document)
+    event(f"quick check: {'yes' if verdict else 'no'}")
+    if verdict:
+        assert list(_validator().iter_errors(document)) == []
