@@ -80,7 +80,9 @@ class WorkerProcess:
         while time.monotonic() < end:
             if self.process.poll() is not None:
                 raise RuntimeError(f"worker exited early; see var/{self.log.name}")
-            if app.control.ping(destination=[self.nodename], timeout=0.5):
+            # Short: a ping sent before the worker listens is lost, and the next goes only when
+            # this one's wait is over (an answer ends the wait at once).
+            if app.control.ping(destination=[self.nodename], timeout=0.1):
                 return
         raise RuntimeError(f"worker {self.nodename} did not answer within {timeout} s")
 

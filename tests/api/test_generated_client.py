@@ -1,7 +1,8 @@
 """A client generated from the OpenAPI schema parses every response of a played turn (issue 12).
 
-openapi-python-client (pinned below) is installed once into a throwaway virtualenv under var/, named
-by a hash of the pin and the Python version so later runs reuse it; it generates a package from the
+openapi-python-client (pinned below) is installed once into a throwaway virtualenv in the user's cache
+directory (``${XDG_CACHE_HOME:-~/.cache}/admiralty/``), named by a hash of the pin and the Python
+interpreter so later runs and other clones on the machine reuse it; it generates a package from the
 schema ``manage.py spectacular`` writes, and tests/api/generated_client_driver.py, run in that
 virtualenv with only the generated package and three tokens (Britain's player, France's, the GM's),
 plays a turn against a live server with a real Celery worker, calling every operation of the schema
@@ -39,24 +40,31 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker, pytes
 #: The generator, pinned: a new version may name models differently. Its dependencies bring what the
 #: generated package needs at run time (httpx, attrs).
 GENERATOR = "openapi-python-client==0.29.1"
-ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).resolve().parent / "generated_client_driver.py"
 PACKAGE = "admiralty_client"
 # No post-generation hooks: they would run ruff from the PATH, and the package is only imported.
 GENERATOR_CONFIG = f"package_name_override: {PACKAGE}\npost_hooks: []\n"
 
 
+def generator_home() -> Path:
+    """Where the generator's virtualenvs live: the user's cache directory (XDG), not the checkout, so
+    that every clone on the machine (CI makes a fresh one for each run) shares one install."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "admiralty" / "generated-client"
+
+
 def generator_venv() -> Path:
-    """The throwaway virtualenv holding the generator, made once per pin and Python version; a run
-    that cannot install it from PyPI fails (CI has PyPI), naming pip's complaint."""
-    key = hashlib.sha256(f"{GENERATOR} {sys.version_info[:2]}".encode()).hexdigest()[:12]
-    home = ROOT / "var" / "generated-client"
+    """The throwaway virtualenv holding the generator, made once per pin and Python interpreter; a
+    run that cannot install it from PyPI fails (CI has PyPI), naming pip's complaint."""
+    # The interpreter's own prefix too: a virtualenv runs on the interpreter it was made from.
+    key = hashlib.sha256(f"{GENERATOR} {sys.version} {sys.base_prefix}".encode()).hexdigest()[:12]
+    home = generator_home()
     venv = home / f"venv-{key}"
     stamp = venv / ".installed"
     home.mkdir(parents=True, exist_ok=True)
     with open(home / "install.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # two pytest runs at once install it once
-        if stamp.exists():
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two pytest runs (or clones) at once install it once
+        if stamp.exists() and (venv / "bin" / "python").resolve().exists():
             return venv
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, capture_output=True)
         started = time.monotonic()

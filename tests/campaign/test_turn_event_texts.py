@@ -13,12 +13,13 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign.models import Turn, TurnPhase
+from campaign.models import Campaign, Turn, TurnPhase
 from campaign.scenario import scenario_load
 from campaign.templatetags.rule_links import rule_citations_in_words
 from fleets.models import Fleet, Ship
 from ports.models import Port, SeaZone
 from rules.turn_events import event_from_json
+from tests.support.played_campaign import played
 from tests.support.random_orders import resolve_open_turn, submit_random_orders
 from tests.web.fog_worlds import fog_world, turn_close
 
@@ -60,14 +61,21 @@ def test_an_old_stored_report_still_renders_on_the_turn_page_and_in_the_api() ->
 LEAKS = re.compile(r"\bship \d+|#\d+|\w\(s\)|\b1 (ships|land units|turns|days|steps)\b")
 
 
-def test_a_played_campaign_reports_names_never_keys_ids_or_wrong_plurals() -> None:
+def _all_at_sea_for_two_turns() -> Campaign:
+    """europe-1805 with every fleet at sea and seeking battle (sightings, meetings, battles, storms and
+    attrition galore), played for two turns with every nation's candidate orders."""
     campaign = scenario_load(name="europe-1805", slug="texts", seed=11)
-    # Every fleet at sea and seeking battle: sightings, meetings, battles, storms and attrition galore.
     Ship.objects.filter(campaign=campaign).update(in_ordinary=False)
     Fleet.objects.filter(campaign=campaign).update(port=None, posture="seek", blockade_port=None)
     for _ in range(2):
         submit_random_orders(campaign)
         resolve_open_turn(campaign)
+    return campaign
+
+
+def test_a_played_campaign_reports_names_never_keys_ids_or_wrong_plurals() -> None:
+    # Played once and kept on disk for every process and run until a source changes (the test reads it).
+    campaign = played(_all_at_sea_for_two_turns)
     keys = set(SeaZone.objects.filter(campaign=campaign).values_list("key", flat=True))
     keys |= set(Port.objects.filter(campaign=campaign).values_list("key", flat=True))
     key_pattern = re.compile(

@@ -14,6 +14,10 @@ only ids means rows are now created in another order. The stored opening states 
 (``snapshots``) are left out: each is the state the previous turn's results left, already in the
 document (their presence is checked).
 
+The campaign is played by ``tests.support.played_campaign.play``, which the tests that only read a
+played campaign (the words scan) get from its rows kept on disk: this test is the check that playing
+gives that export, so it always plays.
+
 A mismatch prints a unified diff of the two documents. If a change of behaviour is intended and
 reviewed, regenerate the file with ``GOLDEN_UPDATE=1 pytest tests/golden`` and commit it with the
 change that explains it.
@@ -28,48 +32,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.apps import apps
-from django.core.management.color import no_style
-from django.db import connection
 
 from campaign.backup import campaign_export
-from campaign.models import Campaign
-from campaign.scenario import scenario_load
-from tests.support.random_orders import resolve_open_turn, submit_random_orders
+from tests.support.played_campaign import TURNS, play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 GOLDEN = Path(__file__).with_name("europe-1805-3-turns.json")
-SEED = 1805
-TURNS = 3
-#: The apps whose rows a campaign is made of; their ids appear in the export.
-GAME_APPS = ("campaign", "fleets", "ports", "battles")
 #: Wall-clock fields: whether they are set is pinned, their value is not.
 CLOCK_KEYS = {"deadline", "resolved_at", "paused_at", "submitted_at", "emailed_at"}
 #: Diff lines shown in a failure; the rest is counted.
 DIFF_LINES = 150
-
-
-def restart_game_id_sequences() -> None:
-    """Every game table's next id back to 1, so ids do not depend on the tests run before."""
-    tables = [
-        {"table": model._meta.db_table, "column": model._meta.pk.column}
-        for app in GAME_APPS
-        for model in apps.get_app_config(app).get_models()
-        if model._meta.pk is not None and model._meta.pk.get_internal_type() in ("AutoField", "BigAutoField")
-    ]
-    with connection.cursor() as cursor:
-        for statement in connection.ops.sequence_reset_by_name_sql(no_style(), tables):
-            cursor.execute(statement)
-
-
-def play() -> Campaign:
-    restart_game_id_sequences()
-    campaign = scenario_load(name="europe-1805", slug="golden", seed=SEED)
-    for number in range(1, TURNS + 1):
-        submit_random_orders(campaign)
-        assert resolve_open_turn(campaign).number == number
-    return campaign
 
 
 def without_clock_times(value: Any, key: str | None = None) -> Any:

@@ -88,12 +88,13 @@ def report_texts(turn: Turn, nation: Nation) -> list[str]:
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    """Poll ``condition`` every 0.2 s until it holds; fail after ``timeout`` seconds (worker tests)."""
+    """Poll ``condition`` every 0.05 s until it holds; fail after ``timeout`` seconds (worker tests).
+    A poll is one small query; a longer pause only adds to the wait after the worker is done."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if condition():
             return
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError("timed out waiting")
 
 

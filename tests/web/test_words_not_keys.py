@@ -1,7 +1,10 @@
 """Issue 13, "Words, not keys": a campaign played for three turns (europe-1805 with the golden test's
 orders: battles, running the guns, landings, lay-downs), then every page its players use is read as
 text and searched for keys and codes a person should never see — zone and port keys, nation codes
-alone, ship class codes, snake_case values, "RULES.md" — and for wrong plurals ("1 ships")."""
+alone, ship class codes, snake_case values, "RULES.md" — and for wrong plurals ("1 ships").
+
+The campaign is the golden test's, row for row, copied in from the rows of its first play kept under
+var/played/ (tests.support.played_campaign): tests/golden checks that playing still gives it."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from battles.models import Battle
 from campaign.models import Campaign, Nation, Turn
 from campaign.orders.forms import ORDER_FORMS
 from ports.models import SeaZone
-from tests.golden.test_europe_1805_golden import play
+from tests.support.played_campaign import play, played
 from tests.support.words import forbidden_words, visible_text
 from tests.web.fog_worlds import client_for, user
 
@@ -70,7 +73,7 @@ def scan(campaign: Campaign) -> str:
 
 
 def test_no_page_of_a_played_campaign_shows_a_key_or_a_code() -> None:
-    campaign = play()
+    campaign = played(play)
     assert Battle.objects.filter(campaign=campaign).exists(), "the played campaign must have fought"
     for code in PLAYERS:
         nation = Nation.objects.get(campaign=campaign, code=code)
