@@ -19,9 +19,14 @@ MAILS = 7
 
 
 def attempted_and_waiting() -> bool:
-    """Every mail of the turn exists and was tried once: not only the first ones queued (under load
-    the worker can try those before the rest are written)."""
-    return Delivery.objects.count() == MAILS and not Delivery.objects.filter(attempts=0).exists()
+    """Every mail of the turn exists and was tried once and is back waiting: not only the first ones
+    queued (under load the worker can try those before the rest are written), and none still in the
+    worker's hands (a claim counts the attempt before the refusal's error is written)."""
+    return (
+        Delivery.objects.count() == MAILS
+        and not Delivery.objects.filter(attempts=0).exists()
+        and not Delivery.objects.filter(state=Delivery.State.SENDING).exists()
+    )
 
 
 def all_sent() -> bool:
