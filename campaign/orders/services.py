@@ -25,7 +25,7 @@ from campaign.orders.context import OrderContext
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.schema import json_type
-from campaign.orders.selectors import orders_for_turn
+from campaign.orders.selectors import order_bodies_for_turn, orders_for_turn
 from campaign.orders.validator import CleanOrder, order_check, orders_check, orders_validate
 
 _CLOSED = RefusalCode.TURN_CLOSED
@@ -75,6 +75,9 @@ def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
         .defer("snapshot", "dice_log")
         .filter(campaign_id=campaign_id)
     )
+    # Explicit order by number (what Meta's ["campaign", "number"] comes to within one campaign):
+    # ordering by the campaign would join it to sort by its name. At most one turn is unresolved.
+    turns = turns.order_by("number")
     turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
     campaign = turn.campaign if turn is not None else Campaign.objects.get(pk=campaign_id)
     if campaign.status == Campaign.Status.ENDED:
@@ -112,12 +115,12 @@ def _store_refused(exc: IntegrityError) -> OrderRefused:
 def order_add(*, nation: Nation, body: object, actor: Actor = None) -> Order:
     """Append an order at the end of the nation's list for the open turn."""
     turn = _turn_locked(campaign_id=nation.campaign_id)
-    existing = list(orders_for_turn(nation=nation, turn=turn))
+    existing = order_bodies_for_turn(nation_id=nation.pk, turn_id=turn.pk)
     ctx = OrderContext(nation=nation, turn=turn)
-    for order in existing:
-        ctx.absorb(order.body)
+    for _, listed in existing:
+        ctx.absorb(listed)
     clean = order_check(ctx, body)
-    position = (max((o.position for o in existing), default=0)) + 1
+    position = (max((p for p, _ in existing), default=0)) + 1
     try:
         order = Order.objects.create(
             campaign_id=nation.campaign_id,
