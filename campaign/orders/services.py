@@ -64,21 +64,41 @@ def _audit_for_nation(
     )
 
 
+#: The fields of the locked turn and its campaign an order change reads (the turn's number, year and
+#: status, the campaign's name, status and settings — its ruleset); any other is read if asked for.
+_TURN_FIELDS = (
+    "campaign",
+    "number",
+    "year",
+    "season",
+    "status",
+    "deadline",
+    "campaign__name",
+    "campaign__slug",
+    "campaign__status",
+    "campaign__settings",
+    "campaign__year",
+    "campaign__season",
+    "campaign__turn_number",
+)
+
+
 def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
     """The open turn, locked until the end of the transaction (a claim waits for us, we for it), with
     its campaign read in the same query (only the turn row is locked); the order context reads the
     campaign from it rather than again."""
-    # The snapshot and dice log are large JSON blobs nobody needs for an order change.
+    # Only what an order change reads of the two rows (the snapshot and dice log are large JSON blobs):
+    # building the query for every column of both was most of the cost of this read, done per change.
     turns = (
         Turn.objects.select_for_update(of=("self",))
         .select_related("campaign")
-        .defer("snapshot", "dice_log")
+        .only(*_TURN_FIELDS)
         .filter(campaign_id=campaign_id)
     )
-    # Explicit order by number (what Meta's ["campaign", "number"] comes to within one campaign):
-    # ordering by the campaign would join it to sort by its name. At most one turn is unresolved.
-    turns = turns.order_by("number")
-    turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
+    # Unordered: a pk matches one row, and a campaign has at most one unresolved turn (a constraint);
+    # Meta's ordering by "campaign" would join it to sort by its name.
+    turns = turns.filter(pk=turn_id) if turn_id is not None else turns.filter(status=Turn.Status.OPEN)
+    turn = next(iter(turns.order_by()[:1]), None)
     campaign = turn.campaign if turn is not None else Campaign.objects.get(pk=campaign_id)
     if campaign.status == Campaign.Status.ENDED:
         raise OrderRefused(f"{campaign.name} has ended; orders are closed.", code=_CLOSED)
