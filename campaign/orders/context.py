@@ -71,6 +71,9 @@ class ShipAfloat:
     cargo_id: int | None
 
 
+#: The fields of a fleet the checks read: its name, place and admiral.
+_FLEET_FIELDS = ("id", "campaign", "nation", "name", "admiral", "sea_zone", "port")
+
 #: The columns of a :class:`ShipAfloat`, in its fields' order.
 _SHIP_AFLOAT_COLUMNS = ("pk", "name", "ship_class", "condition", "in_ordinary", "fleet_id", "line_position", "cargo_id")
 
@@ -125,7 +128,10 @@ class OrderContext:
     # by "campaign" and "nation" would join both tables to sort by their names, on every read.
     @cached_property
     def fleets(self) -> dict[int, Fleet]:
-        return {f.pk: f for f in Fleet.objects.filter(nation_id=self.nation.pk).order_by("name")}
+        """The nation's fleets, with the fields the checks read (the order stored names one of them, so
+        it is a model; a field left out is read if its order's caller asks for it)."""
+        fleets = Fleet.objects.filter(nation_id=self.nation.pk).order_by("name").only(*_FLEET_FIELDS)
+        return {f.pk: f for f in fleets}
 
     @cached_property
     def ships(self) -> dict[int, ShipAfloat]:
