@@ -390,6 +390,17 @@ def _cross_checks(v: Mapping[str, int]) -> list[str]:
     return errors
 
 
+_SECTIONS: Final = ("grade.modifier.", "grade.admiral_dice.", "ship.cost.", "ship.build_turns.")
+_PER_NAVY: Final = ("nationality.initiative.", "nationality.combat.", "nationality.boarding.")
+#: (flat key, key in its section) per section of the typed view in the flat view's order, and each navy's
+#: (period, quota key): picking them out of ~250 keys by prefix was most of building a ruleset, which is
+#: done on every campaign read. Vocabulary, not campaign data.
+_SECTION_KEYS: Final = {p: tuple((k, k[len(p) :]) for k in DEFAULTS if k.startswith(p)) for p in _SECTIONS + _PER_NAVY}
+_QUOTA_KEYS: Final = {
+    n: tuple((p, f"quota.pct.{NAVY_LIST_ALIASES.get(n, n)}.{p}") for p in QUOTA_PERIODS) for n in NAVIES
+}
+
+
 def _ro(d: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType(dict(d))
 
@@ -415,7 +426,7 @@ class Ruleset:
         v = {**DEFAULTS, **clean}
 
         def section(prefix: str) -> dict[str, int]:
-            return {k[len(prefix) :]: val for k, val in v.items() if k.startswith(prefix)}
+            return {short: v[key] for key, short in _SECTION_KEYS[prefix]}
 
         def per_navy(prefix: str) -> dict[str, int]:
             table = section(prefix)
@@ -423,10 +434,9 @@ class Ruleset:
                 table[alias] = table[target]
             return table
 
-        quota: dict[str, Mapping[str, int]] = {}
-        for navy in NAVIES:
-            source = NAVY_LIST_ALIASES.get(navy, navy)
-            quota[navy] = _ro({p: v[f"quota.pct.{source}.{p}"] for p in QUOTA_PERIODS})
+        quota: dict[str, Mapping[str, int]] = {
+            navy: _ro({period: v[key] for period, key in keys}) for navy, keys in _QUOTA_KEYS.items()
+        }
         return cls(
             flat=_ro(v),
             grade_modifier=_ro(section("grade.modifier.")),

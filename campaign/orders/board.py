@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
+from typing import Any, Protocol
 
 from campaign.models import Nation, Relation
 from campaign.orders.errors import CheckFailed, RefusalCode
@@ -25,19 +26,36 @@ from ports.selectors import port_recently_taken
 from rules.ruleset import Ruleset
 
 
-def ship_names(ships: Iterable[Ship]) -> str:
+class ShipFacts(Protocol):
+    """What these rules read of a ship: a :class:`~fleets.models.Ship` (resolution, the order page) or
+    the order checks' row of one (:class:`~campaign.orders.context.ShipAfloat`)."""
+
+    @property
+    def pk(self) -> Any: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def condition(self) -> str: ...
+
+    @property
+    def in_ordinary(self) -> bool: ...
+
+
+def ship_names(ships: Iterable[ShipFacts]) -> str:
     """Ships' names, comma-separated, for a refusal."""
     return ", ".join(s.name for s in ships)
 
 
-def max_steps(ruleset: Ruleset, ships: Iterable[Ship]) -> int:
+def max_steps(ruleset: Ruleset, ships: Iterable[ShipFacts]) -> int:
     """RULES.md §4: "a path of at most 2 steps (1 if the fleet has a disabled ship)"."""
     if any(s.condition == Ship.Condition.DISABLED for s in ships):
         return ruleset["movement.max_steps_with_disabled"]
     return ruleset["movement.max_steps"]
 
 
-def leave_port_check(*, ships: Iterable[Ship]) -> None:
+def leave_port_check(*, ships: Iterable[ShipFacts]) -> None:
     """RULES.md §2: "A ship in ordinary cannot leave port"."""
     laid_up = [s for s in ships if s.in_ordinary]
     if laid_up:
@@ -59,7 +77,13 @@ def sally_place_check(*, zone: SeaZone, port: Port | None) -> None:
 
 
 def repair_check(
-    *, nation: Nation, ship: Ship, port: Port | None, turn: int, blockaded: bool = False, fleet_in_supply: bool = True
+    *,
+    nation: Nation,
+    ship: ShipFacts,
+    port: Port | None,
+    turn: int,
+    blockaded: bool = False,
+    fleet_in_supply: bool = True,
 ) -> None:
     """RULES.md §2 and §8: whether ``ship`` can be repaired in phase 8 of ``turn`` — the one check, made
     by the repair order's check at submission and by phase 8 at resolution, with the same reasons.
@@ -112,7 +136,8 @@ def repair_check(
             code=RefusalCode.OUT_OF_SUPPLY,
         )
     if not fleet_in_supply:
-        fleet = ship.fleet
+        # Only resolution knows the fleet's supply, and it passes the ship model, whose fleet it names.
+        fleet = ship.fleet if isinstance(ship, Ship) else None
         raise CheckFailed(
             f"{fleet.name if fleet is not None else ship.name} is out of supply; ships out of supply are not repaired",
             code=RefusalCode.OUT_OF_SUPPLY,
@@ -126,7 +151,7 @@ def upkeep_unpaid_lately(nation: Nation, turn: int) -> bool:
     return unpaid is not None and unpaid >= turn - 1
 
 
-def ordinary_check(*, nation: Nation, ship: Ship, port: Port | None, lay_up: bool) -> None:
+def ordinary_check(*, nation: Nation, ship: ShipFacts, port: Port | None, lay_up: bool) -> None:
     """RULES.md §2: "lay up" and "recommission" orders are for a ship in an own port."""
     if port is None or port.owner_id != nation.pk:
         where = "at sea" if port is None else f"in {port.name}, which is not {nation.name}'s"
@@ -143,6 +168,21 @@ def ordinary_check(*, nation: Nation, ship: Ship, port: Port | None, lay_up: boo
         )
 
 
+#: The fields of zones and ports the order checks read (:meth:`Board.for_checks`).
+CHECKED_ZONE_FIELDS = ("id", "key", "name")
+CHECKED_PORT_FIELDS = (
+    "id",
+    "campaign",
+    "key",
+    "name",
+    "sea_zone",
+    "owner",
+    "dockyard",
+    "siege_turns",
+    "taken_turn",
+)
+
+
 class Board:
     """What the order checks read about one campaign: zones and adjacency, ports, nations, relations.
 
@@ -152,6 +192,20 @@ class Board:
 
     def __init__(self, campaign_id: int) -> None:
         self.campaign_id = campaign_id
+        # Which fields of zones and ports are read (None: all); see for_checks().
+        self._zone_fields: tuple[str, ...] | None = None
+        self._port_fields: tuple[str, ...] | None = None
+
+    @classmethod
+    def for_checks(cls, campaign_id: int) -> Board:
+        """A board whose zones and ports carry only the fields the order checks read (these rules, the
+        per-kind checks, ``lay_down_port_check`` and ``raise_port_check``): one is built per order
+        entered, and the campaign's ~70 ports with all their fields were its largest read. A field
+        left out would still be read on access, one query per row: pass such boards to nothing else."""
+        board = cls(campaign_id)
+        board._zone_fields = CHECKED_ZONE_FIELDS
+        board._port_fields = CHECKED_PORT_FIELDS
+        return board
 
     @classmethod
     def preloaded(
@@ -178,9 +232,14 @@ class Board:
             board.__dict__["adjacency"] = {pk: frozenset(others) for pk, others in adjacency.items()}
         return board
 
+    # The reads below order explicitly by what Meta's orderings come to within one campaign: ordering by
+    # "campaign" would join it to sort by its name.
     @cached_property
     def zones(self) -> dict[str, SeaZone]:
-        return {z.key: z for z in SeaZone.objects.filter(campaign_id=self.campaign_id)}
+        zones = SeaZone.objects.filter(campaign_id=self.campaign_id).order_by("key")
+        if self._zone_fields is not None:
+            zones = zones.only(*self._zone_fields)
+        return {z.key: z for z in zones}
 
     @cached_property
     def zones_by_id(self) -> dict[int, SeaZone]:
@@ -189,9 +248,8 @@ class Board:
     @cached_property
     def adjacency(self) -> dict[int, frozenset[int]]:
         pairs: dict[int, set[int]] = {pk: set() for pk in self.zones_by_id}
-        rows = SeaZone.objects.filter(campaign_id=self.campaign_id, adjacent__isnull=False).values_list(
-            "pk", "adjacent"
-        )
+        zones = SeaZone.objects.filter(campaign_id=self.campaign_id, adjacent__isnull=False).order_by()
+        rows = zones.values_list("pk", "adjacent")
         for a, b in rows:
             if b is None:
                 continue
@@ -201,7 +259,10 @@ class Board:
 
     @cached_property
     def ports(self) -> dict[str, Port]:
-        return {p.key: p for p in Port.objects.filter(campaign_id=self.campaign_id)}
+        ports = Port.objects.filter(campaign_id=self.campaign_id).order_by("key")
+        if self._port_fields is not None:
+            ports = ports.only(*self._port_fields)
+        return {p.key: p for p in ports}
 
     @cached_property
     def ports_by_id(self) -> dict[int, Port]:
@@ -209,7 +270,7 @@ class Board:
 
     @cached_property
     def nations(self) -> dict[str, Nation]:
-        return {n.code: n for n in Nation.objects.filter(campaign_id=self.campaign_id)}
+        return {n.code: n for n in Nation.objects.filter(campaign_id=self.campaign_id).order_by("code")}
 
     @cached_property
     def nations_by_id(self) -> dict[int, Nation]:
@@ -257,7 +318,7 @@ class Board:
             )
 
     def step(
-        self, *, nation: Nation, zone: SeaZone, port: Port | None, step: str, ships: Sequence[Ship] | None = None
+        self, *, nation: Nation, zone: SeaZone, port: Port | None, step: str, ships: Sequence[ShipFacts] | None = None
     ) -> tuple[SeaZone, Port | None]:
         """One movement step (RULES.md §4) from (zone, port): the new place, or :class:`CheckFailed`.
 
@@ -312,7 +373,7 @@ class Board:
         zone: SeaZone,
         port: Port | None,
         path: Sequence[str],
-        ships: Sequence[Ship] | None = None,
+        ships: Sequence[ShipFacts] | None = None,
     ) -> tuple[SeaZone, Port | None]:
         """Follow a whole path; :class:`CheckFailed` names the step that cannot be taken."""
         for n, step in enumerate(path, 1):

@@ -55,6 +55,29 @@ def _get_ints(body: Mapping[str, Any], key: str) -> list[int]:
     return [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
 
 
+@dataclass(frozen=True, slots=True)
+class ShipAfloat:
+    """A ship afloat as the checks read it: a row, not a :class:`~fleets.models.Ship` — a large navy
+    has hundreds, read for most orders entered, and building a model for each was the largest part
+    of checking an order."""
+
+    pk: int
+    name: str
+    ship_class: str
+    condition: str
+    in_ordinary: bool
+    fleet_id: int | None
+    line_position: int
+    cargo_id: int | None
+
+
+#: The fields of a fleet the checks read: its name, place and admiral.
+_FLEET_FIELDS = ("id", "campaign", "nation", "name", "admiral", "sea_zone", "port")
+
+#: The columns of a :class:`ShipAfloat`, in its fields' order.
+_SHIP_AFLOAT_COLUMNS = ("pk", "name", "ship_class", "condition", "in_ordinary", "fleet_id", "line_position", "cargo_id")
+
+
 @dataclass
 class Listed:
     """What the orders listed before the one being checked commit (RULES.md §1–§3, §7)."""
@@ -93,7 +116,7 @@ class OrderContext:
         # The order services have just read the campaign with the locked turn; others read it here.
         cached = Turn._meta.get_field("campaign").is_cached(turn)
         self.campaign = turn.campaign if cached else Campaign.objects.get(pk=nation.campaign_id)
-        self.board = board or Board(self.campaign.pk)
+        self.board = board or Board.for_checks(self.campaign.pk)
         self.listed = Listed()
         self._org: dict[int, int | str | None] | None = None
 
@@ -101,14 +124,21 @@ class OrderContext:
     def ruleset(self) -> Ruleset:
         return self.campaign.ruleset
 
+    # The reads below order explicitly by what Meta's orderings come to within one nation: ordering
+    # by "campaign" and "nation" would join both tables to sort by their names, on every read.
     @cached_property
     def fleets(self) -> dict[int, Fleet]:
-        return {f.pk: f for f in Fleet.objects.filter(nation=self.nation)}
+        """The nation's fleets, with the fields the checks read (the order stored names one of them, so
+        it is a model; a field left out is read if its order's caller asks for it)."""
+        fleets = Fleet.objects.filter(nation_id=self.nation.pk).order_by("name").only(*_FLEET_FIELDS)
+        return {f.pk: f for f in fleets}
 
     @cached_property
-    def ships(self) -> dict[int, Ship]:
-        """The nation's ships afloat (ready, damaged or disabled; each in a fleet)."""
-        return {s.pk: s for s in Ship.objects.filter(nation=self.nation, condition__in=Ship.AFLOAT)}
+    def ships(self) -> dict[int, ShipAfloat]:
+        """The nation's ships afloat (ready, damaged or disabled; each in a fleet), in id order."""
+        afloat = Ship.objects.filter(nation_id=self.nation.pk, condition__in=Ship.AFLOAT).order_by("pk")
+        rows = afloat.values_list(*_SHIP_AFLOAT_COLUMNS)
+        return {row[0]: ShipAfloat(*row) for row in rows}
 
     @cached_property
     def navy_counts(self) -> NavyCounts:
@@ -216,7 +246,7 @@ class OrderContext:
             self._org = mapping
         return self._org
 
-    def fleet_ships(self, fleet: Fleet) -> list[Ship]:
+    def fleet_ships(self, fleet: Fleet) -> list[ShipAfloat]:
         """The fleet's ships afloat after the organisation orders listed before, in line order."""
         ships = [self.ships[sid] for sid, fid in self.org_map().items() if fid == fleet.pk]
         return sorted(ships, key=lambda s: (s.line_position, s.pk))
@@ -243,7 +273,7 @@ class OrderContext:
             return f"in {self.board.ports_by_id[place[1]].name}"
         return f"at sea in {self.board.zones_by_id[place[0]].name}"
 
-    def ship_port(self, ship: Ship) -> Port | None:
+    def ship_port(self, ship: ShipAfloat) -> Port | None:
         """The port the ship's fleet lies in (None: at sea)."""
         fleet = self.fleets.get(ship.fleet_id) if ship.fleet_id is not None else None
         if fleet is None or fleet.port_id is None:
@@ -281,7 +311,7 @@ class OrderContext:
                 field=key,
             )
 
-    def ship(self, chk: OrderCheck, f: Fields, key: str = "ship") -> Ship:
+    def ship(self, chk: OrderCheck, f: Fields, key: str = "ship") -> ShipAfloat:
         """The nation's ship afloat named by ``key``."""
         sid = f.id(key)
         ship = self.ships.get(sid)
@@ -291,7 +321,7 @@ class OrderContext:
             return ship
         if chk.subject is None:
             chk.subject = f"ship {sid}"
-        other = Ship.objects.filter(pk=sid, nation=self.nation).first()
+        other = Ship.objects.filter(pk=sid, nation_id=self.nation.pk).order_by("pk").first()
         if other is None:
             chk.refuse(f"{self.nation.name} has no ship {sid}", code=RefusalCode.UNKNOWN_SHIP, field=key)
         chk.refuse(
@@ -300,7 +330,7 @@ class OrderContext:
             field=key,
         )
 
-    def ship_list(self, chk: OrderCheck, ids: Sequence[int], key: str = "ships") -> list[Ship]:
+    def ship_list(self, chk: OrderCheck, ids: Sequence[int], key: str = "ships") -> list[ShipAfloat]:
         """The nation's ships afloat with these ids."""
         unknown = [sid for sid in ids if sid not in self.ships]
         if unknown:
@@ -324,7 +354,7 @@ class OrderContext:
             chk.refuse(f"there is no sea zone {key!r} in this campaign", code=RefusalCode.UNKNOWN_ZONE, field=field)
         return zone
 
-    def afloat(self, chk: OrderCheck, fleet: Fleet, key: str = "fleet") -> list[Ship]:
+    def afloat(self, chk: OrderCheck, fleet: Fleet, key: str = "fleet") -> list[ShipAfloat]:
         """The fleet's ships afloat after the organisation listed before; refused when there are none."""
         ships = self.fleet_ships(fleet)
         if not ships:

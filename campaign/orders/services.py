@@ -25,7 +25,7 @@ from campaign.orders.context import OrderContext
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.schema import json_type
-from campaign.orders.selectors import orders_for_turn
+from campaign.orders.selectors import order_bodies_for_turn, orders_for_turn
 from campaign.orders.validator import CleanOrder, order_check, orders_check, orders_validate
 
 _CLOSED = RefusalCode.TURN_CLOSED
@@ -64,18 +64,41 @@ def _audit_for_nation(
     )
 
 
+#: The fields of the locked turn and its campaign an order change reads (the turn's number, year and
+#: status, the campaign's name, status and settings — its ruleset); any other is read if asked for.
+_TURN_FIELDS = (
+    "campaign",
+    "number",
+    "year",
+    "season",
+    "status",
+    "deadline",
+    "campaign__name",
+    "campaign__slug",
+    "campaign__status",
+    "campaign__settings",
+    "campaign__year",
+    "campaign__season",
+    "campaign__turn_number",
+)
+
+
 def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
     """The open turn, locked until the end of the transaction (a claim waits for us, we for it), with
     its campaign read in the same query (only the turn row is locked); the order context reads the
     campaign from it rather than again."""
-    # The snapshot and dice log are large JSON blobs nobody needs for an order change.
+    # Only what an order change reads of the two rows (the snapshot and dice log are large JSON blobs):
+    # building the query for every column of both was most of the cost of this read, done per change.
     turns = (
         Turn.objects.select_for_update(of=("self",))
         .select_related("campaign")
-        .defer("snapshot", "dice_log")
+        .only(*_TURN_FIELDS)
         .filter(campaign_id=campaign_id)
     )
-    turn = turns.filter(pk=turn_id).first() if turn_id is not None else turns.filter(status=Turn.Status.OPEN).first()
+    # Unordered: a pk matches one row, and a campaign has at most one unresolved turn (a constraint);
+    # Meta's ordering by "campaign" would join it to sort by its name.
+    turns = turns.filter(pk=turn_id) if turn_id is not None else turns.filter(status=Turn.Status.OPEN)
+    turn = next(iter(turns.order_by()[:1]), None)
     campaign = turn.campaign if turn is not None else Campaign.objects.get(pk=campaign_id)
     if campaign.status == Campaign.Status.ENDED:
         raise OrderRefused(f"{campaign.name} has ended; orders are closed.", code=_CLOSED)
@@ -112,12 +135,12 @@ def _store_refused(exc: IntegrityError) -> OrderRefused:
 def order_add(*, nation: Nation, body: object, actor: Actor = None) -> Order:
     """Append an order at the end of the nation's list for the open turn."""
     turn = _turn_locked(campaign_id=nation.campaign_id)
-    existing = list(orders_for_turn(nation=nation, turn=turn))
+    existing = order_bodies_for_turn(nation_id=nation.pk, turn_id=turn.pk)
     ctx = OrderContext(nation=nation, turn=turn)
-    for order in existing:
-        ctx.absorb(order.body)
+    for _, listed in existing:
+        ctx.absorb(listed)
     clean = order_check(ctx, body)
-    position = (max((o.position for o in existing), default=0)) + 1
+    position = (max((p for p, _ in existing), default=0)) + 1
     try:
         order = Order.objects.create(
             campaign_id=nation.campaign_id,

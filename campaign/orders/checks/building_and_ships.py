@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from campaign.orders.board import ordinary_check, repair_check
 from campaign.orders.checks.result import Checked
-from campaign.orders.context import OrderContext
+from campaign.orders.context import OrderContext, ShipAfloat
 from campaign.orders.errors import CheckFailed, OrderCheck, RefusalCode
 from campaign.orders.schema import RAISE_COST_KEY, RAISE_UNITS, SHIP_ORDER_GROUP, Fields, clean_name
 from campaign.services import lay_down_port_check, raise_port_check
-from fleets.models import Ship
 from fleets.services import ShipNameError, ship_name_validate
 from rules.construction import ConstructionRefused, check_lay_down
 from rules.ruleset import SHIP_CLASS_NAMES, SHIP_CLASSES
@@ -90,7 +89,7 @@ def raise_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     return {"unit": unit, "port": port.key}, None, cost
 
 
-def _ship_once(ctx: OrderContext, chk: OrderCheck, ship: Ship) -> None:
+def _ship_once(ctx: OrderContext, chk: OrderCheck, ship: ShipAfloat) -> None:
     """One repair order, and one lay-up or recommission order, per ship a turn."""
     group = SHIP_ORDER_GROUP[chk.kind]
     earlier = ctx.listed.ship_kinds.get((ship.pk, group))

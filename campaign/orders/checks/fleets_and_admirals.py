@@ -7,13 +7,13 @@ from collections.abc import Sequence
 
 from campaign.orders.board import ship_names
 from campaign.orders.checks.result import Checked
-from campaign.orders.context import OrderContext
+from campaign.orders.context import OrderContext, ShipAfloat
 from campaign.orders.errors import OrderCheck, RefusalCode
 from campaign.orders.schema import FLEET_NAME_MAX, Fields, clean_name
-from fleets.models import Admiral, Ship
+from fleets.models import Admiral
 
 
-def _organised_ships(ctx: OrderContext, chk: OrderCheck, ids: Sequence[int]) -> list[Ship]:
+def _organised_ships(ctx: OrderContext, chk: OrderCheck, ids: Sequence[int]) -> list[ShipAfloat]:
     """The ships afloat named, none of them moved already by a transfer or new fleet listed before."""
     ships = ctx.ship_list(chk, ids)
     for ship in ships:

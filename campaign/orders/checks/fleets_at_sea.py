@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from campaign.orders.board import leave_port_check, max_steps, sally_place_check, ship_names
 from campaign.orders.checks.result import Checked
-from campaign.orders.context import OrderContext
+from campaign.orders.context import OrderContext, ShipAfloat
 from campaign.orders.errors import CheckFailed, OrderCheck, RefusalCode
 from campaign.orders.schema import Fields
 from fleets.models import Fleet, Ship
@@ -110,7 +110,7 @@ def line_order_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     return {"fleet": fleet.pk, "ships": ids}, fleet, 0
 
 
-def _port_attack(ctx: OrderContext, chk: OrderCheck, f: Fields) -> tuple[Fleet, Port, list[Ship]]:
+def _port_attack(ctx: OrderContext, chk: OrderCheck, f: Fields) -> tuple[Fleet, Port, list[ShipAfloat]]:
     """RULES.md §4, §9: a fleet with ships afloat, at sea in the zone of a port of a nation at war."""
     fleet = ctx.fleet(chk, f, "fleet")
     port = ctx.port(chk, f.text("port"))
