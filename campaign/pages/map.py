@@ -204,7 +204,8 @@ def map_for_player(
     ``zone_key`` selects a zone for the detail panel (Http404 if unknown); ``fleet_id`` one of the
     nation's fleets to move from the map (ignored unless it is one, afloat, in an open turn);
     ``zoom`` the query's (zoom, cx, cy). At most 13 queries plus one each for a report with
-    contacts, one with battles, and ports the nation blockades, and the order desk's for a fleet.
+    battles and ports the nation blockades, and the order desk's for a fleet (the contacts' zone
+    names are the map's own).
     """
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
     turn_number = viewer.turn.number if viewer.turn else viewer.campaign.turn_number
@@ -214,7 +215,7 @@ def map_for_player(
     ports = [map_port(p, row, theatre, zone_at) for p, row in zip(port_rows, rows, strict=True)]
     fleets = friendly_fleets(viewer)
     report = report_for_nation(viewer.nation)
-    contacts = contacts_for_viewer(viewer, report, port_rows)
+    contacts = contacts_for_viewer(viewer, report, port_rows, {z.key: z.name for z in zones})
     return MapView(
         viewer=viewer,
         zones=zones,
