@@ -76,10 +76,16 @@ def _noted(viewer: Viewer, turn_ids: Iterable[int] | None = None) -> set[int]:
     return ids
 
 
+#: The turn's JSON a battle page never shows (the whole campaign's export and the turn's dice): read with
+#: each battle's turn they cost more CPU to decode than the rest of the page.
+_TURN_BLOBS = ("turn__snapshot", "turn__dice_log", "turn__reseeds")
+
+
 def battle_for_player(*, user: User, campaign: str, battle_id: int) -> Battle:
     """The battle ``battle_id`` of the campaign with slug ``campaign`` if ``user`` may see it, else 404."""
     battle = (
         Battle.objects.select_related("campaign", "turn", "sea_zone", "port")
+        .defer(*_TURN_BLOBS)
         .filter(pk=battle_id, campaign__slug=campaign)
         .first()
     )
@@ -149,7 +155,11 @@ def battles_for_player(*, user: User, campaign: str, page: int | str | None = 1,
         ids = [pk for pk, sides, seen_by in rows if pk in noted or viewer.witnessed(sides, seen_by)]
     paginator: Paginator[Any] = Paginator(ids, per_page)
     chosen: Page[Any] = paginator.get_page(page)
-    battles = Battle.objects.filter(pk__in=list(chosen.object_list)).select_related("turn", "sea_zone", "port")
+    battles = (
+        Battle.objects.filter(pk__in=list(chosen.object_list))
+        .select_related("turn", "sea_zone", "port")
+        .defer("report", *_TURN_BLOBS)  # the list shows neither a report nor its turn's export
+    )
     by_id = {b.pk: b for b in battles}
     chosen.object_list = [by_id[pk] for pk in chosen.object_list if pk in by_id]
     names = dict(the_campaign.nations.values_list("code", "name"))

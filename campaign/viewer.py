@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -46,7 +47,10 @@ class CurrentTurn:
 
 @dataclass
 class Viewer:
-    """The requesting user, the campaign and the nation whose eyes they look through."""
+    """The requesting user, the campaign and the nation whose eyes they look through.
+
+    One per request, never changed once made: the lookups built from its nations are kept on it
+    (a map asked ``nations_by_id`` once per port)."""
 
     user_id: int
     campaign: Campaign
@@ -57,11 +61,11 @@ class Viewer:
     turn: CurrentTurn | None
     ruleset: Ruleset
 
-    @property
+    @cached_property
     def nations_by_id(self) -> dict[int, Nation]:
         return {n.pk: n for n in self.nations}
 
-    @property
+    @cached_property
     def nations_by_code(self) -> dict[str, Nation]:
         return {n.code: n for n in self.nations}
 
@@ -74,7 +78,7 @@ class Viewer:
         """Own or allied (RULES.md §3: "a nation sees its own and allied forces")."""
         return self.diplomacy.allied(self.nation.pk, nation_id)
 
-    @property
+    @cached_property
     def friendly_codes(self) -> frozenset[str]:
         return frozenset(n.code for n in self.nations if self.friendly(n.pk))
 

@@ -252,12 +252,16 @@ def contacts_from_events(
     return book.result()
 
 
-def contacts_for_viewer(viewer: Viewer, report: ReportView | None, ports: Sequence[Port]) -> list[Contact]:
+def contacts_for_viewer(
+    viewer: Viewer, report: ReportView | None, ports: Sequence[Port], zones: Mapping[str, str] | None = None
+) -> list[Contact]:
     """Enemy contacts of the viewer's ``report`` on today's map (``ports`` with their ``sea_zone``);
-    zone names and battle sides are read only when the report has any contact."""
+    zone names (unless ``zones`` gives every zone's, key → name, as the map has read them) and battle
+    sides are read only when the report has any contact."""
     if report is None or not any(is_contact(e) for e in report.events):
         return []
-    zones = dict(SeaZone.objects.filter(campaign=viewer.campaign).values_list("key", "name"))
+    if zones is None:
+        zones = dict(SeaZone.objects.filter(campaign=viewer.campaign).values_list("key", "name"))
     return contacts_from_events(
         report.events,
         viewer_code=viewer.nation.code,

@@ -302,7 +302,11 @@ def turn_history_for_player(*, user: User, slug: str, number: int, nation_code: 
     """
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
     campaign = viewer.campaign
-    turn = Turn.objects.filter(campaign=campaign, number=number, status=Turn.Status.RESOLVED).first()
+    turn = (
+        Turn.objects.filter(campaign=campaign, number=number, status=Turn.Status.RESOLVED)
+        .defer("snapshot", "dice_log")  # the page shows the next turn's snapshot, read in parts below
+        .first()
+    )
     if turn is None:
         raise Http404("That turn has not been resolved.")
     report = report_for_nation(viewer.nation, number=number)

@@ -18,7 +18,7 @@ from campaign.geo.coastlines import theatre_land
 from campaign.geo.theatre import Frame, Theatre
 from campaign.models import Nation
 from campaign.pages.contacts import Contact, contacts_for_viewer
-from campaign.pages.map_drawing import FULL_VIEWBOX, View, ZoneLabel, edges, label_box, layout, overlap, parse_view
+from campaign.pages.map_drawing import FULL_VIEWBOX, Box, View, ZoneLabel, edges, label_box, layout, parse_view
 from campaign.pages.map_items import (
     AFLOAT,
     MapFleet,
@@ -138,20 +138,34 @@ def _crowded(zones: Sequence[MapZone], labels: Sequence[ZoneLabel], markers: Seq
     zone's circle or a force: they are hidden until the map is zoomed in (their circles keep their
     names as tooltips and links). Zones with own forces keep theirs first, then by _TYPE_RANK."""
     label_of = {lb.key: lb for lb in labels}
-    circles = {z.key: (z.x - 9, z.y - 9, z.x + 9, z.y + 9) for z in zones}
-    forces = [(m.x, m.y, m.x + m.width, m.y + m.height) for m in markers]
+    circles = [(z.key, (z.x - 9, z.y - 9, z.x + 9, z.y + 9)) for z in zones]
+    fixed = [(m.x, m.y, m.x + m.width, m.y + m.height) for m in markers]
     own = {m.zone_key for m in markers if m.kind in ("own", "port")}
     kept: list[tuple[float, float, float, float]] = []
     crowded = set()
     for z in sorted(zones, key=lambda z: (z.key not in own, _TYPE_RANK.get(z.type, 4), z.name)):
         lb = label_of[z.key]
         box = label_box(lb.x, lb.y, lb.anchor, lb.lines)
-        others = [c for k, c in circles.items() if k != z.key]
-        if any(overlap(box, b) > 4.0 for b in kept + others + forces):
+        others = [c for k, c in circles if k != z.key]
+        if _covers(box, kept) or _covers(box, others) or _covers(box, fixed):
             crowded.add(z.key)
         else:
             kept.append(box)
     return frozenset(crowded)
+
+
+def _covers(box: Box, boxes: Sequence[Box]) -> bool:
+    """Whether ``box`` shares more than 4 units of area with one of ``boxes``: overlap() inlined with
+    its early outs (the decluttering asks it ~4k times a map)."""
+    left, top, right, bottom = box
+    for b in boxes:
+        if b[0] >= right or b[2] <= left:
+            continue
+        width = (right if right < b[2] else b[2]) - (left if left > b[0] else b[0])
+        tall = (bottom if bottom < b[3] else b[3]) - (top if top > b[1] else b[1])
+        if width > 0.0 and tall > 0.0 and width * tall > 4.0:
+            return True
+    return False
 
 
 def _panel(
@@ -190,7 +204,8 @@ def map_for_player(
     ``zone_key`` selects a zone for the detail panel (Http404 if unknown); ``fleet_id`` one of the
     nation's fleets to move from the map (ignored unless it is one, afloat, in an open turn);
     ``zoom`` the query's (zoom, cx, cy). At most 13 queries plus one each for a report with
-    contacts, one with battles, and ports the nation blockades, and the order desk's for a fleet.
+    battles and ports the nation blockades, and the order desk's for a fleet (the contacts' zone
+    names are the map's own).
     """
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
     turn_number = viewer.turn.number if viewer.turn else viewer.campaign.turn_number
@@ -200,7 +215,7 @@ def map_for_player(
     ports = [map_port(p, row, theatre, zone_at) for p, row in zip(port_rows, rows, strict=True)]
     fleets = friendly_fleets(viewer)
     report = report_for_nation(viewer.nation)
-    contacts = contacts_for_viewer(viewer, report, port_rows)
+    contacts = contacts_for_viewer(viewer, report, port_rows, {z.key: z.name for z in zones})
     return MapView(
         viewer=viewer,
         zones=zones,

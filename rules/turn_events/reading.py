@@ -87,8 +87,20 @@ def _hints(cls: type[TurnEvent]) -> dict[str, Any]:
     return _HINTS[cls.kind]
 
 
+#: Each field hint's (origin, args), as :mod:`typing` tells them: fixed by the event kinds' code, asked
+#: for every field of every stored event a page reads (a report holds a hundred events).
+_SHAPES: dict[Any, tuple[Any, tuple[Any, ...]]] = {}
+
+
+def _shape(hint: Any) -> tuple[Any, tuple[Any, ...]]:
+    shape = _SHAPES.get(hint)
+    if shape is None:
+        shape = _SHAPES[hint] = (typing.get_origin(hint), typing.get_args(hint))
+    return shape
+
+
 def _fits(value: Any, hint: Any) -> bool:
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    origin, args = _shape(hint)
     if origin in (typing.Union, types.UnionType):
         return any(_fits(value, a) for a in args)
     if hint is type(None):
