@@ -78,23 +78,49 @@ def played(recipe: Callable[[], Campaign]) -> Campaign:
     at 1 first), copied in from var/played/ — the first process to ask plays it and writes it, under a
     lock, so the others wait for it rather than play it too. The recipe must not depend on rows that
     exist before it runs, nor on the time (it may have been played hours ago)."""
-    folder = ROOT / "var" / "played"
-    folder.mkdir(parents=True, exist_ok=True)
-    name = f"{recipe.__module__}.{recipe.__qualname__}".replace("<", "").replace(">", "")
-    path = folder / f"{name}-{_fingerprint(recipe)}.json"
-    with open(folder / f"{name}.lock", "w") as lock:
+    path, lock_path = _files(recipe)
+    with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if path.exists():
             rows = json.loads(path.read_text(encoding="utf-8"))
         else:
-            for old in folder.glob(f"{name}-*.json"):
-                old.unlink()  # from other sources: never read again
             rows = _rows_played(recipe)
-            partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(json.dumps(rows), encoding="utf-8")
-            partial.rename(path)  # whole or absent, even if this process dies writing it
+            _rows_write(path, rows)
     _rows_copy_in(rows)
     return Campaign.objects.get(pk=rows["campaign"])
+
+
+def played_for_real(recipe: Callable[[], Campaign]) -> Campaign:
+    """``recipe()`` played in this test, always (the golden test is the check that playing gives its
+    export); when no file holds its rows yet, they are written on the way, under the lock, so a test
+    that asks ``played(recipe)`` while this one plays (the words scan, handed out after the golden test
+    in the same run) waits for them rather than plays the campaign a second time in its own process."""
+    path, lock_path = _files(recipe)
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            rows = _rows_played(recipe, keep=True)
+            _rows_write(path, rows)
+            return Campaign.objects.get(pk=rows["campaign"])
+    return recipe()
+
+
+def _files(recipe: Callable[[], Campaign]) -> tuple[Path, Path]:
+    """Where ``recipe``'s rows are kept for the sources as they are now, and its lock file."""
+    folder = ROOT / "var" / "played"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{recipe.__module__}.{recipe.__qualname__}".replace("<", "").replace(">", "")
+    return folder / f"{name}-{_fingerprint(recipe)}.json", folder / f"{name}.lock"
+
+
+def _rows_write(path: Path, rows: dict[str, Any]) -> None:
+    """The rows written whole or not at all (even if this process dies writing them); the files of
+    the same recipe from other sources go, never to be read again."""
+    for old in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.json"):
+        old.unlink()
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(rows), encoding="utf-8")
+    partial.rename(path)
 
 
 def _fingerprint(recipe: Callable[[], Campaign]) -> str:
@@ -151,9 +177,9 @@ def _sequence(table: str) -> str | None:
     return row[0] if row else None
 
 
-def _rows_played(recipe: Callable[[], Campaign]) -> dict[str, Any]:
+def _rows_played(recipe: Callable[[], Campaign], keep: bool = False) -> dict[str, Any]:
     """Every row ``recipe`` writes, table by table, in COPY's text format, with the time it was played
-    and where it left the id sequences; what it wrote is rolled back."""
+    and where it left the id sequences; what it wrote is rolled back unless ``keep``."""
     tables = _tables()
     before = _row_counts(tables)
     with transaction.atomic():
@@ -179,7 +205,7 @@ def _rows_played(recipe: Callable[[], Campaign]) -> dict[str, Any]:
                     position = list(cursor.fetchone() or ())
                 out.append({"table": table, "columns": columns, "times": times, "data": data})
                 out[-1] |= {"sequence": sequence, "at": position}
-        transaction.set_rollback(True)
+        transaction.set_rollback(not keep)
     return {"campaign": campaign.pk, "played_at": played_at.isoformat(), "tables": out}
 
 
