@@ -34,6 +34,12 @@ class MailEvent(models.TextChoices):
     DISPATCH_REPORTED = "dispatch_reported", "A dispatch reported to the GM (to game masters)"
 
 
+#: A delivery's turn as mail reads it, through ``select_related("turn")``: never the turn's snapshot
+#: (the whole campaign as it stood, megabytes of JSON on a big campaign) nor its dice log, which no
+#: mail shows; ``.defer(*TURN_STATE_UNREAD)`` leaves them unread.
+TURN_STATE_UNREAD = ("turn__snapshot", "turn__dice_log")
+
+
 class Delivery(models.Model):
     """One mail to one user about one event; the unique constraint is what makes it "exactly once".
 

@@ -18,6 +18,7 @@ from django.utils.dateparse import parse_datetime
 
 from campaign.accounts import time_zone_of_user
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
+from campaign.mail_models import TURN_STATE_UNREAD
 from campaign.models import Announcement, Delivery, Dispatch, MailEvent, NationTurn, Order, Turn
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
@@ -239,6 +240,7 @@ def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
         .exclude(error="")
         .exclude(state=Delivery.State.SENT)
         .select_related("recipient", "turn")
+        .defer(*TURN_STATE_UNREAD)
         .order_by("pk")
     )
     skipped = (

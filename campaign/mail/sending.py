@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from campaign.mail.messages import digest_message_for, message_for
+from campaign.mail_models import TURN_STATE_UNREAD
 from campaign.models import Delivery
 
 logger = logging.getLogger(__name__)
@@ -65,7 +66,11 @@ def delivery_send(*, delivery_id: int, now: datetime, run: SendRun) -> None:
     """Claim, render and send one delivery; record the outcome in the database and in ``run``."""
     if not delivery_claim(delivery_id=delivery_id, now=now):
         return
-    delivery = Delivery.objects.select_related("recipient", "campaign", "turn", "nation").get(pk=delivery_id)
+    delivery = (
+        Delivery.objects.select_related("recipient", "campaign", "turn", "nation")
+        .defer(*TURN_STATE_UNREAD)
+        .get(pk=delivery_id)
+    )
     if not delivery.recipient.email:
         _finish(delivery, Delivery.State.FAILED, error="The recipient has no email address.")
         run.failed.append(delivery_id)
@@ -154,7 +159,10 @@ def digest_send(*, recipient_id: int, now: datetime, run: SendRun) -> None:
     if not ids:
         return
     deliveries = list(
-        Delivery.objects.filter(pk__in=ids).select_related("recipient", "campaign", "turn", "nation").order_by("pk")
+        Delivery.objects.filter(pk__in=ids)
+        .select_related("recipient", "campaign", "turn", "nation")
+        .defer(*TURN_STATE_UNREAD)
+        .order_by("pk")
     )
     try:
         message = digest_message_for(deliveries)
