@@ -3,7 +3,7 @@
 Why Chromium: the machines that run Admiralty already have Debian's Chromium (the browser tests use
 it) and Playwright drives it; WeasyPrint would need Pango and its system libraries besides. The pack's
 HTML page is printed exactly as a browser prints it, with its print stylesheet (A4, no navigation).
-``CHROMIUM_PATH`` (default ``/usr/bin/chromium``) names the browser.
+``settings.CHROMIUM_PATH`` names the browser (Debian's headless shell where installed, else chromium).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _print_in_own_thread(html: str, path: str) -> bytes:
 
 def html_to_pdf(html: str) -> bytes:
     """Print a self-contained HTML page (inline styles, no outside resources) to an A4 PDF."""
-    path = getattr(settings, "CHROMIUM_PATH", "/usr/bin/chromium")
+    path = settings.CHROMIUM_PATH
     last: Exception | None = None
     for attempt in range(1, _ATTEMPTS + 1):
         try:

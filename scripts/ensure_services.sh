@@ -26,6 +26,11 @@ redis-cli -h 127.0.0.1 ping >/dev/null || { echo "Redis is not answering on 127.
 if ! command -v chromium >/dev/null; then
   apt_install chromium
 fi
+# Debian's old headless shell of the same Chromium: the browser tests and the battle pack's PDF use it
+# where it is installed (settings.CHROMIUM_PATH), at about half the CPU of the full browser.
+if ! command -v chromium-headless-shell >/dev/null; then
+  apt_install chromium-headless-shell
+fi
 # The battle pack's PDF test turns its pages into PNGs with poppler's pdftoppm (issue 15).
 if ! command -v pdftoppm >/dev/null; then
   apt_install poppler-utils

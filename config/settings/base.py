@@ -322,3 +322,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }
+
+# --- Chromium -----------------------------------------------------------------------------------------
+# The browser that prints battle packs to PDF (battles/pack_pdf.py) and that the browser tests drive.
+# Debian's chromium-headless-shell when it is installed: the same engine as Debian's chromium without the
+# browser's windowing and UI layers, and about half the CPU per page (the browser tests: 130 s of
+# Chromium's CPU with /usr/bin/chromium, 64 s with the shell); otherwise Debian's chromium.
+CHROMIUM_PATH = env(
+    "CHROMIUM_PATH",
+    default=next(
+        (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if Path(path).exists()),
+        "/usr/bin/chromium",
+    ),
+)

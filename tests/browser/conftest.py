@@ -1,4 +1,5 @@
-"""Playwright with Debian's Chromium (STACK.md): never a downloaded browser."""
+"""Playwright with Debian's Chromium (settings.CHROMIUM_PATH: the headless shell where installed), never a
+downloaded browser."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 # Playwright's sync API keeps an event loop running in the test thread (STACK.md).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
@@ -19,7 +20,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {
         **browser_type_launch_args,
-        "executable_path": CHROMIUM,
+        "executable_path": settings.CHROMIUM_PATH,
         "args": [
             "--no-sandbox",
             "--disable-gpu",
