@@ -12,7 +12,6 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
-from playwright.sync_api import sync_playwright
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +36,11 @@ class PdfUnavailable(RuntimeError):
 
 
 def _print_once(html: str, path: str) -> bytes:
+    # Imported here, not at the top: Playwright's generated API is ~0.14 s of CPU to import, and this
+    # module is imported by every web process, Celery worker and management command (through the GM's
+    # table views), of which only the one printing a pack needs it.
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=_ARGS, timeout=_LAUNCH_TIMEOUT_MS)
         try:
