@@ -1,7 +1,8 @@
 # Admiralty — the two commands of the README, plus the pieces they are made of.
 SHELL := /bin/bash
 PY := .venv/bin/python
-VENV_STAMP := .venv/.installed-$(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
+REQUIREMENTS_HASH := $(shell cat requirements.txt requirements-dev.txt | sha1sum | cut -c1-12)
+VENV_STAMP := .venv/.installed-$(REQUIREMENTS_HASH)
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 # This machine's environment sets PYTHONDONTWRITEBYTECODE: every process then compiles our modules
 # again, and pytest rewrites the asserts of the test modules and its plugins' packages (550 modules)
@@ -10,11 +11,9 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test checks lint typecheck contracts schema migrations-check pytest bench services venv clean
 
+## A fresh clone links .venv to a virtualenv shared by this machine's clones (scripts/venv_ensure.sh).
 $(VENV_STAMP): requirements.txt requirements-dev.txt
-	@test -x $(PY) || python3.11 -m venv .venv || python3 -m venv .venv
-	@$(PY) -m pip install -q --upgrade pip
-	@$(PY) -m pip install -q -r requirements-dev.txt
-	@rm -f .venv/.installed-* && touch $@
+	@bash scripts/venv_ensure.sh $(REQUIREMENTS_HASH)
 
 venv: $(VENV_STAMP)
 
