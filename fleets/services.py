@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fleets.models import Admiral, Fleet, Ship
+from fleets.rows import rows_update
 from fleets.selectors import free_fleet_name
 from ports.models import Port
 from ports.services import land_units_lose
@@ -117,13 +118,12 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
         joined[place] = (fleet, ship.line_position)
         launched.append((ship, fleet))
     # Written together, a statement per kind of change, instead of a save per keel.
-    if building:
-        Ship.objects.bulk_update(building, ["building_turns_left"])
-    if launched:
-        Ship.objects.bulk_update(
-            [ship for ship, _ in launched],
-            ["building_turns_left", "condition", "crew", "fleet", "building_port", "line_position"],
-        )
+    rows_update(Ship, building, ["building_turns_left"])
+    rows_update(
+        Ship,
+        [ship for ship, _ in launched],
+        ["building_turns_left", "condition", "crew", "fleet", "building_port", "line_position"],
+    )
     return launched
 
 
@@ -163,7 +163,7 @@ def prizes_take(*, ships: list[Ship], port: Port, captor_id: int, crew: str, tur
         ship.fleet = prize_fleet
         ship.line_position = last + n
         ship.cargo = None
-    Ship.objects.bulk_update(ships, ["nation", "crew", "fleet", "line_position", "cargo"])
+    rows_update(Ship, ships, ["nation", "crew", "fleet", "line_position", "cargo"])
     taken = PrizesTaken(prize_fleet, land_units_lose(unit_ids=cargo))
     # The admirals of the fleets left with no ship, in one query per kind of row whatever the fleets.
     commanded = list(Fleet.objects.filter(pk__in=emptied, admiral__isnull=False).select_related("admiral"))
