@@ -27,8 +27,9 @@ class Refused(ValueError):
 
 def _fleet(ctx: PhaseContext, order: Order, key: str = "fleet") -> Fleet:
     try:
-        # Its port and zone name it in notes and refusals; its nation is compared by id only.
-        fleet = Fleet.objects.select_related("port", "sea_zone").get(campaign=ctx.campaign, pk=int(order.body.get(key)))
+        # The fleet's row alone: its nation is compared by id, its port and zone are named only in a
+        # refusal (read then, lazily), and most orders are carried out.
+        fleet = Fleet.objects.get(campaign=ctx.campaign, pk=int(order.body.get(key)))
     except (Fleet.DoesNotExist, TypeError, ValueError):
         raise Refused(f"fleet {order.body.get(key)!r} does not exist") from None
     if fleet.nation_id != order.nation_id:
@@ -114,7 +115,7 @@ def _ships(ctx: PhaseContext, order: Order) -> list[Ship]:
         s.pk: s
         for s in Ship.objects.filter(campaign=ctx.campaign, pk__in=ids, nation=order.nation_id)
         .filter(condition__in=Ship.AFLOAT, fleet__isnull=False)
-        .select_related("fleet__port", "fleet__sea_zone")
+        .select_related("fleet")  # compared by place ids; the names only in a refusal (read then)
     }
     return [found[i] for i in ids if i in found]
 
@@ -231,7 +232,7 @@ def admiral_appoint(ctx: PhaseContext, order: Order) -> str:
         raise Refused(f"Admiral {admiral.name} is lost")
     if fleet.admiral_id == admiral.pk:
         return f"Admiral {admiral.name} already commands {fleet.name}"
-    commanding = Fleet.objects.filter(admiral=admiral).select_related("port", "sea_zone").first()
+    commanding = Fleet.objects.filter(admiral=admiral).first()
     if commanding is not None:
         if _place(commanding) != _place(fleet):
             raise Refused(f"Admiral {admiral.name} is {_place_name(commanding)}, {fleet.name} {_place_name(fleet)}")
