@@ -3,8 +3,9 @@
 ``bulk_update`` builds a ``WHEN id = … THEN …`` (and, on PostgreSQL, a cast that Django deep-copies)
 for every row and field: for a phase's fleets or a fight's ships, building that statement cost more
 than running it. The rows a turn writes together share few values (a zone, a fleet, a condition),
-so :func:`rows_update` groups the ids by value — ``CASE WHEN id IN (…) THEN v …`` per field, or a
-plain ``SET f = v`` when every row has the same — and the statement stays small whatever the rows.
+so :func:`rows_update` groups the ids by value — ``CASE WHEN id IN (…) THEN v … ELSE <the value most
+rows have>`` per field, or a plain ``SET f = v`` when every row has the same — and the statement stays
+small whatever the rows.
 Used by the turn (fleets, ships) and by battle results; it lives here, the rightmost app that has
 those models, so that both may import it.
 """
@@ -35,11 +36,20 @@ def rows_update(model: type[Model], rows: Sequence[Model], fields: Iterable[str]
         ids_by_value: dict[Any, list[Any]] = defaultdict(list)
         for row in rows:
             ids_by_value[getattr(row, field.attname)].append(row.pk)
+        # The value most rows share is the CASE's ELSE (every row updated is one of ``rows``): only the
+        # others' ids are listed, and compiling each listed id is most of the statement's cost.
+        common = max(ids_by_value, key=lambda value: len(ids_by_value[value]))
+        commons = ids_by_value[common]
         if len(ids_by_value) == 1:
-            values[field.attname] = Value(next(iter(ids_by_value)), output_field=field)
+            values[field.attname] = Value(common, output_field=field)
             continue
         case = Case(
-            *(When(pk__in=ids, then=Value(value, output_field=field)) for value, ids in ids_by_value.items()),
+            *(
+                When(pk__in=ids, then=Value(value, output_field=field))
+                for value, ids in ids_by_value.items()
+                if ids is not commons
+            ),
+            default=Value(common, output_field=field),
             output_field=field,
         )
         values[field.attname] = Cast(case, output_field=field) if casting else case
