@@ -21,16 +21,14 @@ its results. A prize's place at the end of its new fleet's line is read once per
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import connection
-from django.db.models import Case, Field, Max, Value, When
-from django.db.models.functions import Cast
+from django.db.models import Max
 
 from battles.models import Battle
 from fleets.models import Admiral, Fleet, Ship
+from fleets.rows import rows_update
 from ports.models import LandUnit, Port
 
 #: Every field a battle's result may change on a ship.
@@ -155,23 +153,7 @@ def _ships_update(ships: Sequence[Ship], fields: Iterable[str]) -> None:
     Not ``bulk_update``: that builds a ``WHEN id = …`` for every ship and field, and building that
     expression cost more than the fight itself; a fight's ships share few values (a condition, a
     fleet, a turn), so grouping the ids by value keeps the statement small whatever the ships."""
-    casting = connection.features.requires_casted_case_in_updates
-    values: dict[str, Any] = {}
-    for name in dict.fromkeys(fields):
-        field = Ship._meta.get_field(name)
-        assert isinstance(field, Field)  # a concrete column of the ship, never a reverse relation
-        ids_by_value: dict[Any, list[int]] = defaultdict(list)
-        for ship in ships:
-            ids_by_value[getattr(ship, field.attname)].append(ship.pk)
-        if len(ids_by_value) == 1:
-            values[field.attname] = Value(next(iter(ids_by_value)), output_field=field)
-            continue
-        case = Case(
-            *(When(pk__in=ids, then=Value(value, output_field=field)) for value, ids in ids_by_value.items()),
-            output_field=field,
-        )
-        values[field.attname] = Cast(case, output_field=field) if casting else case
-    Ship.objects.filter(pk__in=[s.pk for s in ships]).update(**values)
+    rows_update(Ship, ships, fields)
 
 
 def ship_save(ship: Ship, fields: Iterable[str], lost_units: Sequence[int]) -> None:
@@ -203,8 +185,7 @@ def admirals_lose(lost: Sequence[tuple[Admiral, Fleet]]) -> None:
 
 def fleets_save(fleets: Sequence[Fleet], fields: Sequence[str]) -> None:
     """Write ``fields`` of many fleets (a retreat's new places) in one UPDATE."""
-    if fleets:
-        Fleet.objects.bulk_update(fleets, list(fields))
+    rows_update(Fleet, fleets, fields)
 
 
 def fleet_admirals_lose(fleet_ids: set[int]) -> None:

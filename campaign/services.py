@@ -18,7 +18,7 @@ from fleets.selectors import navy_counts
 from fleets.services import keel_create, ship_name_validate
 from ports.models import LandUnit, Port
 from rules.construction import ConstructionRefused, check_lay_down
-from rules.ruleset import DEFAULTS, SHIP_CLASS_NAMES, validate_flat
+from rules.ruleset import DEFAULTS, SHIP_CLASS_NAMES, Ruleset, validate_flat
 
 
 class TreasuryError(ValueError):
@@ -52,10 +52,19 @@ def ledger_post(*, nation: Nation, turn: int, amount: int, kind: str, reason: st
     """
     _ledger_line_check(amount, reason)
     locked = Nation.objects.select_for_update().get(pk=nation.pk)
+    entry = _ledger_write(locked, turn=turn, amount=amount, kind=kind, reason=reason)
+    nation.treasury = locked.treasury
+    return entry
+
+
+def _ledger_write(locked: Nation, *, turn: int, amount: int, kind: str, reason: str) -> LedgerEntry:
+    """:func:`ledger_post`'s writes, for a caller inside a transaction that already holds ``locked``'s
+    row lock and read it under that lock (a lay-down: locking and reading the row again would cost
+    two more queries and a savepoint per order, for the same row)."""
+    _ledger_line_check(amount, reason)
     balance = _ledger_balance(locked, amount, reason)
     locked.treasury = balance
     locked.save(update_fields=["treasury"])
-    nation.treasury = balance
     return LedgerEntry.objects.create(
         campaign_id=locked.campaign_id,
         nation=locked,
@@ -169,16 +178,28 @@ def raise_port_check(*, nation: Nation, port: Port, what: str = "land unit") -> 
 
 
 @transaction.atomic
-def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> Ship:
+def ship_lay_down(
+    *,
+    nation: Nation,
+    ship_class: str,
+    name: str,
+    port: Port,
+    campaign: Campaign | None = None,
+    ruleset: Ruleset | None = None,
+) -> Ship:
     """Lay down a new ship now: check §1 limits, pay through the ledger, create the keel.
 
     Used by the GM's admin and by phase 2 of a turn. Locks the nation first, so two lay-downs
     against one treasury or one quota are settled one after the other. A refusal raises
-    :class:`ConstructionRefused` (or ``ShipNameError``) and changes nothing.
+    :class:`ConstructionRefused` (or ``ShipNameError``) and changes nothing. ``campaign`` and
+    ``ruleset``: the nation's campaign and its ruleset, when the caller read them in this transaction
+    already (phase 2: its turn number and year cannot change within the phase), else read here.
     """
-    campaign = Campaign.objects.get(pk=nation.campaign_id)
+    if campaign is None:
+        campaign = Campaign.objects.get(pk=nation.campaign_id)
     locked = Nation.objects.select_for_update().get(pk=nation.pk)
-    ruleset = campaign.ruleset
+    if ruleset is None:
+        ruleset = campaign.ruleset
     turn = campaign.turn_number
     lay_down_port_check(nation=locked, port=port, turn=turn)
     cleaned_name = ship_name_validate(campaign_id=campaign.pk, original_nation_id=locked.pk, name=name)
@@ -192,8 +213,10 @@ def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> 
         available_ep=locked.treasury,
     )
     if cost:
-        ledger_post(
-            nation=locked,
+        # The nation's row is locked and read above, in this transaction: the ledger writes need not
+        # lock it again.
+        _ledger_write(
+            locked,
             turn=turn,
             amount=-cost,
             kind=LedgerEntry.Kind.LAY_DOWN,
@@ -212,11 +235,16 @@ def ship_lay_down(*, nation: Nation, ship_class: str, name: str, port: Port) -> 
 
 
 @transaction.atomic
-def land_unit_raise(*, nation: Nation, port: Port, siege_train: bool) -> LandUnit:
+def land_unit_raise(
+    *, nation: Nation, port: Port, siege_train: bool, campaign: Campaign | None = None, ruleset: Ruleset | None = None
+) -> LandUnit:
     """RULES.md §7: "Raise land unit" (3 EP) or "raise siege train" (5 EP) in an own port that is not
-    besieged, joining its garrison; paid through the ledger. Refusals raise ``ConstructionRefused``."""
-    campaign = Campaign.objects.get(pk=nation.campaign_id)
-    ruleset = campaign.ruleset
+    besieged, joining its garrison; paid through the ledger. Refusals raise ``ConstructionRefused``.
+    ``campaign`` and ``ruleset`` as for :func:`ship_lay_down`."""
+    if campaign is None:
+        campaign = Campaign.objects.get(pk=nation.campaign_id)
+    if ruleset is None:
+        ruleset = campaign.ruleset
     what = "siege train" if siege_train else "land unit"
     raise_port_check(nation=nation, port=port, what=what)
     cost = ruleset["economy.raise_siege_train_cost" if siege_train else "economy.raise_land_unit_cost"]

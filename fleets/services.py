@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import transaction
-
 from fleets.models import Admiral, Fleet, Ship
+from fleets.rows import rows_update
 from fleets.selectors import free_fleet_name
 from ports.models import Port
 from ports.services import land_units_lose
@@ -37,18 +36,18 @@ def ship_name_validate(*, campaign_id: int, original_nation_id: int, name: str) 
     return cleaned
 
 
-@transaction.atomic
 def keel_create(
     *, ruleset: Ruleset, nation_id: int, crew: str, port: Port, ship_class: str, name: str, turn: int
 ) -> Ship:
     """A new ship on the stocks at ``port`` with its full build turns (RULES.md §1).
 
-    The caller has checked the rules and paid for it; this only records the keel.
+    The caller has checked the rules, the name (``name`` is what :func:`ship_name_validate` returned,
+    in the caller's transaction) and paid for it; this only records the keel, in one INSERT (so it
+    needs no transaction of its own: the caller's holds it with the payment).
     """
-    cleaned = ship_name_validate(campaign_id=port.campaign_id, original_nation_id=nation_id, name=name)
     return Ship.objects.create(
         campaign_id=port.campaign_id,
-        name=cleaned,
+        name=name,
         ship_class=ship_class,
         nation_id=nation_id,
         original_nation_id=nation_id,
@@ -76,34 +75,55 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
         .select_related("nation", "building_port__sea_zone")
         .order_by("id")
     )
+    # The fleet each (nation, port) launches into, with the last line position given there: read (or
+    # created) at its first launch, then reused, so a port launching several keels costs its queries once.
+    joined: dict[tuple[int, int], tuple[Fleet, int]] = {}
+    building: list[Ship] = []
     for ship in keels:
         ship.building_turns_left -= 1
         if ship.building_turns_left > 0:
-            ship.save(update_fields=["building_turns_left"])
+            building.append(ship)
             continue
         port = ship.building_port
         assert port is not None  # a keel always has its yard (database constraint)
-        fleet = (
-            Fleet.objects.filter(campaign_id=campaign_id, nation_id=ship.nation_id, port=port).order_by("id").first()
-        )
-        if fleet is None:
-            fleet = Fleet.objects.create(
-                campaign_id=campaign_id,
-                nation_id=ship.nation_id,
-                name=free_fleet_name(campaign_id=campaign_id, nation_id=ship.nation_id, base=port.name),
-                sea_zone=port.sea_zone,
-                port=port,
-                crew=ship.nation.crew,
-                created_turn=turn,
+        place = (ship.nation_id, port.pk)
+        if place in joined:
+            fleet, last = joined[place]
+        else:
+            found = (
+                Fleet.objects.filter(campaign_id=campaign_id, nation_id=ship.nation_id, port=port)
+                .order_by("id")
+                .first()
             )
-        last = fleet.ships.order_by("-line_position").values_list("line_position", flat=True).first() or 0
+            if found is None:
+                fleet = Fleet.objects.create(
+                    campaign_id=campaign_id,
+                    nation_id=ship.nation_id,
+                    name=free_fleet_name(campaign_id=campaign_id, nation_id=ship.nation_id, base=port.name),
+                    sea_zone=port.sea_zone,
+                    port=port,
+                    crew=ship.nation.crew,
+                    created_turn=turn,
+                )
+                last = 0
+            else:
+                fleet = found
+                fleet.port = port  # the port filtered on: the launch report reads it without a query
+                last = fleet.ships.order_by("-line_position").values_list("line_position", flat=True).first() or 0
         ship.condition = Ship.Condition.READY
         ship.crew = ship.nation.crew
         ship.fleet = fleet
         ship.building_port = None
         ship.line_position = last + 1
-        ship.save(update_fields=["building_turns_left", "condition", "crew", "fleet", "building_port", "line_position"])
+        joined[place] = (fleet, ship.line_position)
         launched.append((ship, fleet))
+    # Written together, a statement per kind of change, instead of a save per keel.
+    rows_update(Ship, building, ["building_turns_left"])
+    rows_update(
+        Ship,
+        [ship for ship, _ in launched],
+        ["building_turns_left", "condition", "crew", "fleet", "building_port", "line_position"],
+    )
     return launched
 
 
@@ -143,7 +163,7 @@ def prizes_take(*, ships: list[Ship], port: Port, captor_id: int, crew: str, tur
         ship.fleet = prize_fleet
         ship.line_position = last + n
         ship.cargo = None
-    Ship.objects.bulk_update(ships, ["nation", "crew", "fleet", "line_position", "cargo"])
+    rows_update(Ship, ships, ["nation", "crew", "fleet", "line_position", "cargo"])
     taken = PrizesTaken(prize_fleet, land_units_lose(unit_ids=cargo))
     # The admirals of the fleets left with no ship, in one query per kind of row whatever the fleets.
     commanded = list(Fleet.objects.filter(pk__in=emptied, admiral__isnull=False).select_related("admiral"))

@@ -30,6 +30,7 @@ from campaign.models import Nation
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
+from fleets.rows import rows_update
 from fleets.services import prizes_take
 from ports.models import LandUnit, Port
 from ports.services import port_owner_change
@@ -93,7 +94,7 @@ def port_capture_complete(*, port: Port, turn: int, diplomacy: Diplomacy) -> Cap
     ]
     for keel in keels:
         keel.nation = captor  # building_port and building_turns_left stay: it goes on building for the captor
-    Ship.objects.bulk_update(keels, ["nation"])
+    rows_update(Ship, keels, ["nation"])
     capture.keels = keels
 
     waiting = [
@@ -104,7 +105,7 @@ def port_capture_complete(*, port: Port, turn: int, diplomacy: Diplomacy) -> Cap
     for admiral in waiting:
         admiral.status = Admiral.Status.LOST
         admiral.port = None
-    Admiral.objects.bulk_update(waiting, ["status", "port"])
+    rows_update(Admiral, waiting, ["status", "port"])
     capture.admirals += waiting
     return capture
 

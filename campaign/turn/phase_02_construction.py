@@ -14,6 +14,8 @@ from rules.turn_events import ShipLaidDown, ShipLaunched, UnitRaised
 
 
 def construction_phase(ctx: PhaseContext) -> None:
+    # The campaign and its ruleset go to the services as the phase read them: nothing in this phase
+    # changes the campaign's row, and reading it again cost a query and a ruleset per order.
     for ship, fleet in keels_advance(campaign_id=ctx.campaign.pk, turn=ctx.turn.number):
         port = fleet.port
         assert port is not None  # a keel is launched in the port it was laid down in
@@ -38,7 +40,14 @@ def construction_phase(ctx: PhaseContext) -> None:
             continue
         try:
             if order.kind == Order.Kind.LAY_DOWN:
-                ship = ship_lay_down(nation=order.nation, ship_class=body["class"], name=body["name"], port=port)
+                ship = ship_lay_down(
+                    nation=order.nation,
+                    ship_class=body["class"],
+                    name=body["name"],
+                    port=port,
+                    campaign=ctx.campaign,
+                    ruleset=ctx.ruleset,
+                )
                 order_done(order, f"{ship.name} laid down at {port.name}")
                 ctx.report(
                     [order.nation.code],
@@ -53,7 +62,9 @@ def construction_phase(ctx: PhaseContext) -> None:
                 )
             else:
                 train = body.get("unit") == "siege_train"
-                land_unit_raise(nation=order.nation, port=port, siege_train=train)
+                land_unit_raise(
+                    nation=order.nation, port=port, siege_train=train, campaign=ctx.campaign, ruleset=ctx.ruleset
+                )
                 what = "siege train" if train else "land unit"
                 order_done(order, f"{what} raised at {port.name}")
                 ctx.report(

@@ -8,6 +8,8 @@ reports, zone by zone in key order, and blockades are established (§4 "Blockade
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from battles.engagements import (
     engagement_zones_pending,
     engagements_fight_zones,
@@ -69,14 +71,44 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
         .select_related("nation", "blockade_port")
         .order_by("nation__code", "id")
     )
+    candidates = [
+        fleet
+        for fleet in fleets
+        if fleet.blockade_port is not None
+        and fleet.sea_zone_id == fleet.blockade_port.sea_zone_id
+        and fleet.pk not in worsted
+        and fleet.blockade_port.pk not in lifted
+    ]
+    # One query per kind of row, whatever the blockaders: which candidates have a SOL afloat, the
+    # blockades already recorded this turn, and the ships inside the ports blockaded.
+    with_sol = set(
+        Ship.objects.filter(
+            fleet__in=[f.pk for f in candidates], condition__in=Ship.AFLOAT, ship_class__in=SOL_CLASSES
+        ).values_list("fleet_id", flat=True)
+    )
+    blockaders = [f for f in candidates if f.pk in with_sol]
+    recorded = {
+        (b.port_id, b.fleet_id): b
+        for b in Blockade.objects.filter(campaign=ctx.campaign, turn=turn.number, fleet__in=[f.pk for f in blockaders])
+    }
+    inside: dict[int, list[Ship]] = defaultdict(list)
+    ports = {f.blockade_port_id for f in blockaders}
+    for ship in (
+        Ship.objects.filter(fleet__port__in=ports, condition__in=Ship.AFLOAT)
+        .select_related("nation", "fleet")
+        .order_by("nation__code", "id")
+    ):
+        assert ship.fleet is not None and ship.fleet.port_id is not None  # afloat ships in a port's fleet
+        inside[ship.fleet.port_id].append(ship)
     made = []
-    for fleet in fleets:
+    new: list[Blockade] = []
+    for fleet in blockaders:
         port = fleet.blockade_port
-        if port is None or fleet.sea_zone_id != port.sea_zone_id or fleet.pk in worsted or port.pk in lifted:
-            continue
-        if not Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT, ship_class__in=SOL_CLASSES).exists():
-            continue
-        blockade, _ = Blockade.objects.get_or_create(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
+        assert port is not None  # a candidate's
+        blockade = recorded.get((port.pk, fleet.pk))
+        if blockade is None:
+            blockade = Blockade(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
+            new.append(blockade)
         made.append(blockade)
         ctx.report(
             None,
@@ -89,10 +121,9 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
                 port_name=port.name,
             ),
         )
-        inside = Ship.objects.filter(fleet__port=port, condition__in=Ship.AFLOAT).select_related("nation")
         seen = tuple(
             SeenShip(nation=s.nation.code, ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)
-            for s in inside.order_by("nation__code", "id")
+            for s in inside[port.pk]
         )
         ctx.report(
             [fleet.nation.code],
@@ -105,4 +136,6 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
                 ships=seen,
             ),
         )
+    # Inserted in the order the loop met them, as get_or_create one by one did (same ids).
+    Blockade.objects.bulk_create(new)
     return made

@@ -104,8 +104,9 @@ def _fireships(
     holder: int | None,
 ) -> None:
     """§9 fireships at ``port``: each fleet's order on its own, in processing order."""
+    blockaders = _blockaders(ctx, port) if orders else set()
     for order in orders:
-        fleet, refused = _attacker(ctx, order, port, relations, holder)
+        fleet, refused = _attacker(ctx, order, port, relations, holder, blockaders)
         if fleet is None:
             order_skip(ctx, order, refused)
             continue
@@ -135,8 +136,9 @@ def _guns_run(
 ) -> None:
     """§4/§6 running the guns at ``port``: the fleets of one side go together, lead fleet first."""
     sides: list[tuple[list[Order], list[Fleet]]] = []
+    blockaders = _blockaders(ctx, port) if orders else set()
     for order in orders:
-        fleet, refused = _attacker(ctx, order, port, relations, holder)
+        fleet, refused = _attacker(ctx, order, port, relations, holder, blockaders)
         if fleet is None:
             order_skip(ctx, order, refused)
             continue
@@ -168,8 +170,14 @@ def _guns_run(
         ctx.report(fought.nations, _fought(port, fought))
 
 
+def _blockaders(ctx: PhaseContext, port: Port) -> set[int]:
+    """The fleets blockading ``port`` this turn, read once for a port's orders (phase 4 wrote the rows;
+    phase 5 changes none of them)."""
+    return blockading_fleets(campaign_id=ctx.campaign.pk, turn=ctx.turn.number, port_id=port.pk)
+
+
 def _attacker(
-    ctx: PhaseContext, order: Order, port: Port, relations: Diplomacy, holder: int | None
+    ctx: PhaseContext, order: Order, port: Port, relations: Diplomacy, holder: int | None, blockaders: set[int]
 ) -> tuple[Fleet | None, str]:
     """The order's fleet if it may attack ``port`` now, else None and the reason it may not.
 
@@ -189,7 +197,7 @@ def _attacker(
         return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.name}'s fleets"
     if fleet.port_id is not None or fleet.sea_zone_id != port.sea_zone_id:
         return None, f"{fleet.name} is not at sea in {port.sea_zone.name}, the zone of {port.name}"
-    blockades = fleet.pk in blockading_fleets(campaign_id=ctx.campaign.pk, turn=ctx.turn.number, port_id=port.pk)
+    blockades = fleet.pk in blockaders
     if not blockades and not fleet_won_battle_in_zone(
         turn_id=ctx.turn.pk, sea_zone_id=port.sea_zone_id, fleet_id=fleet.pk, nation_code=order.nation.code
     ):

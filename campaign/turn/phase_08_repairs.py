@@ -47,6 +47,7 @@ from campaign.services import TreasuryError, ledger_post
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
 from fleets.models import Ship
+from fleets.rows import rows_update
 from fleets.selectors import Blockades, blockades_for_turn
 from rules.economy import repair_cost
 from rules.turn_events import ShipNoted
@@ -215,6 +216,9 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
 
     orders = orders_pending(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
     ships = _ships({o.body["ship"] for o in orders if isinstance(o.body.get("ship"), int)})
+    # Written together after the orders (one UPDATE): each order checks the ship as the orders
+    # before it left it in memory, so nothing reads the rows in between.
+    changed: dict[int, Ship] = {}
     for order in orders:
         ship = ships.get(order.body.get("ship"))
         if ship is None or ship.nation_id != order.nation_id or ship.condition not in Ship.AFLOAT:
@@ -232,7 +236,8 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
             continue
         assert port is not None  # ordinary_check: an own port
         ship.in_ordinary = lay_up
-        ship.save(update_fields=["in_ordinary"])
+        changed[ship.pk] = ship
         text = f"{ship.name} was {'laid up in ordinary' if lay_up else 'recommissioned'} at {port.name}."
         order_done(order, text)
         ctx.report([order.nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+    rows_update(Ship, list(changed.values()), ["in_ordinary"])

@@ -13,6 +13,7 @@ from campaign.orders.errors import CheckFailed
 from campaign.turn.sea.contacts import parties_split
 from campaign.turn.sea.world import EngagementPlan, MoveNote, Mover, SeaWorld
 from fleets.models import Fleet
+from fleets.rows import rows_update
 from ports.models import LandUnit, Port, SeaZone
 from rules.ruleset import SOL_CLASSES
 from rules.supply import retreat_step
@@ -58,7 +59,11 @@ def _processing_key(world: SeaWorld, mover: Mover) -> tuple[str, int, int]:
 
 
 def fleets_save(world: SeaWorld) -> None:
-    Fleet.objects.bulk_update([m.fleet for m in world.movers.values()], ["sea_zone", "port", "left_port_turn"])
+    """Write where each fleet ended the phase. Only the fleets that moved: most stay where they were,
+    and a bulk update builds and sends three CASE branches per fleet given."""
+    moved = [m.fleet for m in world.movers.values() if m.place != m.loaded]
+    if moved:
+        rows_update(Fleet, moved, ["sea_zone", "port", "left_port_turn"])
 
 
 def port_engagements_plan(world: SeaWorld, sally_orders: Sequence[Order]) -> list[MoveNote]:

@@ -13,9 +13,10 @@ House resolutions:
 from __future__ import annotations
 
 from battles.engagements import ship_line_key
-from campaign.models import Nation, Order
+from campaign.models import Order
 from campaign.turn.context import PhaseContext
 from fleets.models import Admiral, Fleet, Ship
+from fleets.rows import rows_update
 from ports.models import LandUnit, Port, SeaZone
 from rules.turn_events import counted
 
@@ -26,9 +27,9 @@ class Refused(ValueError):
 
 def _fleet(ctx: PhaseContext, order: Order, key: str = "fleet") -> Fleet:
     try:
-        fleet = Fleet.objects.select_related("nation", "port", "sea_zone").get(
-            campaign=ctx.campaign, pk=int(order.body.get(key))
-        )
+        # The fleet's row alone: its nation is compared by id, its port and zone are named only in a
+        # refusal (read then, lazily), and most orders are carried out.
+        fleet = Fleet.objects.get(campaign=ctx.campaign, pk=int(order.body.get(key)))
     except (Fleet.DoesNotExist, TypeError, ValueError):
         raise Refused(f"fleet {order.body.get(key)!r} does not exist") from None
     if fleet.nation_id != order.nation_id:
@@ -100,7 +101,7 @@ def line_order_set(ctx: PhaseContext, order: Order) -> str:
     rest = [s for s in ships if s not in first]
     for position, ship in enumerate(first + rest, start=1):
         ship.line_position = position
-    Ship.objects.bulk_update(ships, ["line_position"])
+    rows_update(Ship, ships, ["line_position"])
     return f"{fleet.name}'s line: {', '.join(s.name for s in first)} first"
 
 
@@ -114,7 +115,7 @@ def _ships(ctx: PhaseContext, order: Order) -> list[Ship]:
         s.pk: s
         for s in Ship.objects.filter(campaign=ctx.campaign, pk__in=ids, nation=order.nation_id)
         .filter(condition__in=Ship.AFLOAT, fleet__isnull=False)
-        .select_related("fleet__port", "fleet__sea_zone")
+        .select_related("fleet")  # compared by place ids; the names only in a refusal (read then)
     }
     return [found[i] for i in ids if i in found]
 
@@ -124,7 +125,7 @@ def _append(fleet: Fleet, ships: list[Ship]) -> None:
     for k, ship in enumerate(ships, start=1):
         ship.fleet = fleet
         ship.line_position = top + k
-    Ship.objects.bulk_update(ships, ["fleet", "line_position"])
+    rows_update(Ship, ships, ["fleet", "line_position"])
 
 
 def _fleet_emptied(fleet: Fleet) -> None:
@@ -173,7 +174,7 @@ def fleet_form(ctx: PhaseContext, order: Order) -> str:
     assert first is not None
     here = [s for s in ships if s.fleet is not None and _place(s.fleet) == _place(first)]
     sources = {s.fleet_id: s.fleet for s in here if s.fleet is not None}
-    nation = Nation.objects.get(pk=order.nation_id)
+    nation = order.nation  # read with the order in this phase (orders_pending): no query of its own
     fleet = Fleet.objects.create(
         campaign=ctx.campaign,
         nation=nation,
@@ -231,7 +232,7 @@ def admiral_appoint(ctx: PhaseContext, order: Order) -> str:
         raise Refused(f"Admiral {admiral.name} is lost")
     if fleet.admiral_id == admiral.pk:
         return f"Admiral {admiral.name} already commands {fleet.name}"
-    commanding = Fleet.objects.filter(admiral=admiral).select_related("port", "sea_zone").first()
+    commanding = Fleet.objects.filter(admiral=admiral).first()
     if commanding is not None:
         if _place(commanding) != _place(fleet):
             raise Refused(f"Admiral {admiral.name} is {_place_name(commanding)}, {fleet.name} {_place_name(fleet)}")

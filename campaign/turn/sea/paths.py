@@ -11,6 +11,7 @@ from campaign.orders.errors import CheckFailed
 from campaign.turn.sea.contacts import contacts_resolve
 from campaign.turn.sea.world import SEA, MoveNote, Mover, SeaWorld, fleet_place_name, steps_named
 from fleets.models import Fleet, Ship
+from fleets.rows import rows_update
 from fleets.selectors import free_fleet_name
 from rules.turn_events import FleetNoted, counted
 
@@ -149,7 +150,7 @@ def _leave_behind(world: SeaWorld, mover: Mover, ships: list[Ship]) -> None:
     for k, ship in enumerate(ships, start=1):
         ship.fleet = keeper.fleet
         ship.line_position = top + k
-    Ship.objects.bulk_update(ships, ["fleet", "line_position"])
+    rows_update(Ship, ships, ["fleet", "line_position"])
     keeper.ships.extend(ships)
     mover.ships = [s for s in mover.ships if s not in ships]
     world.ctx.report(

@@ -37,6 +37,16 @@ class Mover:
     entered_port: bool = False
     engaged: bool = False
     halted: bool = False
+    #: Where the fleet stood when loaded (zone, port, left_port_turn): the end of the phase writes
+    #: only the fleets that moved.
+    loaded: tuple[int, int | None, int | None] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.loaded = self.place
+
+    @property
+    def place(self) -> tuple[int, int | None, int | None]:
+        return (self.fleet.sea_zone_id, self.fleet.port_id, self.fleet.left_port_turn)
 
     @property
     def seeks(self) -> bool:
