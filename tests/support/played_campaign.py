@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar, cast
 
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Model
@@ -97,12 +96,15 @@ def played(recipe: Callable[[], Campaign]) -> Campaign:
     return kept(recipe)
 
 
-def kept(recipe: Callable[[], T], *, shift: Literal["days", "exact"] = "days") -> T:
+def kept(recipe: Callable[[], T], *, shift: Literal["days", "exact"] = "days", fresh_ids: bool = False) -> T:
     """What ``recipe()`` returns, its rows copied in from var/played/ as ``played`` does (written by
     the first process to ask), its models fetched again by primary key. The time stamps move by the
     whole days since the recipe ran (``"days"``: a played campaign's deadlines stay on the ruleset's
-    hour) or by the exact time (``"exact"``: a world built with ``timezone.now()``). The recipe runs
-    for real when game or user rows exist already, or its tables hold rows."""
+    hour) or by the exact time (``"exact"``: a world built with ``timezone.now()``). ``fresh_ids``
+    gives every row a new id from its table's sequence, as a build would (for a recipe whose rows
+    quote no ids inside their JSON): a copy at the same ids test after test leaves PostgreSQL dead
+    versions of those keys to wade through. The recipe runs for real when game or user rows exist
+    already, or its tables hold rows."""
     path, lock_path = _files(recipe)
     rows = _rows_read.get(path)
     if rows is None:
@@ -120,8 +122,8 @@ def kept(recipe: Callable[[], T], *, shift: Literal["days", "exact"] = "days") -
         _rows_read[path] = rows
     if _rows_exist([*_game_tables(), *(t["table"] for t in rows["tables"])]):
         return recipe()
-    users = _rows_copy_in(rows, shift)
-    return cast(T, _handles_rebuilt(rows["handles"], users))
+    ids = _rows_copy_in(rows, shift, fresh_ids)
+    return cast(T, _handles_rebuilt(rows["handles"], ids))
 
 
 #: The rows of each file this process read: a file is never rewritten under the same name.
@@ -180,15 +182,15 @@ def _handles(value: Any) -> Any:
     return {"value": value}
 
 
-def _handles_rebuilt(handles: Any, users: dict[str, str]) -> Any:
+def _handles_rebuilt(handles: Any, ids: dict[str, dict[str, str]]) -> Any:
     """The values ``_handles`` described, each model fetched once (one query a model class), so
-    two handles on the same row are the same object, as they were in the recipe; a user by the new
-    id ``users`` gives it."""
-    user_label = get_user_model()._meta.label_lower
+    two handles on the same row are the same object, as they were in the recipe; a row by the new
+    id ``ids`` gives it (by table, then old id)."""
     wanted: dict[str, set[Any]] = {}
 
     def pk(h: dict[str, Any]) -> Any:
-        return int(users[str(h["pk"])]) if h["model"] == user_label and users else h["pk"]
+        new = ids.get(apps.get_model(h["model"])._meta.db_table, {}).get(str(h["pk"]))
+        return h["pk"] if new is None else int(new)
 
     def collect(h: dict[str, Any]) -> None:
         if "model" in h:
@@ -283,17 +285,17 @@ def _columns(table: str) -> tuple[list[str], list[str]]:
     return [c for c, _ in found], [c for c, kind in found if kind == "timestamp with time zone"]
 
 
-def _user_columns() -> dict[str, list[str]]:
-    """The columns of each table that hold a user's id (their foreign keys to auth_user; its own id)."""
+def _references() -> dict[str, dict[str, str]]:
+    """Each table's columns that hold another table's id (its foreign keys), with that table."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT c.conrelid::regclass::text, a.attname FROM pg_constraint c JOIN pg_attribute a"
-            " ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)"
-            " WHERE c.contype = 'f' AND c.confrelid = 'auth_user'::regclass ORDER BY 1, 2"
+            "SELECT c.conrelid::regclass::text, a.attname, c.confrelid::regclass::text FROM pg_constraint c"
+            " JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)"
+            " WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace ORDER BY 1, 2"
         )
-        found: dict[str, list[str]] = {"auth_user": ["id"]}
-        for table, column in cursor.fetchall():
-            found.setdefault(table, []).append(column)
+        found: dict[str, dict[str, str]] = {}
+        for table, column, target in cursor.fetchall():
+            found.setdefault(table, {})[column] = target
     return found
 
 
@@ -325,7 +327,7 @@ def _rows_played(recipe: Callable[[], Any], keep: bool = False) -> dict[str, Any
             transaction.set_rollback(True)
             return None
         out: list[dict[str, Any]] = []
-        users = _user_columns()
+        references = _references()
         with connection.cursor() as cursor:
             for table in written:
                 columns, times = _columns(table)
@@ -338,13 +340,15 @@ def _rows_played(recipe: Callable[[], Any], keep: bool = False) -> dict[str, Any
                     cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
                     position = list(cursor.fetchone() or ())
                 out.append({"table": table, "columns": columns, "times": times, "data": data})
-                out[-1]["users"] = users.get(table, [])
+                out[-1]["references"] = references.get(table, {})
                 out[-1] |= {"sequence": sequence, "at": position}
         transaction.set_rollback(not keep)
     return {"handles": _handles(made), "played_at": played_at.isoformat(), "tables": out}
 
 
-def _rows_copy_in(rows: dict[str, Any], shift: Literal["days", "exact"] = "days") -> dict[str, str]:
+def _rows_copy_in(
+    rows: dict[str, Any], shift: Literal["days", "exact"] = "days", fresh_ids: bool = False
+) -> dict[str, dict[str, str]]:
     """Write the rows ``_rows_played`` read, time stamps moved by the days (or exact time) since the
     play, users under new ids (returned, by their old ones); the game's sequences where the play left
     them, the others past the ids copied in."""
@@ -358,12 +362,12 @@ def _rows_copy_in(rows: dict[str, Any], shift: Literal["days", "exact"] = "days"
     # In one transaction even in a test without one (a live server's): the foreign keys are checked
     # at its end, so the tables may be copied in any order.
     with transaction.atomic(), connection.cursor() as cursor:
-        users = _user_ids_new(cursor, rows)
+        ids = _ids_new(cursor, rows, every=fresh_ids)
         for t in rows["tables"]:
             names = ", ".join(quote(c) for c in t["columns"])
             with cursor.copy(f"COPY {quote(t['table'])} ({names}) FROM STDIN") as copy:
-                copy.write(_rows_moved(t, moved_by, users))
-            if t["table"] == "auth_user":
+                copy.write(_rows_moved(t, moved_by, ids))
+            if t["table"] in ids:
                 continue  # its sequence moved past the new ids already
             if t["sequence"] is not None:
                 last, called = t["at"]
@@ -376,33 +380,40 @@ def _rows_copy_in(rows: dict[str, Any], shift: Literal["days", "exact"] = "days"
             cursor.execute(f"SELECT {', '.join(sequences)}", values)
         # The foreign keys are checked now rather than never (the test's transaction is rolled back).
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED")
-    return users
+    return ids
 
 
-def _user_ids_new(cursor: Any, rows: dict[str, Any]) -> dict[str, str]:
-    """New ids for the users copied in, taken from auth_user's sequence as a build would take them,
-    by the old ids (in the same order). A game row's id is the same in every copy, but a user's is
-    not: the API's throttle counts a user's requests by id in the cache, across tests, and a copy's
-    users would otherwise inherit the last test's requests."""
-    [table] = [t for t in rows["tables"] if t["table"] == "auth_user"] or [None]
-    if table is None:
+def _ids_new(cursor: Any, rows: dict[str, Any], every: bool) -> dict[str, dict[str, str]]:
+    """New ids for the rows copied in — the users' always, every table's if ``every`` — taken from
+    each table's sequence as a build would take them, by table and old id (in the same order). A
+    user's id is never the same twice: the API's throttle counts a user's requests by id in the
+    cache, across tests, and a copy's users would otherwise inherit the last test's requests."""
+    tables = [t for t in rows["tables"] if t["sequence"] is not None and (every or t["table"] == "auth_user")]
+    if not tables:
         return {}
-    at = table["columns"].index("id")
-    old = sorted((int(line.split("\t")[at]) for line in table["data"].split("\n") if line), key=int)
-    cursor.execute(f"SELECT setval('{table['sequence']}', nextval('{table['sequence']}') + %s - 1)", [len(old)])
-    first = cursor.fetchone()[0] - len(old) + 1
-    return {str(o): str(first + n) for n, o in enumerate(old)}
+    old = {}
+    for t in tables:
+        at = t["columns"].index("id")
+        old[t["table"]] = sorted(int(line.split("\t")[at]) for line in t["data"].split("\n") if line)
+    blocks = ", ".join(f"setval('{t['sequence']}', nextval('{t['sequence']}') + %s - 1)" for t in tables)
+    cursor.execute(f"SELECT {blocks}", [len(old[t["table"]]) for t in tables])
+    ids: dict[str, dict[str, str]] = {}
+    for t, last in zip(tables, cursor.fetchone(), strict=True):
+        first = last - len(old[t["table"]]) + 1
+        ids[t["table"]] = {str(o): str(first + n) for n, o in enumerate(old[t["table"]])}
+    return ids
 
 
-def _rows_moved(table: dict[str, Any], by: timedelta, users: dict[str, str]) -> str:
-    """COPY's text rows of ``table`` with every time stamp moved ``by`` and every user's id changed as
-    ``users`` says. Moved here rather than by an UPDATE in the database: the audit log's trigger
-    refuses UPDATEs, and a temporary table for each table to move them in cost PostgreSQL more than
-    the copy itself."""
+def _rows_moved(table: dict[str, Any], by: timedelta, ids: dict[str, dict[str, str]]) -> str:
+    """COPY's text rows of ``table`` with every time stamp moved ``by`` and every id (its own, and
+    those its foreign keys hold) changed as ``ids`` says. Moved here rather than by an UPDATE in the
+    database: the audit log's trigger refuses UPDATEs, and a temporary table for each table to move
+    them in cost PostgreSQL more than the copy itself."""
     columns, data = table["columns"], table["data"]
     times = [columns.index(c) for c in table["times"]] if by else []
-    ids = [columns.index(c) for c in table.get("users", [])] if users else []
-    if not times and not ids:
+    targets = {"id": table["table"], **table["references"]}
+    changed = [(columns.index(c), ids[target]) for c, target in targets.items() if target in ids and c in columns]
+    if not times and not changed:
         return cast(str, data)
     lines = data.split("\n")
     for n, line in enumerate(lines):
@@ -412,7 +423,7 @@ def _rows_moved(table: dict[str, Any], by: timedelta, users: dict[str, str]) -> 
         for i in times:
             if fields[i] != "\\N":
                 fields[i] = (datetime.fromisoformat(fields[i]) + by).isoformat(sep=" ")
-        for i in ids:
-            fields[i] = users.get(fields[i], fields[i])
+        for i, new in changed:
+            fields[i] = new.get(fields[i], fields[i])
         lines[n] = "\t".join(fields)
     return "\n".join(lines)
