@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.utils.dateparse import parse_datetime
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, _keywords, validators
 from jsonschema.exceptions import ValidationError
 
 from campaign.schemas.campaign_document import campaign_document_schema
-from campaign.schemas.fast_check import Predicate, schema_predicate
+from campaign.schemas.fast_check import Predicate, schema_predicate, subschema_predicates
 from campaign.schemas.play_checks import dispatch_problems, table_problems
 from rules.ruleset import RulesetError, validate_flat
 
@@ -73,14 +73,37 @@ def _accepted() -> Predicate:
     return schema_predicate(campaign_document_schema())
 
 
+@cache
+def _lister() -> Draft202012Validator:
+    """jsonschema's validator, but for ``items``: an item the compiled predicate of the items' schema
+    accepts has no error to list, so it is not walked. A refused europe-1805 document (a hostile
+    import: one bad ship among hundreds) was walked whole, 0.9 s of its 1.1 s of CPU; now only the
+    items with a problem are, and the errors — jsonschema's own — are the same."""
+    schema = campaign_document_schema()
+    accepts = subschema_predicates(schema)
+
+    def items(validator: Any, items: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+        if items is False or not isinstance(items, dict) or not validator.is_type(instance, "array"):
+            yield from _keywords.items(validator, items, instance, schema)
+            return
+        accepted = accepts(items)
+        for index in range(len(schema.get("prefixItems", [])), len(instance)):
+            if not accepted(instance[index]):
+                yield from validator.descend(instance=instance[index], schema=items, path=index)
+
+    lister = validators.extend(Draft202012Validator, {"items": items})
+    return cast(Draft202012Validator, lister(schema))
+
+
 def schema_problems(document: Any) -> list[str]:
     """The document against the JSON Schema: one readable line per problem, in document order.
 
     The compiled predicate says yes to a valid document at a fraction of jsonschema's cost; it never
-    says yes to one jsonschema refuses, and on a no jsonschema lists the problems itself."""
+    says yes to one jsonschema refuses, and on a no jsonschema lists the problems itself (skipping
+    the list items the predicate vouches for: ``_lister``)."""
     if _accepted()(document):
         return []
-    errors = sorted(_validator().iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(_lister().iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
     return [_schema_message(e) for e in errors]
 
 

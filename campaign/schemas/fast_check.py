@@ -63,6 +63,24 @@ def schema_predicate(schema: dict[str, Any]) -> Predicate:
     return root[0]
 
 
+def subschema_predicates(schema: dict[str, Any]) -> Callable[[dict[str, Any]], Predicate]:
+    """For a subschema of ``schema`` (the very dict inside it), a predicate that is True only for
+    instances that subschema accepts — ``$ref: "#"`` inside it meaning ``schema``, as for
+    jsonschema. Built on first asking, kept by the subschema's identity (the dicts are kept too, so
+    an identity is never reused): jsonschema's own listing of a refused document can then skip the
+    items of a list that are certainly valid, and walk only the others."""
+    root = schema_predicate(schema)
+    built: dict[int, tuple[dict[str, Any], Predicate]] = {}
+
+    def predicate(subschema: dict[str, Any]) -> Predicate:
+        found = built.get(id(subschema))
+        if found is None:
+            found = built[id(subschema)] = (subschema, _compile(subschema, root))
+        return found[1]
+
+    return predicate
+
+
 def _compile(schema: dict[str, Any], root: Predicate) -> Predicate:
     keys = set(schema) - _ANNOTATIONS
     unknown = keys - _COMPILERS.keys() - {"then", "else"}

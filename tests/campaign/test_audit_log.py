@@ -18,6 +18,7 @@ from campaign.backup import BackupError, campaign_export, campaign_import
 from campaign.models import AuditEntry, Campaign
 from campaign.selectors import audit_entries_for_user
 from tests.factories import CampaignFactory
+from tests.support.played_campaign import kept
 
 pytestmark = pytest.mark.django_db
 
@@ -117,14 +118,20 @@ def test_selectors_scope_to_the_campaign_and_to_the_campaigns_a_user_runs() -> N
 # --- export, import, audit_log command ------------------------------------------------------------
 
 
-@pytest.fixture
-def europe_with_log(db: None) -> Campaign:
+def _europe_with_log() -> Campaign:
     call_command("load_scenario", "europe-1805", "--seed", "1805", stdout=io.StringIO())
     campaign = Campaign.objects.get(slug="europe-1805")
     gm = User.objects.create_user("ada")
     audit_record(campaign=campaign, actor=gm, action="campaign_paused", summary="Europe 1805 paused")
     _entry(campaign, gm)
     return campaign
+
+
+@pytest.fixture
+def europe_with_log(db: None) -> Campaign:
+    """europe-1805 with two entries in its log, its rows copied in (made once, kept under
+    var/played/): the tests read, export and import the log; the tests above write it for real."""
+    return kept(_europe_with_log)
 
 
 def test_the_log_round_trips_through_export_and_import(europe_with_log: Campaign) -> None:

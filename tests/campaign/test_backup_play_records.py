@@ -39,6 +39,7 @@ from fleets.models import Ship
 from ports.models import LandUnit, Port
 from tests.repair.worlds import Players, sallies_with_snapshot, with_players
 from tests.support.exports import differences, strip_ids
+from tests.support.played_campaign import kept
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -104,11 +105,17 @@ def _played(world: World, people: Players) -> Campaign:
     return campaign
 
 
-@pytest.fixture
-def played() -> tuple[Campaign, Players, dict[str, Any]]:
+def _played_world() -> tuple[Campaign, Players]:
     world = sallies_with_snapshot()
     people = with_players(world)
-    campaign = _played(world, people)
+    return _played(world, people), people
+
+
+@pytest.fixture
+def played() -> tuple[Campaign, Players, dict[str, Any]]:
+    """The played campaign's rows copied in (played once, kept under var/played/; ``played_document``
+    below plays it for real, with the checks ``_played`` makes on the way, in every run)."""
+    campaign, people = kept(_played_world)
     return campaign, people, json.loads(json.dumps(campaign_export(campaign=campaign)))
 
 

@@ -42,6 +42,7 @@ from tests.factories import (
     ShipFactory,
     TurnFactory,
 )
+from tests.support.played_campaign import kept
 
 pytestmark = pytest.mark.django_db
 
@@ -82,6 +83,11 @@ def fund(nation: Nation, amount: int) -> None:
 
 @pytest.fixture
 def w() -> World:
+    """The orders' world, its rows copied in (built once, kept under var/played/)."""
+    return kept(_w, shift="exact", fresh_ids=True)
+
+
+def _w() -> World:
     campaign = CampaignFactory.create(slug="orders-1805", name="Orders 1805", year=1805)
     turn = TurnFactory.create(campaign=campaign)
     gb = NationFactory.create(campaign=campaign, code="GB", name="Great Britain")

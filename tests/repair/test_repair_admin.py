@@ -12,17 +12,26 @@ from battles.models import Battle
 from campaign.audit_models import AuditEntry
 from campaign.models import Campaign, CampaignRevert, Turn
 from tests.factories import CampaignFactory
-from tests.repair.worlds import sallies_with_snapshot, with_players
+from tests.repair.worlds import Players, sallies_with_snapshot, with_players
+from tests.support.played_campaign import kept
 from tests.support.turns import turn_resolve_inline
+from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def resolved_world():
+def _resolved() -> tuple[World, Players]:
     world = sallies_with_snapshot()
     players = with_players(world)
     turn_resolve_inline(world.turn)
+    return world, players
+
+
+@pytest.fixture
+def resolved_world():
+    """The sallies resolved, their rows copied in (resolved once, kept under var/played/): the pages
+    read and repair the rows; tests/repair's service tests resolve it for real."""
+    world, players = kept(_resolved)
     gm = Client()
     gm.force_login(players.gm)
     return world, players, gm

@@ -35,6 +35,7 @@ from rules.fireships import FireshipTarget, fireships_attack
 from rules.strategic_log import StrategicLog
 from tests.factories import NationFactory, ShipFactory
 from tests.support.dispatches import three_powers
+from tests.support.played_campaign import kept
 from tests.web.fog_worlds import battle_in, client_for, players_world, user
 from tests.worlds import World
 
@@ -105,9 +106,14 @@ def running_the_guns_battle(w: World, ships: list[Ship], *, seed: int = 3) -> Ba
     )
 
 
+def _world() -> World:
+    return players_world()
+
+
 @pytest.fixture
 def world() -> World:
-    return players_world()
+    """The players' world, its rows copied in (built once, kept under var/played/)."""
+    return kept(_world, shift="exact", fresh_ids=True)
 
 
 def _ships(nation: Nation) -> list[Ship]:

@@ -24,6 +24,7 @@ from campaign.scenario import ScenarioError, scenario_read, scenario_validate
 from campaign.viewer import viewer_for_player
 from fleets.models import Fleet
 from ports.models import Port, SeaZone
+from tests.support.played_campaign import kept
 from tests.web.fog_worlds import client_for, europe, turn_close
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,9 @@ EUROPE = THEATRES["europe"]
 
 @pytest.fixture
 def campaign() -> Campaign:
-    return europe()
+    """europe-1805 with Britain's player, its rows copied in (loaded once, kept under var/played/):
+    these tests read its maps, none checks what loading writes."""
+    return kept(europe)
 
 
 def _player(campaign: Campaign, code: str = "GB") -> Any:

@@ -17,15 +17,21 @@ from campaign.orders.errors import OrderRefused, RefusalCode
 from campaign.orders.services import order_add, order_move, orders_reorder
 from fleets.models import Fleet
 from tests.factories import ShipFactory
+from tests.support.played_campaign import kept
 from tests.web.fog_worlds import client_for, players_world
 from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
 
 
+def _world() -> World:
+    return players_world(treasury=120)
+
+
 @pytest.fixture
 def world() -> World:
-    return players_world(treasury=120)
+    """The players' world, its rows copied in (built once, kept under var/played/)."""
+    return kept(_world, shift="exact", fresh_ids=True)
 
 
 def _page(w: World, kind: str, **query: str) -> str:

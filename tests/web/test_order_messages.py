@@ -15,6 +15,7 @@ from django.urls import reverse
 from campaign.models import Order
 from campaign.orders.services import order_add
 from tests.support.order_forms import more_of_britain, order_form_cases
+from tests.support.played_campaign import kept
 from tests.support.words import forbidden_words, visible_text
 from tests.web.fog_worlds import client_for, players_world
 from tests.worlds import World
@@ -25,9 +26,14 @@ pytestmark = pytest.mark.django_db
 AN_ID = re.compile(r"\b(ship|fleet|ships|admiral)s? \d+\b")
 
 
+def _world() -> World:
+    return players_world(treasury=120)
+
+
 @pytest.fixture
 def world() -> World:
-    return players_world(treasury=120)
+    """The players' world, its rows copied in (built once, kept under var/played/)."""
+    return kept(_world, shift="exact", fresh_ids=True)
 
 
 def _orders(w: World) -> str:

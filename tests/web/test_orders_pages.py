@@ -16,15 +16,21 @@ from campaign.orders.services import order_add
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory, ShipFactory
 from tests.support.order_forms import more_of_britain, order_form_cases
+from tests.support.played_campaign import kept
 from tests.web.fog_worlds import client_for, players_world, user
 from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
 
 
+def _world() -> World:
+    return players_world(treasury=120)
+
+
 @pytest.fixture
 def world() -> World:
-    return players_world(treasury=120)
+    """The players' world, its rows copied in (built once, kept under var/played/)."""
+    return kept(_world, shift="exact", fresh_ids=True)
 
 
 def _url(w: World, **query: str) -> str:
