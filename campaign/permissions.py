@@ -136,6 +136,42 @@ def can_appoint_gms(user: User, campaign: Campaign) -> bool:
     return campaign_role(user, campaign).part in (Part.GM, Part.SUPERUSER)
 
 
+#: The attribute of a request that keeps its answers of the admin's scope questions (:func:`_scope_memo`).
+_SCOPE_MEMO = "_admiralty_campaign_scope"
+
+
+def _scope_memo(request: HttpRequest) -> dict[tuple[Any, ...], bool]:
+    """This request's answers to "does the user run any campaign?" and "is this row in their campaigns?".
+
+    Every admin page builds the app list (index and navigation sidebar) by asking each registered model
+    admin for its module, view, change, add and delete permissions — about a hundred identical queries
+    a page for a GM — and a change page asks again for its row and each inline. The answers do not change
+    during a request unless the request itself writes in the admin, so they are kept on the request (keyed
+    by the user, who changes when the login page logs in) and forgotten after every write
+    (:func:`scope_forget`): saving a campaign may change its owner or co-GMs.
+    """
+    memo: dict[tuple[Any, ...], bool] | None = getattr(request, _SCOPE_MEMO, None)
+    if memo is None:
+        memo = {}
+        setattr(request, _SCOPE_MEMO, memo)
+    return memo
+
+
+def scope_forget(request: HttpRequest) -> None:
+    """Forget the request's kept scope answers (after a write that may change who runs what)."""
+    if hasattr(request, _SCOPE_MEMO):
+        delattr(request, _SCOPE_MEMO)
+
+
+def runs_any_campaign(request: HttpRequest) -> bool:
+    """Whether the request's user runs at least one campaign (asked once a request, see :func:`_scope_memo`)."""
+    memo = _scope_memo(request)
+    key = (request.user.pk, None)
+    if key not in memo:
+        memo[key] = campaigns_run_by(request.user).exists()
+    return memo[key]
+
+
 class CampaignScopedAdmin(admin.ModelAdmin):
     """A ModelAdmin for rows of one campaign, seen only by the campaign's GMs (and superusers).
 
@@ -162,8 +198,14 @@ class CampaignScopedAdmin(admin.ModelAdmin):
         if is_superuser(request.user):
             return True
         if obj is None:
-            return campaigns_run_by(request.user).exists()
-        return self.get_queryset(request).filter(pk=obj.pk).exists()
+            return runs_any_campaign(request)
+        if obj.pk is None:
+            return self.get_queryset(request).filter(pk=obj.pk).exists()
+        memo = _scope_memo(request)
+        key = (request.user.pk, type(self), type(obj), obj.pk)
+        if key not in memo:
+            memo[key] = self.get_queryset(request).filter(pk=obj.pk).exists()
+        return memo[key]
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         if is_superuser(request.user):
@@ -214,6 +256,7 @@ class CampaignScopedAdmin(admin.ModelAdmin):
         changed = list(form.changed_data)
         before = {name: _initial(form, name) for name in changed} if change else None
         super().save_model(request, obj, form, change)
+        scope_forget(request)  # a campaign's GM may have changed: the page after asks afresh
         if change and not changed:
             return
         after = {name: _plain(form.cleaned_data.get(name)) for name in changed}
@@ -230,6 +273,7 @@ class CampaignScopedAdmin(admin.ModelAdmin):
             if f.has_changed() and f.instance.pk is not None and not f.cleaned_data.get("DELETE")
         ]
         super().save_formset(request, form, formset, change)
+        scope_forget(request)
         campaign = self._campaign_of(form.instance)
         for obj, before, names, data in edits:
             if campaign is not None:
@@ -242,14 +286,20 @@ class CampaignScopedAdmin(admin.ModelAdmin):
                     after={n: _plain(data.get(n)) for n in names},
                 )
 
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        scope_forget(request)  # the co-GMs are saved here, after the row itself
+
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         self._audit(request, obj, AuditAction.RECORD_DELETED, "deleted", before={"record": str(obj)})
         super().delete_model(request, obj)
+        scope_forget(request)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         for obj in queryset:
             self._audit(request, obj, AuditAction.RECORD_DELETED, "deleted", before={"record": str(obj)})
         super().delete_queryset(request, queryset)
+        scope_forget(request)
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         """A GM picks only among their own campaigns' rows (a campaign, a nation, a fleet …)."""
@@ -291,7 +341,7 @@ class CampaignScopedInline(admin.TabularInline):
     permission as well."""
 
     def _runs_any(self, request: HttpRequest) -> bool:
-        return is_superuser(request.user) or campaigns_run_by(request.user).exists()
+        return is_superuser(request.user) or runs_any_campaign(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_view_permission(request, obj) if is_superuser(request.user) else self._runs_any(request)
@@ -363,6 +413,8 @@ __all__ = [
     "can_act_for",
     "can_appoint_gms",
     "is_superuser",
+    "runs_any_campaign",
     "runs_campaign",
+    "scope_forget",
     "scoped_to_campaigns_run",
 ]

@@ -130,18 +130,22 @@ class ApiListView(ApiView, ListAPIView):
 
 
 def refuse_empty_choices(request: Request, filters: dict[str, Any]) -> None:
-    """A choice filter given with no value (``?kind=``) is refused like any value not among its
-    choices: django-filter would read it as "no filter" and answer with every row, which is not what
-    the caller asked for."""
+    """A choice or number filter given with no value (``?kind=``, ``?turn=``) is refused like any value not
+    among its choices or not a whole number: django-filter would read it as "no filter" and answer with
+    every row, which is not what the caller asked for (and the schema's integer is never empty)."""
     empty = [
         (name, f)
         for name, f in filters.items()
-        if isinstance(f, django_filters.ChoiceFilter) and request.query_params.get(name, None) == ""
+        if isinstance(f, django_filters.ChoiceFilter | django_filters.NumberFilter)
+        and request.query_params.get(name, None) == ""
     ]
     if not empty:
         return
     entries = []
     for name, f in empty:
+        if isinstance(f, django_filters.NumberFilter):
+            entries.append(ProblemEntry(name, "invalid", f"{name} is empty; give a whole number, or leave it out."))
+            continue
         allowed = ", ".join(str(value) for value, _ in f.extra.get("choices", ()))
         message = f"{name} is empty; give one of {allowed}, or leave it out."
         entries.append(ProblemEntry(name, "invalid_choice", message))

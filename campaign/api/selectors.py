@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from battles.selectors import ship_line_key
 from campaign.models import Campaign, LedgerEntry, Nation
-from campaign.permissions import campaign_role
+from campaign.permissions import campaign_role, co_gm_of
 from campaign.viewer import User, Viewer, viewer_for_player
 from fleets.models import Fleet, Ship
 
@@ -72,15 +72,25 @@ def api_nation_code(*, user: User, slug: str, nation_code: str | None) -> str | 
     """The nation an API request is for: the one named; else the caller's own (None, for the selectors to
     find). A GM who plays no nation here and names none gets :class:`NationRequired` listing the codes, where
     the web pages would show the first nation — a script must never act for a nation it did not choose.
-    At most three queries, only when no nation is named; who may see the campaign at all is still the
+    One query when no nation is named (two for such a GM); who may see the campaign at all is still the
     selectors' business (404 / 403)."""
     if nation_code:
         return nation_code
-    campaign = Campaign.objects.filter(slug=slug).first()
+    if not user.is_authenticated:
+        return None  # nobody's nation: the selectors refuse the visitor
+    plays = Nation.objects.filter(campaign_id=OuterRef("pk"), player_id=user.pk)
+    # Whether the caller co-runs and plays here are read with the campaign (its few columns the part needs),
+    # not by three queries: most calls name no nation, and are a player's.
+    campaign = (
+        Campaign.objects.annotate(viewer_co_gm=co_gm_of(int(user.pk)), viewer_plays=Exists(plays))
+        .only("pk", "gm_id")
+        .filter(slug=slug)
+        .first()
+    )
     if campaign is None:
         return None
-    role = campaign_role(user, campaign)
-    if role.runs and role.nation is None:
+    role = campaign_role(user, campaign, nations=(), co_gm=bool(campaign.viewer_co_gm))
+    if role.runs and not campaign.viewer_plays:
         codes = list(Nation.objects.filter(campaign=campaign).order_by("code").values_list("code", flat=True))
         raise NationRequired(codes)
     return None

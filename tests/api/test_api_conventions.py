@@ -99,6 +99,9 @@ def test_every_list_is_one_paginator_with_filters(fw: FogWorld) -> None:
     for url in (f"{BASE}/ledger/", f"{BASE}/battles/"):
         empty = _is_problem(client.get(url, {"kind": ""}), 400, "invalid_choice")
         assert [e["field"] for e in empty["errors"]] == ["kind"] and "leave it out" in empty["detail"], url
+        # Likewise an empty turn number (the schema fuzz found it on the ledger too).
+        empty = _is_problem(client.get(url, {"turn": ""}), 400, "invalid")
+        assert [e["field"] for e in empty["errors"]] == ["turn"] and "leave it out" in empty["detail"], url
 
 
 def test_battles_filter_by_turn_kind_and_zone_and_read_alike_everywhere(fw: FogWorld) -> None:

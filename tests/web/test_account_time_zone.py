@@ -2,10 +2,12 @@
 to it, and mail shows times in it."""
 
 import pytest
+from django import forms
 from django.utils import timezone
 
 from campaign.accounts import time_zone_of_user
 from campaign.models import Delivery, MailEvent
+from campaign.pages.views import ManyOptionsSelect, TimeZoneForm
 from campaign.tasks import mail_deliveries_send
 from tests.support.mail import inbox_of, parts, players_with_mail
 from tests.support.turns import turn_resolve_inline
@@ -47,3 +49,20 @@ def test_mail_shows_the_deadline_in_the_players_zone(smtp_inbox) -> None:
     [french] = [m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["FR"].email and "open" in m["Subject"]]
     assert " UTC" in parts(french)["text/plain"]
     assert inbox_of(smtp_inbox.messages, people["GB"].email)
+
+
+def test_the_zone_select_is_written_as_djangos_select_templates_write_it() -> None:
+    """The Settings page writes its ~600 options without the templates (campaign.pages.views.ManyOptionsSelect):
+    byte for byte what Django's own Select renders, for any value chosen or posted and any attributes."""
+    zones = list(TimeZoneForm.base_fields["time_zone"].choices)  # type: ignore[attr-defined]
+    odd = [("a&b", "x<y>"), (3, "three"), ('q"', "quote ' \"")]
+    grouped = [("Group", [("a", "A")]), ("b", "B")]  # left to the templates
+    for choices in (zones, zones + odd, [], grouped):
+        for value in ("", None, "Europe/London", "Etc/GMT+1", "nowhere\x00", "a&b", 3, ["Europe/London"], "<b>"):
+            for attrs in (
+                None,
+                {"id": "id_time_zone"},
+                {"id": "x", "required": True, "disabled": False, "data-x": 'a"<'},
+            ):
+                expected = forms.Select(choices=choices).render("time_zone", value, attrs)
+                assert ManyOptionsSelect(choices=choices).render("time_zone", value, attrs) == expected
