@@ -130,7 +130,7 @@ def _europe_with_log() -> Campaign:
 @pytest.fixture
 def europe_with_log(db: None) -> Campaign:
     """europe-1805 with two entries in its log, its rows copied in (made once, kept under
-    var/played/): the tests read, export and import the log; the tests above write it for real."""
+    the played-rows cache): the tests read, export and import the log; the tests above write it for real."""
     return kept(_europe_with_log)
 
 

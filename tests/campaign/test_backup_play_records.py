@@ -113,7 +113,7 @@ def _played_world() -> tuple[Campaign, Players]:
 
 @pytest.fixture
 def played() -> tuple[Campaign, Players, dict[str, Any]]:
-    """The played campaign's rows copied in (played once, kept under var/played/; ``played_document``
+    """The played campaign's rows copied in (played once, kept in the played-rows cache; ``played_document``
     below plays it for real, with the checks ``_played`` makes on the way, in every run)."""
     campaign, people = kept(_played_world)
     return campaign, people, json.loads(json.dumps(campaign_export(campaign=campaign)))

@@ -30,7 +30,7 @@ def _europe() -> Campaign:
 
 @pytest.fixture
 def europe() -> Campaign:
-    """europe-1805, its rows copied in (loaded once, kept under var/played/): the queries counted
+    """europe-1805, its rows copied in (loaded once, kept in the played-rows cache): the queries counted
     are the orders', not the load's."""
     return kept(_europe)
 

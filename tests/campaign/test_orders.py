@@ -83,7 +83,7 @@ def fund(nation: Nation, amount: int) -> None:
 
 @pytest.fixture
 def w() -> World:
-    """The orders' world, its rows copied in (built once, kept under var/played/)."""
+    """The orders' world, its rows copied in (built once, kept in the played-rows cache)."""
     return kept(_w, shift="exact", fresh_ids=True)
 
 

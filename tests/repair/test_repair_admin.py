@@ -29,7 +29,7 @@ def _resolved() -> tuple[World, Players]:
 
 @pytest.fixture
 def resolved_world():
-    """The sallies resolved, their rows copied in (resolved once, kept under var/played/): the pages
+    """The sallies resolved, their rows copied in (resolved once, kept in the played-rows cache): the pages
     read and repair the rows; tests/repair's service tests resolve it for real."""
     world, players = kept(_resolved)
     gm = Client()

@@ -5,8 +5,9 @@ deterministic candidate orders. tests/golden plays it for real every run: it is 
 playing gives that export. The tests that read a played campaign's pages or reports (the words scan,
 the report texts) need the same rows but not the ~8 s of CPU it takes to play them again in every
 process, so ``played(recipe)`` plays a recipe in the first pytest process that asks, writes the rows
-it made under var/played/, and every other process (and later run) copies them in. The file is named
-by a fingerprint of everything that can change the result — the project's Python and data files
+it made under ~/.cache/admiralty/played/ (``PLAYED``, shared by the machine's checkouts), and every
+other process (and later run, and fresh clone) copies them in. The file is named by a fingerprint
+of everything that can change the result — the project's Python and data files
 (the migrations too), the requirements, the recipe's module and this one — so a stale file is never
 read: any change to those names another.
 
@@ -52,6 +53,11 @@ from campaign.scenario import scenario_load
 from tests.support.random_orders import resolve_open_turn, submit_random_orders
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Where the rows are kept: per user, not per checkout, so that a fresh clone (CI's) copies in what any
+#: checkout of the machine played from the same sources (the file's name is their fingerprint).
+PLAYED = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "admiralty" / "played"
+#: How many files of a recipe from other sources stay beside the current one.
+KEEP_OTHER_SOURCES = 3
 SEED = 1805
 TURNS = 3
 #: The apps whose rows a campaign is made of; their ids appear in the export.
@@ -90,14 +96,14 @@ def play() -> Campaign:
 
 def played(recipe: Callable[[], Campaign]) -> Campaign:
     """The campaign ``recipe()`` makes (from empty game tables, with the game's id sequences restarted
-    at 1 first), copied in from var/played/ — the first process to ask plays it and writes it, under a
+    at 1 first), copied in from ``PLAYED`` — the first process to ask plays it and writes it, under a
     lock, so the others wait for it rather than play it too. The recipe must not depend on rows that
     exist before it runs, nor on the time (it may have been played hours ago)."""
     return kept(recipe)
 
 
 def kept(recipe: Callable[[], T], *, shift: Literal["days", "exact"] = "days", fresh_ids: bool = False) -> T:
-    """What ``recipe()`` returns, its rows copied in from var/played/ as ``played`` does (written by
+    """What ``recipe()`` returns, its rows copied in from ``PLAYED`` as ``played`` does (written by
     the first process to ask), its models fetched again by primary key. The time stamps move by the
     whole days since the recipe ran (``"days"``: a played campaign's deadlines stay on the ruleset's
     hour) or by the exact time (``"exact"``: a world built with ``timezone.now()``). ``fresh_ids``
@@ -225,7 +231,7 @@ def _handles_rebuilt(handles: Any, ids: dict[str, dict[str, str]]) -> Any:
 def _files(recipe: Callable[[], Any]) -> tuple[Path, Path]:
     """Where ``recipe``'s rows are kept for the sources as they are now, and its lock file: worked out
     once a process (the digest reads every source file, 0.02 s; they do not change during a run)."""
-    folder = ROOT / "var" / "played"
+    folder = PLAYED
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{recipe.__module__}.{recipe.__qualname__}".replace("<", "").replace(">", "")
     return folder / f"{name}-{_fingerprint(recipe)}.json", folder / f"{name}.lock"
@@ -233,9 +239,11 @@ def _files(recipe: Callable[[], Any]) -> tuple[Path, Path]:
 
 def _rows_write(path: Path, rows: dict[str, Any]) -> None:
     """The rows written whole or not at all (even if this process dies writing them); the files of
-    the same recipe from other sources go, never to be read again."""
-    for old in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.json"):
-        old.unlink()
+    the same recipe from other sources go but the newest few (other checkouts of the machine)."""
+    others = sorted(path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.json"), key=lambda p: p.stat().st_mtime)
+    # Other checkouts of the machine (branches, CI's clone) may still read the newest few.
+    for old in others[:-KEEP_OTHER_SOURCES] if KEEP_OTHER_SOURCES else others:
+        old.unlink(missing_ok=True)
     partial = path.with_suffix(f".{os.getpid()}.tmp")
     partial.write_text(json.dumps(rows), encoding="utf-8")
     partial.rename(path)

@@ -82,7 +82,7 @@ class FogWorld:
 
 def fog_world() -> FogWorld:
     """The fog world's rows copied in (tests/support/played_campaign.py ``kept``: built once by the
-    first process that asks, kept under var/played/): the same rows and ids as ``fog_world_built``
+    first process that asks, kept in the played-rows cache): the same rows and ids as ``fog_world_built``
     gives, its time stamps as if built now, for about a tenth of the CPU (Python's and PostgreSQL's)
     of building it again through the factories in every test. Built for real when the test made
     game rows or users before asking."""

@@ -34,7 +34,7 @@ EUROPE = THEATRES["europe"]
 
 @pytest.fixture
 def campaign() -> Campaign:
-    """europe-1805 with Britain's player, its rows copied in (loaded once, kept under var/played/):
+    """europe-1805 with Britain's player, its rows copied in (loaded once, kept in the played-rows cache):
     these tests read its maps, none checks what loading writes."""
     return kept(europe)
 

@@ -30,7 +30,7 @@ def _world() -> World:
 
 @pytest.fixture
 def world() -> World:
-    """The players' world, its rows copied in (built once, kept under var/played/)."""
+    """The players' world, its rows copied in (built once, kept in the played-rows cache)."""
     return kept(_world, shift="exact", fresh_ids=True)
 
 

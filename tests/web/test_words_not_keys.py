@@ -4,7 +4,7 @@ text and searched for keys and codes a person should never see — zone and port
 alone, ship class codes, snake_case values, "RULES.md" — and for wrong plurals ("1 ships").
 
 The campaign is the golden test's, row for row, copied in from the rows of its first play kept under
-var/played/ (tests.support.played_campaign): tests/golden checks that playing still gives it."""
+the played-rows cache (tests.support.played_campaign): tests/golden checks that playing still gives it."""
 
 from __future__ import annotations
 
