@@ -12,6 +12,7 @@ when it skips an order.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Protocol
@@ -183,6 +184,15 @@ CHECKED_PORT_FIELDS = (
 )
 
 
+@functools.cache
+def _checked_port_columns() -> tuple[str, ...]:
+    """The columns of :data:`CHECKED_PORT_FIELDS`, in the model's field order (the id first), as
+    ``Model.from_db`` takes them."""
+    columns = tuple(f.attname for f in Port._meta.concrete_fields if f.name in CHECKED_PORT_FIELDS)
+    assert columns[0] == "id" and len(columns) == len(CHECKED_PORT_FIELDS)
+    return columns
+
+
 class Board:
     """What the order checks read about one campaign: zones and adjacency, ports, nations, relations.
 
@@ -259,14 +269,55 @@ class Board:
 
     @cached_property
     def ports(self) -> dict[str, Port]:
-        ports = Port.objects.filter(campaign_id=self.campaign_id).order_by("key")
         if self._port_fields is not None:
-            ports = ports.only(*self._port_fields)
-        return {p.key: p for p in ports}
+            return {key: self._port_made(row) for key, row in self._port_rows.items()}
+        return {p.key: p for p in Port.objects.filter(campaign_id=self.campaign_id).order_by("key")}
 
     @cached_property
     def ports_by_id(self) -> dict[int, Port]:
         return {p.pk: p for p in self.ports.values()}
+
+    # A board for the checks reads the campaign's ports as rows and makes a port of a row only when it
+    # is looked up: an order names one or two of the ~70 ports, and making all of them (models with
+    # deferred fields) was most of the cost of the read, made for most orders entered. The port made
+    # is the one .only() would have made (Model.from_db over the same columns).
+    @cached_property
+    def _port_rows(self) -> dict[str, tuple[Any, ...]]:
+        columns = _checked_port_columns()
+        rows = Port.objects.filter(campaign_id=self.campaign_id).order_by("key").values_list(*columns)
+        key_at = columns.index("key")
+        return {row[key_at]: row for row in rows}
+
+    @cached_property
+    def _port_keys_by_id(self) -> dict[int, str]:
+        key_at = _checked_port_columns().index("key")
+        return {row[0]: row[key_at] for row in self._port_rows.values()}
+
+    @cached_property
+    def _ports_made(self) -> dict[int, Port]:
+        return {}
+
+    def _port_made(self, row: tuple[Any, ...]) -> Port:
+        """The port of a row of :attr:`_port_rows`, made once (the same instance for every lookup)."""
+        port = self._ports_made.get(row[0])
+        if port is None:
+            port = Port.from_db(Port.objects.db, _checked_port_columns(), row)
+            self._ports_made[row[0]] = port
+        return port
+
+    def port_by_key(self, key: str) -> Port | None:
+        """The port with this key, or None."""
+        if self._port_fields is None or "ports" in self.__dict__:
+            return self.ports.get(key)
+        row = self._port_rows.get(key)
+        return self._port_made(row) if row is not None else None
+
+    def port_by_id(self, pk: int) -> Port | None:
+        """The port with this id, or None."""
+        if self._port_fields is None or "ports" in self.__dict__:
+            return self.ports_by_id.get(pk)
+        key = self._port_keys_by_id.get(pk)
+        return self.port_by_key(key) if key is not None else None
 
     @cached_property
     def nations(self) -> dict[str, Nation]:
@@ -303,7 +354,7 @@ class Board:
 
     def place(self, fleet: Fleet) -> tuple[SeaZone, Port | None]:
         """Where a fleet is now: its zone and, if in port, the port."""
-        port = self.ports_by_id.get(fleet.port_id) if fleet.port_id is not None else None
+        port = self.port_by_id(fleet.port_id) if fleet.port_id is not None else None
         return self.zones_by_id[fleet.sea_zone_id], port
 
     # -- checks -----------------------------------------------------------------------------------------
@@ -336,7 +387,7 @@ class Board:
             return self.zones_by_id[port.sea_zone_id], None
         if step.startswith("port:"):
             key = step.removeprefix("port:")
-            target = self.ports.get(key)
+            target = self.port_by_key(key)
             if target is None:
                 raise CheckFailed(f"there is no port {key!r} in this campaign", code=RefusalCode.UNKNOWN_PORT)
             if port is not None:

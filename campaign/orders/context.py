@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from campaign.models import Campaign, Nation, Order, Turn
 from campaign.orders.board import Board
@@ -55,11 +55,11 @@ def _get_ints(body: Mapping[str, Any], key: str) -> list[int]:
     return [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
 
 
-@dataclass(frozen=True, slots=True)
-class ShipAfloat:
+class ShipAfloat(NamedTuple):
     """A ship afloat as the checks read it: a row, not a :class:`~fleets.models.Ship` — a large navy
     has hundreds, read for most orders entered, and building a model for each was the largest part
-    of checking an order."""
+    of checking an order. A named tuple, made from the row as it comes (``_make``): a frozen
+    dataclass's ``__init__`` cost a Python call and a ``object.__setattr__`` per field, per ship."""
 
     pk: int
     name: str
@@ -76,6 +76,25 @@ _FLEET_FIELDS = ("id", "campaign", "nation", "name", "admiral", "sea_zone", "por
 
 #: The columns of a :class:`ShipAfloat`, in its fields' order.
 _SHIP_AFLOAT_COLUMNS = ("pk", "name", "ship_class", "condition", "in_ordinary", "fleet_id", "line_position", "cargo_id")
+
+
+#: Rulesets built, by their campaign's settings (see :func:`_ruleset_of`).
+_RULESETS: dict[str, Ruleset] = {}
+
+
+def _ruleset_of(campaign: Campaign) -> Ruleset:
+    """``campaign.ruleset``, built once per distinct settings: a context is built per order entered and
+    validating the settings into a ruleset cost more than most checks. A :class:`Ruleset` is immutable
+    and a function of the settings alone, so sharing one between contexts changes nothing. The key is
+    the settings' repr (it tells a list from a tuple, as validation does); a changed setting is a new key."""
+    key = repr(campaign.settings)
+    ruleset = _RULESETS.get(key)
+    if ruleset is None:
+        ruleset = campaign.ruleset  # raises on invalid settings, as before: nothing is kept then
+        if len(_RULESETS) >= 32:  # bounded: a long-lived worker sees many campaigns
+            _RULESETS.clear()
+        _RULESETS[key] = ruleset
+    return ruleset
 
 
 @dataclass
@@ -122,7 +141,7 @@ class OrderContext:
 
     @cached_property
     def ruleset(self) -> Ruleset:
-        return self.campaign.ruleset
+        return _ruleset_of(self.campaign)
 
     # The reads below order explicitly by what Meta's orderings come to within one nation: ordering
     # by "campaign" and "nation" would join both tables to sort by their names, on every read.
@@ -138,7 +157,7 @@ class OrderContext:
         """The nation's ships afloat (ready, damaged or disabled; each in a fleet), in id order."""
         afloat = Ship.objects.filter(nation_id=self.nation.pk, condition__in=Ship.AFLOAT).order_by("pk")
         rows = afloat.values_list(*_SHIP_AFLOAT_COLUMNS)
-        return {row[0]: ShipAfloat(*row) for row in rows}
+        return {row[0]: ShipAfloat._make(row) for row in rows}
 
     @cached_property
     def navy_counts(self) -> NavyCounts:
@@ -270,7 +289,9 @@ class OrderContext:
         if place is None:
             return "nowhere"
         if place[1] is not None:
-            return f"in {self.board.ports_by_id[place[1]].name}"
+            port = self.board.port_by_id(place[1])
+            assert port is not None, place  # a fleet's port is a port of its campaign
+            return f"in {port.name}"
         return f"at sea in {self.board.zones_by_id[place[0]].name}"
 
     def ship_port(self, ship: ShipAfloat) -> Port | None:
@@ -278,7 +299,7 @@ class OrderContext:
         fleet = self.fleets.get(ship.fleet_id) if ship.fleet_id is not None else None
         if fleet is None or fleet.port_id is None:
             return None
-        return self.board.ports_by_id.get(fleet.port_id)
+        return self.board.port_by_id(fleet.port_id)
 
     # -- references: each refuses naming the field -----------------------------------------------------------
     def fleet(self, chk: OrderCheck, f: Fields, key: str, *, subject: str = "fleet") -> Fleet:
@@ -343,7 +364,7 @@ class OrderContext:
         return [self.ships[sid] for sid in ids]
 
     def port(self, chk: OrderCheck, key: str, field: str = "port") -> Port:
-        port = self.board.ports.get(key)
+        port = self.board.port_by_key(key)
         if port is None:
             chk.refuse(f"there is no port {key!r} in this campaign", code=RefusalCode.UNKNOWN_PORT, field=field)
         return port
