@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, QuerySet
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import Count, OuterRef, QuerySet
+from django.db.models.functions import JSONObject
 
 from campaign.models import AuditEntry, Campaign, Relation
 from campaign.permissions import campaigns_run_by, campaigns_taken_part_in
@@ -45,3 +49,19 @@ class Diplomacy:
 def diplomacy_for_campaign(*, campaign_id: int) -> Diplomacy:
     rows = Relation.objects.filter(campaign_id=campaign_id).values_list("a_id", "b_id", "state")
     return Diplomacy({frozenset((a, b)): state for a, b, state in rows})
+
+
+def relations_of(campaign_ref: str) -> ArraySubquery:
+    """An annotation: the relations of the campaign ``campaign_ref`` names in the query, as an array
+    of ``{"a", "b", "state"}`` objects (:func:`diplomacy_from_relations` reads it). It lets a query
+    that reads a campaign (or its turn) bring its diplomacy along instead of costing a query of its own."""
+    return ArraySubquery(
+        Relation.objects.filter(campaign_id=OuterRef(campaign_ref))
+        .order_by()
+        .values(json=JSONObject(a="a_id", b="b_id", state="state"))
+    )
+
+
+def diplomacy_from_relations(relations: list[dict[str, Any]] | None) -> Diplomacy:
+    """The :class:`Diplomacy` of the rows a :func:`relations_of` annotation read."""
+    return Diplomacy({frozenset((r["a"], r["b"])): r["state"] for r in relations or ()})

@@ -22,7 +22,7 @@ from django.http import Http404
 
 from campaign.models import Campaign, DispatchCopy, Nation, NationTurn, Turn
 from campaign.permissions import campaign_role, co_gm_of
-from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.selectors import Diplomacy, diplomacy_from_relations, relations_of
 from rules.ruleset import Ruleset
 
 User = AbstractBaseUser | AnonymousUser
@@ -116,7 +116,7 @@ def _current_turn(latest: Turn | None) -> CurrentTurn | None:
 
 
 def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) -> Viewer:
-    """Who may look at campaign ``slug`` through which nation's eyes (three queries).
+    """Who may look at campaign ``slug`` through which nation's eyes (two queries).
 
     Raises Http404 for a campaign the user has no part in (or that does not exist) and for an
     unknown nation code; PermissionDenied when a player asks for another nation than their own.
@@ -127,18 +127,22 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     latest = (
         Turn.objects.select_related("campaign")
         .defer("snapshot", "dice_log")  # large JSON blobs no page header needs
-        .annotate(viewer_co_gm=co_gm_of(int(user.pk), "campaign_id"))
+        .annotate(viewer_co_gm=co_gm_of(int(user.pk), "campaign_id"), relations=relations_of("campaign_id"))
         .filter(campaign__slug=slug)
         .order_by("-number")
         .first()
     )
     if latest is not None:
-        campaign, co_gm = latest.campaign, bool(latest.viewer_co_gm)
+        campaign, co_gm, relations = latest.campaign, bool(latest.viewer_co_gm), latest.relations
     else:
-        found = Campaign.objects.annotate(viewer_co_gm=co_gm_of(int(user.pk))).filter(slug=slug).first()
+        found = (
+            Campaign.objects.annotate(viewer_co_gm=co_gm_of(int(user.pk)), relations=relations_of("pk"))
+            .filter(slug=slug)
+            .first()
+        )
         if found is None:
             raise Http404("No such campaign.")
-        campaign, co_gm = found, bool(found.viewer_co_gm)
+        campaign, co_gm, relations = found, bool(found.viewer_co_gm), found.relations
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
     # The header's unread count rides on this query rather than costing one of its own.
     unread = (
@@ -175,7 +179,7 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         nation=chosen,
         nations=nations,
         is_gm=is_gm,
-        diplomacy=diplomacy_for_campaign(campaign_id=campaign.pk),
+        diplomacy=diplomacy_from_relations(relations),
         turn=_current_turn(latest),
         ruleset=campaign.ruleset,
     )
