@@ -127,22 +127,22 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     latest = (
         Turn.objects.select_related("campaign")
         .defer("snapshot", "dice_log")  # large JSON blobs no page header needs
-        .annotate(viewer_co_gm=co_gm_of(int(user.pk), "campaign_id"), relations=relations_of("campaign_id"))
+        .annotate(viewer_co_gm=co_gm_of(int(user.pk), "campaign_id"), relation_rows=relations_of("campaign_id"))
         .filter(campaign__slug=slug)
         .order_by("-number")
         .first()
     )
     if latest is not None:
-        campaign, co_gm, relations = latest.campaign, bool(latest.viewer_co_gm), latest.relations
+        campaign, co_gm, relation_rows = latest.campaign, bool(latest.viewer_co_gm), latest.relation_rows
     else:
         found = (
-            Campaign.objects.annotate(viewer_co_gm=co_gm_of(int(user.pk)), relations=relations_of("pk"))
+            Campaign.objects.annotate(viewer_co_gm=co_gm_of(int(user.pk)), relation_rows=relations_of("pk"))
             .filter(slug=slug)
             .first()
         )
         if found is None:
             raise Http404("No such campaign.")
-        campaign, co_gm, relations = found, bool(found.viewer_co_gm), found.relations
+        campaign, co_gm, relation_rows = found, bool(found.viewer_co_gm), found.relation_rows
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
     # The header's unread count rides on this query rather than costing one of its own.
     unread = (
@@ -179,7 +179,7 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         nation=chosen,
         nations=nations,
         is_gm=is_gm,
-        diplomacy=diplomacy_from_relations(relations),
+        diplomacy=diplomacy_from_relations(relation_rows),
         turn=_current_turn(latest),
         ruleset=campaign.ruleset,
     )
