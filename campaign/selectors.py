@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
+from django.db.models.expressions import RawSQL
 
 from campaign.models import AuditEntry, Campaign, Relation
 from campaign.permissions import campaigns_run_by, campaigns_taken_part_in
@@ -45,3 +48,21 @@ class Diplomacy:
 def diplomacy_for_campaign(*, campaign_id: int) -> Diplomacy:
     rows = Relation.objects.filter(campaign_id=campaign_id).values_list("a_id", "b_id", "state")
     return Diplomacy({frozenset((a, b)): state for a, b, state in rows})
+
+
+def relations_of(table: str, campaign_column: str) -> RawSQL:
+    """An annotation: the relations of the campaign whose id is ``table.campaign_column`` in the query,
+    as an array of ``[a, b, state]`` (:func:`diplomacy_from_relations` reads it). It lets a query that
+    reads a campaign (or its turn) bring its diplomacy along instead of costing a query of its own.
+    Written as SQL because the ORM's JSONObject/ArraySubquery took longer to compile (per request)
+    than the separate query it saves; ``table`` and ``campaign_column`` are our names, never input."""
+    return RawSQL(
+        "SELECT COALESCE(json_agg(json_build_array(r.a_id, r.b_id, r.state)), '[]') FROM "
+        f'{Relation._meta.db_table} r WHERE r.campaign_id = "{table}"."{campaign_column}"',
+        (),
+    )
+
+
+def diplomacy_from_relations(relations: list[list[Any]]) -> Diplomacy:
+    """The :class:`Diplomacy` of the rows a :func:`relations_of` annotation read."""
+    return Diplomacy({frozenset((a, b)): state for a, b, state in relations})

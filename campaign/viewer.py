@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, Func, IntegerField, OuterRef, Subquery
 from django.http import Http404
 
 from campaign.models import Campaign, DispatchCopy, Nation, NationTurn, Turn
 from campaign.permissions import campaign_role, co_gm_of
-from campaign.selectors import Diplomacy, diplomacy_for_campaign
+from campaign.selectors import Diplomacy, diplomacy_from_relations, relations_of
 from rules.ruleset import Ruleset
 
 User = AbstractBaseUser | AnonymousUser
@@ -101,6 +101,21 @@ def nation_labels(viewer: Viewer) -> dict[str, tuple[str, str]]:
     return {n.code: (n.name, n.color) for n in viewer.nations}
 
 
+@lru_cache(maxsize=32)
+def _ruleset_of(settings: tuple[tuple[str, Any], ...]) -> Ruleset:
+    return Ruleset.from_flat(dict(settings))
+
+
+def _ruleset(campaign: Campaign) -> Ruleset:
+    """``campaign.ruleset``, built once per distinct settings rather than on every request: a Ruleset
+    is immutable and a pure function of the settings, and validating ~250 keys cost more than the key's
+    hash. Settings that do not hash (never valid ones) are left to :attr:`Campaign.ruleset` to refuse."""
+    try:
+        return _ruleset_of(tuple(campaign.settings.items()))
+    except TypeError:
+        return campaign.ruleset
+
+
 def _current_turn(latest: Turn | None) -> CurrentTurn | None:
     if latest is None:
         return None
@@ -116,7 +131,7 @@ def _current_turn(latest: Turn | None) -> CurrentTurn | None:
 
 
 def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) -> Viewer:
-    """Who may look at campaign ``slug`` through which nation's eyes (three queries).
+    """Who may look at campaign ``slug`` through which nation's eyes (two queries).
 
     Raises Http404 for a campaign the user has no part in (or that does not exist) and for an
     unknown nation code; PermissionDenied when a player asks for another nation than their own.
@@ -127,18 +142,27 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     latest = (
         Turn.objects.select_related("campaign")
         .defer("snapshot", "dice_log")  # large JSON blobs no page header needs
-        .annotate(viewer_co_gm=co_gm_of(int(user.pk), "campaign_id"))
+        .annotate(
+            viewer_co_gm=co_gm_of(int(user.pk), "campaign_id"),
+            relation_rows=relations_of(Turn._meta.db_table, "campaign_id"),
+        )
         .filter(campaign__slug=slug)
         .order_by("-number")
         .first()
     )
     if latest is not None:
-        campaign, co_gm = latest.campaign, bool(latest.viewer_co_gm)
+        campaign, co_gm, relation_rows = latest.campaign, bool(latest.viewer_co_gm), latest.relation_rows
     else:
-        found = Campaign.objects.annotate(viewer_co_gm=co_gm_of(int(user.pk))).filter(slug=slug).first()
+        found = (
+            Campaign.objects.annotate(
+                viewer_co_gm=co_gm_of(int(user.pk)), relation_rows=relations_of(Campaign._meta.db_table, "id")
+            )
+            .filter(slug=slug)
+            .first()
+        )
         if found is None:
             raise Http404("No such campaign.")
-        campaign, co_gm = found, bool(found.viewer_co_gm)
+        campaign, co_gm, relation_rows = found, bool(found.viewer_co_gm), found.relation_rows
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
     # The header's unread count rides on this query rather than costing one of its own.
     unread = (
@@ -146,13 +170,14 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
             nation=OuterRef("pk"), arrived_at__isnull=False, read_at__isnull=True, dispatch__hidden_at__isnull=True
         )
         .order_by()
-        .values("nation")
-        .annotate(n=Count("pk"))
+        # A plain COUNT(*) over the correlated rows (no GROUP BY): it is 0, not NULL, for a nation
+        # without unread dispatches, so no Coalesce either.
+        .annotate(n=Func(function="COUNT", template="COUNT(*)", output_field=IntegerField()))
         .values("n")
     )
     nations: list[Nation] = list(
         Nation.objects.filter(campaign=campaign)
-        .annotate(ready=Exists(ready), unread_dispatches=Coalesce(Subquery(unread), 0))
+        .annotate(ready=Exists(ready), unread_dispatches=Subquery(unread))
         .order_by("code")
     )
     role = campaign_role(user, campaign, nations=nations, co_gm=co_gm)
@@ -175,9 +200,9 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         nation=chosen,
         nations=nations,
         is_gm=is_gm,
-        diplomacy=diplomacy_for_campaign(campaign_id=campaign.pk),
+        diplomacy=diplomacy_from_relations(relation_rows),
         turn=_current_turn(latest),
-        ruleset=campaign.ruleset,
+        ruleset=_ruleset(campaign),
     )
 
 
