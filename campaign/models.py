@@ -67,6 +67,11 @@ class Victory(models.TextChoices):
     POINTS = "points", "Most victory points: each port's EP value plus 1 per ship of the line afloat"
 
 
+#: Rulesets built by :attr:`Campaign.ruleset`, by the repr of their settings; at most this many.
+_RULESETS: dict[str, Ruleset] = {}
+_RULESETS_KEPT = 64
+
+
 class Campaign(models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Setting up"
@@ -196,8 +201,21 @@ class Campaign(models.Model):
 
     @property
     def ruleset(self) -> Ruleset:
-        """The validated, immutable ruleset that rule code receives (RULES.md + this campaign's)."""
-        return Ruleset.from_flat(self.settings)
+        """The validated, immutable ruleset that rule code receives (RULES.md + this campaign's).
+
+        Built once per distinct settings in a process (:data:`_RULESETS`): validating the ~250 keys
+        cost more than most of the order checks and page headers that ask for it. A Ruleset is
+        read-only through and through and a function of the settings alone, so sharing it changes
+        nothing; the key is the settings' repr (it tells a list from a tuple, as validation does), so
+        changed settings are a new key. Invalid settings raise here every time: nothing is kept."""
+        key = repr(self.settings)
+        ruleset = _RULESETS.get(key)
+        if ruleset is None:
+            ruleset = Ruleset.from_flat(self.settings)
+            if len(_RULESETS) >= _RULESETS_KEPT:  # bounded: a long-lived worker sees many campaigns
+                _RULESETS.clear()
+            _RULESETS[key] = ruleset
+        return ruleset
 
 
 class Nation(models.Model):

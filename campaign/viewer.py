@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property, lru_cache
-from typing import Any
+from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -99,21 +98,6 @@ class NationNotChosen(Exception):
 def nation_labels(viewer: Viewer) -> dict[str, tuple[str, str]]:
     """Every nation of the campaign as code → (name, colour), as the pages label forces."""
     return {n.code: (n.name, n.color) for n in viewer.nations}
-
-
-@lru_cache(maxsize=32)
-def _ruleset_of(settings: tuple[tuple[str, Any], ...]) -> Ruleset:
-    return Ruleset.from_flat(dict(settings))
-
-
-def _ruleset(campaign: Campaign) -> Ruleset:
-    """``campaign.ruleset``, built once per distinct settings rather than on every request: a Ruleset
-    is immutable and a pure function of the settings, and validating ~250 keys cost more than the key's
-    hash. Settings that do not hash (never valid ones) are left to :attr:`Campaign.ruleset` to refuse."""
-    try:
-        return _ruleset_of(tuple(campaign.settings.items()))
-    except TypeError:
-        return campaign.ruleset
 
 
 def _current_turn(latest: Turn | None) -> CurrentTurn | None:
@@ -202,7 +186,7 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         is_gm=is_gm,
         diplomacy=diplomacy_from_relations(relation_rows),
         turn=_current_turn(latest),
-        ruleset=_ruleset(campaign),
+        ruleset=campaign.ruleset,
     )
 
 

@@ -78,25 +78,6 @@ _FLEET_FIELDS = ("id", "campaign", "nation", "name", "admiral", "sea_zone", "por
 _SHIP_AFLOAT_COLUMNS = ("pk", "name", "ship_class", "condition", "in_ordinary", "fleet_id", "line_position", "cargo_id")
 
 
-#: Rulesets built, by their campaign's settings (see :func:`_ruleset_of`).
-_RULESETS: dict[str, Ruleset] = {}
-
-
-def _ruleset_of(campaign: Campaign) -> Ruleset:
-    """``campaign.ruleset``, built once per distinct settings: a context is built per order entered and
-    validating the settings into a ruleset cost more than most checks. A :class:`Ruleset` is immutable
-    and a function of the settings alone, so sharing one between contexts changes nothing. The key is
-    the settings' repr (it tells a list from a tuple, as validation does); a changed setting is a new key."""
-    key = repr(campaign.settings)
-    ruleset = _RULESETS.get(key)
-    if ruleset is None:
-        ruleset = campaign.ruleset  # raises on invalid settings, as before: nothing is kept then
-        if len(_RULESETS) >= 32:  # bounded: a long-lived worker sees many campaigns
-            _RULESETS.clear()
-        _RULESETS[key] = ruleset
-    return ruleset
-
-
 @dataclass
 class Listed:
     """What the orders listed before the one being checked commit (RULES.md §1–§3, §7)."""
@@ -141,7 +122,7 @@ class OrderContext:
 
     @cached_property
     def ruleset(self) -> Ruleset:
-        return _ruleset_of(self.campaign)
+        return self.campaign.ruleset
 
     # The reads below order explicitly by what Meta's orderings come to within one nation: ordering
     # by "campaign" and "nation" would join both tables to sort by their names, on every read.
