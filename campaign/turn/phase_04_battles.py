@@ -22,6 +22,7 @@ from battles.models import TabletopBattle
 from battles.selectors import alliances_now
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
+from ports.models import Port
 from rules.ruleset import SOL_CLASSES
 from rules.strategic_log import StrategicDie
 from rules.turn_events import PortBlockaded, PortLookedInto, SeenShip, counted, event_from_json
@@ -64,8 +65,35 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
     not a port whose blockaders a sally drove off this turn. Everyone sees the blockade; the
     blockader sees the ships in the port (§3 fog of war)."""
     turn = ctx.turn
-    worsted = fleets_worsted(turn_id=turn.pk)
-    lifted = ports_unblockaded_by_sally(turn_id=turn.pk)
+    blockaders = _blockaders(ctx)
+    # One query per kind of row, whatever the blockaders: the blockades already recorded this turn,
+    # and the ships inside the ports blockaded.
+    recorded = {
+        (b.port_id, b.fleet_id): b
+        for b in Blockade.objects.filter(campaign=ctx.campaign, turn=turn.number, fleet__in=[f.pk for f in blockaders])
+    }
+    inside = _ships_inside({f.blockade_port_id for f in blockaders if f.blockade_port_id is not None})
+    made = []
+    new: list[Blockade] = []
+    for fleet in blockaders:
+        port = fleet.blockade_port
+        assert port is not None  # a candidate's
+        blockade = recorded.get((port.pk, fleet.pk))
+        if blockade is None:
+            blockade = Blockade(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
+            new.append(blockade)
+        made.append(blockade)
+        _blockade_report(ctx, fleet, port, inside[port.pk])
+    # Inserted in the order the loop met them, as get_or_create one by one did (same ids).
+    Blockade.objects.bulk_create(new)
+    return made
+
+
+def _blockaders(ctx: PhaseContext) -> list[Fleet]:
+    """The fleets that blockade their port this turn (§4), by nation code and id: at sea in its zone,
+    not worsted, the port not relieved by a sally, and with a SOL afloat (one query for all)."""
+    worsted = fleets_worsted(turn_id=ctx.turn.pk)
+    lifted = ports_unblockaded_by_sally(turn_id=ctx.turn.pk)
     fleets = (
         Fleet.objects.filter(campaign=ctx.campaign, posture=Fleet.Posture.BLOCKADE, port__isnull=True)
         .select_related("nation", "blockade_port")
@@ -79,20 +107,17 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
         and fleet.pk not in worsted
         and fleet.blockade_port.pk not in lifted
     ]
-    # One query per kind of row, whatever the blockaders: which candidates have a SOL afloat, the
-    # blockades already recorded this turn, and the ships inside the ports blockaded.
     with_sol = set(
         Ship.objects.filter(
             fleet__in=[f.pk for f in candidates], condition__in=Ship.AFLOAT, ship_class__in=SOL_CLASSES
         ).values_list("fleet_id", flat=True)
     )
-    blockaders = [f for f in candidates if f.pk in with_sol]
-    recorded = {
-        (b.port_id, b.fleet_id): b
-        for b in Blockade.objects.filter(campaign=ctx.campaign, turn=turn.number, fleet__in=[f.pk for f in blockaders])
-    }
+    return [f for f in candidates if f.pk in with_sol]
+
+
+def _ships_inside(ports: set[int]) -> dict[int, list[Ship]]:
+    """The ships afloat in each of ``ports``' fleets, by nation code and id (one query)."""
     inside: dict[int, list[Ship]] = defaultdict(list)
-    ports = {f.blockade_port_id for f in blockaders}
     for ship in (
         Ship.objects.filter(fleet__port__in=ports, condition__in=Ship.AFLOAT)
         .select_related("nation", "fleet")
@@ -100,42 +125,34 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
     ):
         assert ship.fleet is not None and ship.fleet.port_id is not None  # afloat ships in a port's fleet
         inside[ship.fleet.port_id].append(ship)
-    made = []
-    new: list[Blockade] = []
-    for fleet in blockaders:
-        port = fleet.blockade_port
-        assert port is not None  # a candidate's
-        blockade = recorded.get((port.pk, fleet.pk))
-        if blockade is None:
-            blockade = Blockade(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
-            new.append(blockade)
-        made.append(blockade)
-        ctx.report(
-            None,
-            PortBlockaded(
-                text=f"{fleet.name} ({fleet.nation.name}) blockades {port.name}.",
-                fleet_id=fleet.pk,
-                fleet_name=fleet.name,
-                nation=fleet.nation.code,
-                port_key=port.key,
-                port_name=port.name,
-            ),
-        )
-        seen = tuple(
-            SeenShip(nation=s.nation.code, ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)
-            for s in inside[port.pk]
-        )
-        ctx.report(
-            [fleet.nation.code],
-            PortLookedInto(
-                text=f"Blockading {port.name}, {fleet.name} sees {counted(len(seen), 'ship')} in the port.",
-                fleet_id=fleet.pk,
-                fleet_name=fleet.name,
-                port_key=port.key,
-                port_name=port.name,
-                ships=seen,
-            ),
-        )
-    # Inserted in the order the loop met them, as get_or_create one by one did (same ids).
-    Blockade.objects.bulk_create(new)
-    return made
+    return inside
+
+
+def _blockade_report(ctx: PhaseContext, fleet: Fleet, port: Port, ships: list[Ship]) -> None:
+    """Everyone reads that ``fleet`` blockades ``port``; its nation reads what it sees inside."""
+    ctx.report(
+        None,
+        PortBlockaded(
+            text=f"{fleet.name} ({fleet.nation.name}) blockades {port.name}.",
+            fleet_id=fleet.pk,
+            fleet_name=fleet.name,
+            nation=fleet.nation.code,
+            port_key=port.key,
+            port_name=port.name,
+        ),
+    )
+    seen = tuple(
+        SeenShip(nation=s.nation.code, ship_class=s.ship_class, condition=s.condition, in_ordinary=s.in_ordinary)
+        for s in ships
+    )
+    ctx.report(
+        [fleet.nation.code],
+        PortLookedInto(
+            text=f"Blockading {port.name}, {fleet.name} sees {counted(len(seen), 'ship')} in the port.",
+            fleet_id=fleet.pk,
+            fleet_name=fleet.name,
+            port_key=port.key,
+            port_name=port.name,
+            ships=seen,
+        ),
+    )
