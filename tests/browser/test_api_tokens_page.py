@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import ViewportSize
+from playwright.sync_api import ViewportSize, expect
 
 from campaign.models import ApiToken
 
@@ -37,7 +37,7 @@ def test_a_token_is_made_shown_once_and_revoked_on_a_phone(live_server: Any, bro
     page.reload()
     assert page.get_by_label("Your new API token").count() == 0
     page.get_by_role("button", name="Revoke Fleet bot").click()
-    assert page.get_by_text("is revoked").is_visible()
+    expect(page.get_by_text("is revoked")).to_be_visible()  # waits for the answer page
     page.screenshot(path=str(screenshots / "settings_api_token_revoked.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert ApiToken.objects.get(name="Fleet bot").revoked_at is not None

@@ -89,6 +89,7 @@ def test_three_players_negotiate_an_alliance_and_one_betrays_it(
     villeneuve.goto(f"{base}/campaigns/{slug}/")
     assert unread_badge(villeneuve) == "Dispatches 1"
     villeneuve.locator("nav.tabs").get_by_role("link", name=re.compile("^Dispatches")).click()
+    expect(villeneuve.get_by_role("link", name="An alliance")).to_be_visible()  # the list, not the page before
     villeneuve.screenshot(path=str(screenshots / "dispatches_list.png"), full_page=True)
     assert no_sideways_scroll(villeneuve)
     villeneuve.get_by_role("link", name="An alliance").click()

@@ -6,11 +6,12 @@ mail_unsubscribe.png).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import Page, ViewportSize, expect
 
 from campaign.tasks import mail_deliveries_send
 from tests.support.mail import parts, players_with_mail
@@ -55,7 +56,7 @@ def test_the_html_turn_report_reads_on_a_phone_with_nothing_external(
     page.screenshot(path=str(screenshots / "mail_unsubscribe.png"), full_page=True)
     assert no_sideways_scroll(page)
     page.get_by_role("button", name="Stop these mails").click()
-    assert page.get_by_text("you will get no more").is_visible()
+    expect(page.get_by_text("you will get no more")).to_be_visible()  # waits for the answer page
 
 
 def test_the_mail_pages_work_on_a_phone_without_javascript(live_server: Any, browser: Any, screenshots: Path) -> None:
@@ -69,6 +70,7 @@ def test_the_mail_pages_work_on_a_phone_without_javascript(live_server: Any, bro
     page.click("button[type=submit]")
     page.goto(f"{live_server.url}/settings/")
     page.get_by_role("button", name="Make my calendar address").click()
+    expect(page.get_by_label("Your calendar address")).to_have_value(re.compile(r"^https?://"))
     page.screenshot(path=str(screenshots / "settings_mail.png"), full_page=True)
     assert no_sideways_scroll(page)
     page.get_by_role("link", name="Mail from Channel 1805").click()
@@ -77,9 +79,9 @@ def test_the_mail_pages_work_on_a_phone_without_javascript(live_server: Any, bro
         "In one mail a day (digest)"
     ).check()
     page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("Your mail settings for Channel 1805 are saved.")).to_be_visible()
     page.screenshot(path=str(screenshots / "mail_preferences.png"), full_page=True)
     assert no_sideways_scroll(page)
-    assert page.get_by_text("Your mail settings for Channel 1805 are saved.").is_visible()
-    assert page.get_by_role("group", name="Turn opened (new deadline)").get_by_label("Off").is_checked()
+    expect(page.get_by_role("group", name="Turn opened (new deadline)").get_by_label("Off")).to_be_checked()
     assert people["GB"].mail_preferences.get(event="deadline_reminder").digest
     context.close()
