@@ -10,24 +10,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import accumulate
 from typing import Any
 
-_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_NOT_A_BRACKET = re.compile(r"[^\[\]{}]")
+# Written as "unrolled loops" (runs of plain characters between escapes, not one alternation per
+# character): the same matches, four times faster on a campaign file of several megabytes.
+_STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
 _FORBIDDEN_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 def json_depth(text: str) -> int:
     """The deepest nesting of arrays and objects in a JSON text (brackets inside strings ignored)."""
     brackets = _NOT_A_BRACKET.sub("", _STRING_LITERAL.sub("", text))
-    depth = deepest = 0
-    for bracket in brackets:
-        if bracket in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+    # The depth after each bracket is the running sum of +1/-1; its highest value is the answer.
+    # Summed in C (accumulate over map): a campaign file has tens of thousands of brackets, and a
+    # Python loop over them was the slowest part of reading one.
+    return max(0, max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0))
 
 
 def text_fault(text: str) -> str | None:

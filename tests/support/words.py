@@ -54,14 +54,15 @@ def visible_text(html: str) -> str:
 
 def forbidden_words(campaign: Campaign) -> list[tuple[str, re.Pattern[str]]]:
     """(what, pattern) for every key or code that would be a leak in a player's text."""
-    words: list[tuple[str, str]] = []
-    for key, name in SeaZone.objects.filter(campaign=campaign).values_list("key", "name"):
-        if key != name:
-            words.append((f"zone key {key!r}", key))
-    for key, name in Port.objects.filter(campaign=campaign).values_list("key", "name"):
-        if key != name:
-            words.append((f"port key {key!r}", key))
-    patterns = [(what, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for what, w in words]
+    keys = {key for key, name in SeaZone.objects.filter(campaign=campaign).values_list("key", "name") if key != name}
+    keys |= {key for key, name in Port.objects.filter(campaign=campaign).values_list("key", "name") if key != name}
+    patterns: list[tuple[str, re.Pattern[str]]] = []
+    if keys:
+        # One alternation for the few hundred keys rather than a pattern each: a played campaign's
+        # pages were searched once per key (the scan's slowest part). Longest first, so that a key
+        # that begins another ("gulf" in "gulf-of-lion") is tried after it; the match names the key.
+        alternation = "|".join(re.escape(k) for k in sorted(keys, key=lambda k: (-len(k), k)))
+        patterns.append(("a zone or port key", re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])")))
     codes = "|".join(Nation.objects.filter(campaign=campaign).values_list("code", flat=True))
     patterns.append(("a nation code alone", re.compile(rf"(?<![\w/-])({codes})(?![\w/-])")))
     classes = "|".join(re.escape(c) for c in SHIP_CLASSES if "-" in c and c != "four-decker")
