@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.support.flush import flush_by_delete
 from tests.web.fog_worlds import FogWorld, fog_world
@@ -28,6 +29,13 @@ sys.dont_write_bytecode = False
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# No time limit on a Hypothesis example anywhere (its default is 200 ms): three test processes share
+# two cores with workers, Chromium and PostgreSQL, so an example of a pure rule can wait that long
+# for a core, and Hypothesis then fails the test as having "unreliable timings". Speed is measured
+# by `make bench`, never by a test.
+hypothesis_settings.register_profile("admiralty", deadline=None)
+hypothesis_settings.load_profile("admiralty")
 
 
 class WorkerProcess:
