@@ -17,7 +17,8 @@ from django.db.models import Count, Max, Subquery
 from django.utils import timezone
 
 from campaign.models import Campaign, Delivery, Invitation, Nation, NationTurn, NmrPolicy, Order, Turn, TurnReport
-from campaign.orders.describe import order_describe
+from campaign.orders.describe import order_in_words
+from campaign.orders.names import campaign_order_names
 from campaign.players import INVITATION_MAX_AGE_DAYS
 from fleets.models import Ship
 from rules.turn_events import report_events
@@ -132,10 +133,12 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
             ships=ships.get(n.pk, 0),
         )
     if turn is not None:
-        orders = Order.objects.filter(turn=turn).select_related("fleet").order_by("nation_id", "position")
+        orders = list(Order.objects.filter(turn=turn).order_by("nation_id", "position"))
+        # In words, as the player's order page writes them: a GM reads names, not stored keys and ids.
+        names = campaign_order_names(campaign=campaign) if orders else None
         for order in orders:
-            if order.nation_id in nations:
-                nations[order.nation_id].order_lines.append(order_describe(order))
+            if order.nation_id in nations and names is not None:
+                nations[order.nation_id].order_lines.append(order_in_words(order, names))
     _last_reports(campaign, nations)
     failed = Delivery.objects.filter(campaign=campaign, state=Delivery.State.FAILED)
     shown = [

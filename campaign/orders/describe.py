@@ -1,6 +1,6 @@
-"""Orders in words: :func:`order_describe`, the canonical line of a stored order (messages, the API,
-``submit_orders``), and :func:`order_summary`, the player's line on the order page, with names instead
-of ids and keys."""
+"""Orders in words: :func:`order_describe`, the canonical line of a stored order (the audit log, the API,
+``submit_orders``), and :func:`order_in_words`, with names instead of ids and keys: the player's line
+on the order page (:func:`order_summary`) and the GM's on the desk (names from :mod:`campaign.orders.names`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import ngettext
 
 from campaign.models import Order
+from campaign.orders.names import OrderNames
 from fleets.models import Fleet, ShipClass
 
 if TYPE_CHECKING:  # only a type here: the command and the API describe orders without the page's reads
@@ -60,30 +61,58 @@ def order_describe(order: Order) -> str:
     return f"Order {order.position} ({kind}{subject}): {detail}"
 
 
-class _Names:
-    """Names instead of ids and keys for one order body, from the order page's choices."""
+class _ChoicesNames:
+    """:class:`OrderNames` from the order page's choices. Fleets and ships are read only for an order
+    that names one (a raise or a lay-down names none)."""
 
-    def __init__(self, body: Any, choices: OrderChoices) -> None:
-        self.body = body
-        self.board = choices.board
-        # Fleets and ships are read only for an order that names one (a raise or a lay-down names none).
+    def __init__(self, choices: OrderChoices) -> None:
         self.choices = choices
+        self.board = choices.board
+
+    def fleet_name(self, fleet_id: Any) -> str | None:
+        place = self.choices.fleets_by_id.get(fleet_id)
+        return place.fleet.name if place is not None else None
+
+    def ship_name(self, ship_id: Any) -> str | None:
+        found = self.choices.ships.get(ship_id)
+        return found[0].name if found is not None else None
+
+    def port_name(self, key: str) -> str | None:
+        found = self.board.ports.get(key)
+        return found.name if found is not None else None
+
+    def zone_name(self, key: str) -> str | None:
+        found = self.board.zones.get(key)
+        return found.name if found is not None else None
+
+    def nation_name(self, code: str) -> str | None:
+        found = self.board.nations.get(code)
+        return found.name if found is not None else None
+
+    def ship_cost(self, ship_class: str) -> int:
+        return self.choices.ruleset.ship_cost.get(ship_class, 0)
+
+
+class _Names:
+    """Names instead of ids and keys for one order body."""
+
+    def __init__(self, body: Any, source: OrderNames) -> None:
+        self.body = body
+        self.source = source
 
     def fleet(self, key: str = "fleet") -> str:
-        place = self.choices.fleets_by_id.get(self.body.get(key))
-        return place.fleet.name if place is not None else f"fleet {self.body.get(key)}"
+        return self.source.fleet_name(self.body.get(key)) or f"fleet {self.body.get(key)}"
 
     def ship(self, value: Any) -> str:
-        found = self.choices.ships.get(value)
-        return found[0].name if found is not None else f"ship {value}"
+        return self.source.ship_name(value) or f"ship {value}"
 
     def port(self, key: Any) -> str:
-        found = self.board.ports.get(key) if isinstance(key, str) else None
-        return found.name if found is not None else str(key)
+        found = self.source.port_name(key) if isinstance(key, str) else None
+        return found if found is not None else str(key)
 
     def zone(self, key: Any) -> str:
-        found = self.board.zones.get(key) if isinstance(key, str) else None
-        return found.name if found is not None else str(key)
+        found = self.source.zone_name(key) if isinstance(key, str) else None
+        return found if found is not None else str(key)
 
     def step(self, value: str) -> str:
         if value == "sea":
@@ -110,12 +139,19 @@ class _Names:
 def order_summary(order: Order, choices: OrderChoices) -> str:
     """One order in a player's words, with names instead of ids and keys ("Channel Fleet: leave
     Portsmouth → Bay of Biscay"); :func:`order_describe` is the canonical line."""
+    return order_in_words(order, _ChoicesNames(choices))
+
+
+def order_in_words(order: Order, source: OrderNames) -> str:
+    """One order in words, its ids and keys named from ``source``: the player's line on the order
+    page (:func:`order_summary`) and the GM's on the desk."""
     body = order.body
-    n = _Names(body, choices)
+    n = _Names(body, source)
     fleet, ship, port, zone, step, names = n.fleet, n.ship, n.port, n.zone, n.step, n.names
     kind = order.kind
-    nation = n.board.nations.get(body.get("nation", ""))
-    cost = choices.ruleset.ship_cost.get(body.get("class", ""), 0)
+    code = body.get("nation")
+    nation = source.nation_name(code) if isinstance(code, str) else None
+    cost = source.ship_cost(str(body.get("class", "")))
     texts: dict[str, Callable[[], str]] = {
         Order.Kind.MOVE: lambda: f"{fleet()}: " + " → ".join(step(s) for s in body.get("path") or []),
         Order.Kind.POSTURE: lambda: (
@@ -151,7 +187,7 @@ def order_summary(order: Order, choices: OrderChoices) -> str:
     }
     if kind in texts:
         return texts[kind]()
-    target = nation.name if nation is not None else body.get("nation")
+    target = nation if nation is not None else body.get("nation")
     diplomacy: dict[str, str] = {
         Order.Kind.DECLARE_WAR: f"declare war on {target}",
         Order.Kind.OFFER_PEACE: f"offer peace to {target}",

@@ -99,7 +99,8 @@ def test_the_desk_shows_every_nation_orders_reports_failed_mail_and_the_missing(
     page = client.get(reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])).content.decode()
     assert "Turn 1 (Spring 1805)" in page and "deadline" in page
     assert "nelson" in page and "villeneuve" in page
-    assert "Order 1 (lay_down): frigate &#x27;Hero&#x27; at portsmouth" in page
+    assert "<li>Frigate Hero at Portsmouth (" in page  # in words, as the player's order page writes it
+    assert "lay_down" not in page and "at portsmouth" not in page
     assert "A quiet winter in Brest." in page
     assert "550 mailbox unavailable" in page
     assert "<strong>No orders yet</strong> from France." in page  # GB entered one; FR none
@@ -115,6 +116,8 @@ def test_the_desk_shows_every_nation_orders_reports_failed_mail_and_the_missing(
 def test_the_desk_keeps_a_flat_query_count_as_nations_grow() -> None:
     world = two_power_world()
     _, client = _gm_client(world)
+    # An order on the desk before and after: their words are named from the campaign's names, read once.
+    order_add(nation=world.gb, body={"kind": "lay_down", "class": "frigate", "name": "Hero", "port": "portsmouth"})
     _desk_queries(client, world)  # warm caches (content types, sessions)
     small = _desk_queries(client, world)
     _grow(world, 6)

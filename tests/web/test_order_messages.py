@@ -1,7 +1,8 @@
 """Issue 13, "Words, not keys", in the message a player reads after a change on the order page: every
 kind of order added through its form, and an order changed, moved and withdrawn. Each message names
 fleets, ships, classes, ports and nations — never their keys, codes or ids (the stored line of
-``order_describe``, "Order 1 (lay_down): 1st 'Caledonia' at portsmouth", is for the API and the GM)."""
+``order_describe``, "Order 1 (lay_down): 1st 'Caledonia' at portsmouth", is for the API and scripts);
+and the GM's desk, which lists every nation's orders in the same words."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Order
+from campaign.models import Campaign, Order
 from campaign.orders.services import order_add
 from tests.support.order_forms import more_of_britain, order_form_cases
 from tests.support.played_campaign import kept
 from tests.support.words import forbidden_words, visible_text
-from tests.web.fog_worlds import client_for, players_world
+from tests.web.fog_worlds import client_for, players_world, user
 from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
@@ -130,3 +131,35 @@ def test_changing_moving_and_withdrawing_an_order_say_it_in_words(world: World) 
     withdrawn = client.post(withdraw, follow=True)
     assert _message(withdrawn) == "Withdrew order 2 — land unit at Portsmouth"
     assert list(world.gb.orders.values_list("pk", flat=True)) == [second.pk]
+
+
+def test_the_gm_desk_writes_every_kind_of_order_in_words(world: World) -> None:
+    """The GM reads each nation's orders on the desk as the player's order page writes them: names,
+    never keys, codes or ids (the stored line with keys is for the API and ``submit_orders``)."""
+    cases = order_form_cases(world, more_of_britain(world))
+    bodies = {kind: body for kind, (_, body) in cases.items() if body is not None}
+    bodies["move"] = {"fleet": world.channel_fleet.pk, "path": ["sea", "biscay"]}
+    bodies["lay_down"] = {"class": "1st", "name": "Caledonia", "port": "portsmouth"}
+    for position, (kind, body) in enumerate(sorted(bodies.items()), 1):
+        fleet = body.get("fleet")
+        Order.objects.create(
+            campaign=world.campaign,
+            turn=world.turn,
+            nation=world.gb,
+            position=position,
+            kind=kind,
+            body={"kind": kind, **body},
+            fleet_id=fleet if isinstance(fleet, int) and kind != "transfer" else None,
+        )
+    gm = user("gm-desk", staff=True)
+    Campaign.objects.filter(pk=world.campaign.pk).update(gm=gm)
+    html = client_for(gm).get(reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])).content.decode()
+    start = html.index("<ol>")
+    lines = [line.strip() for line in visible_text(html[start : html.index("</ol>", start)]).split("\n")]
+    lines = [line for line in lines if line]
+    assert len(lines) == len(bodies), lines
+    assert "Channel Fleet: to sea → Bay of Biscay" in lines
+    assert "1st rate Caledonia at Portsmouth (20 EP)" in lines
+    assert "Channel Fleet: blockade Brest" in lines
+    leaks = [leak for line in lines for leak in _leaks(world, line)]
+    assert leaks == [], "\n".join(lines)
