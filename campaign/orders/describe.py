@@ -1,6 +1,7 @@
-"""Orders in words: :func:`order_describe`, the canonical line of a stored order (the audit log, the API,
-``submit_orders``), and :func:`order_in_words`, with names instead of ids and keys: the player's line
-on the order page (:func:`order_summary`) and the GM's on the desk (names from :mod:`campaign.orders.names`)."""
+"""Orders in words: :func:`order_describe`, the canonical line of a stored order with its keys and ids
+(the API, ``submit_orders``), and :func:`order_in_words`, with names instead: the player's line on the
+order page (:func:`order_summary`), the GM's on the desk (names from :mod:`campaign.orders.names`) and
+the audit log's (:func:`order_in_words_checked`, names from the order's own check)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from django.utils.translation import ngettext
 
 from campaign.models import Order
 from campaign.orders.names import OrderNames
-from fleets.models import Fleet, ShipClass
+from fleets.models import Fleet, Ship, ShipClass
 
 if TYPE_CHECKING:  # only a type here: the command and the API describe orders without the page's reads
     from campaign.orders.choices import OrderChoices
+    from campaign.orders.context import OrderContext
 
 
 #: Readable names of the choices an order body stores as values (a class code, a standing order).
@@ -91,6 +93,50 @@ class _ChoicesNames:
 
     def ship_cost(self, ship_class: str) -> int:
         return self.choices.ruleset.ship_cost.get(ship_class, 0)
+
+
+class _CheckNames:
+    """:class:`OrderNames` from the reads that checked the order (its :class:`OrderContext`), for the
+    audit log's line of an order entered, changed or withdrawn: the check has read what its order
+    names, so describing it reads nothing more (a ship out of commission, which the nation's ships
+    afloat leave out, is read by itself)."""
+
+    def __init__(self, ctx: OrderContext) -> None:
+        self.ctx = ctx
+        self.board = ctx.board
+
+    def fleet_name(self, fleet_id: Any) -> str | None:
+        fleet = self.ctx.fleets.get(fleet_id) if isinstance(fleet_id, int) else None
+        return fleet.name if fleet is not None else None
+
+    def ship_name(self, ship_id: Any) -> str | None:
+        if not isinstance(ship_id, int):
+            return None
+        afloat = self.ctx.ships.get(ship_id)
+        if afloat is not None:
+            return afloat.name
+        rows = Ship.objects.filter(pk=ship_id, nation_id=self.ctx.nation.pk).values_list("name", flat=True)
+        return rows.first()
+
+    def port_name(self, key: str) -> str | None:
+        found = self.board.ports.get(key)
+        return found.name if found is not None else None
+
+    def zone_name(self, key: str) -> str | None:
+        found = self.board.zones.get(key)
+        return found.name if found is not None else None
+
+    def nation_name(self, code: str) -> str | None:
+        found = self.board.nations.get(code)
+        return found.name if found is not None else None
+
+    def ship_cost(self, ship_class: str) -> int:
+        return self.ctx.ruleset.ship_cost.get(ship_class, 0)
+
+
+def order_in_words_checked(order: Order, ctx: OrderContext) -> str:
+    """:func:`order_in_words` with the names its check read (the audit log's line of the order)."""
+    return f"order {order.position} — {order_in_words(order, _CheckNames(ctx))}"
 
 
 class _Names:

@@ -22,7 +22,7 @@ from campaign.audit import CommandLine, acting_for_nation_is_audited, audit_reco
 from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, Order, Turn
 from campaign.orders.context import OrderContext
-from campaign.orders.describe import order_describe
+from campaign.orders.describe import order_in_words_checked
 from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.schema import json_type
 from campaign.orders.selectors import order_bodies_for_turn, orders_for_turn
@@ -158,7 +158,7 @@ def order_add(*, nation: Nation, body: object, actor: Actor = None) -> Order:
         nation=nation,
         actor=actor,
         action=AuditAction.ORDER_ENTERED,
-        summary=f"entered {order_describe(order)}",
+        summary=f"entered {order_in_words_checked(order, ctx)}",
         before=None,
         after=_order_json(order),
     )
@@ -173,8 +173,9 @@ def _list_change_check(
     after: Sequence[tuple[int, object]],
     changed: int | None,
     nation_read: bool = False,
-) -> dict[int, CleanOrder]:
-    """Refuse a change of the list that makes an order refused that was not refused before.
+) -> tuple[dict[int, CleanOrder], OrderContext]:
+    """Refuse a change of the list that makes an order refused that was not refused before; else the
+    clean orders by id, and the context that checked them (its reads name the orders in words).
 
     ``after``: (order id, body) in the new listed order; ``changed``: the id whose body is new.
     Orders that were already refused (the world changed under them) do not block the change.
@@ -195,7 +196,7 @@ def _list_change_check(
                 f"That change would leave another order refused: {refused.message}",
                 code=RefusalCode.BREAKS_ANOTHER_ORDER,
             )
-    return {order_id: clean for (order_id, _), clean in zip(after, cleans, strict=True) if clean is not None}
+    return {order_id: clean for (order_id, _), clean in zip(after, cleans, strict=True) if clean is not None}, ctx
 
 
 @transaction.atomic
@@ -207,9 +208,10 @@ def order_update(*, order: Order, body: object, actor: Actor = None) -> Order:
     if order.pk not in {o.pk for o in before}:
         raise OrderRefused(f"Order {order.position} no longer exists; it was withdrawn.", code=RefusalCode.ORDER_GONE)
     after = [(o.pk, body if o.pk == order.pk else o.body) for o in before]
-    clean = _list_change_check(
+    cleans, ctx = _list_change_check(
         nation=nation, turn=turn, before=before, after=after, changed=order.pk, nation_read=True
-    )[order.pk]
+    )
+    clean = cleans[order.pk]
     stored = next(o for o in before if o.pk == order.pk)
     old = _order_json(stored)
     stored.kind, stored.body, stored.fleet = clean.kind, clean.body, clean.fleet
@@ -223,7 +225,7 @@ def order_update(*, order: Order, body: object, actor: Actor = None) -> Order:
         nation=nation,
         actor=actor,
         action=AuditAction.ORDER_CHANGED,
-        summary=f"changed {order_describe(stored)}",
+        summary=f"changed {order_in_words_checked(stored, ctx)}",
         before=old,
         after=_order_json(stored),
     )
@@ -241,13 +243,13 @@ def order_withdraw(*, order: Order, actor: Actor = None) -> None:
             f"Order {order.position} no longer exists; it was already withdrawn.", code=RefusalCode.ORDER_GONE
         )
     after = [(o.pk, o.body) for o in before if o.pk != order.pk]
-    _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=None, nation_read=True)
+    _, ctx = _list_change_check(nation=nation, turn=turn, before=before, after=after, changed=None, nation_read=True)
     gone = next(o for o in before if o.pk == order.pk)
     _audit_for_nation(
         nation=nation,
         actor=actor,
         action=AuditAction.ORDER_REMOVED,
-        summary=f"withdrew {order_describe(gone)}",
+        summary=f"withdrew {order_in_words_checked(gone, ctx)}",
         before=_order_json(gone),
         after=None,
     )

@@ -138,7 +138,11 @@ def test_orders_a_gm_enters_for_a_nation_are_attributed_and_the_players_own_are_
         "ready_set",
     ]
     assert {e.actor_id for e in log} == {fw.gm.pk}
-    assert log[0].summary.startswith("For Great Britain: entered Order 2 (lay_down)") and "'Hero'" in log[0].summary
+    # In words, as the player's order page writes them: names, never keys (issue 13).
+    said = [e.summary for e in log[:3]]
+    assert said[0].startswith("For Great Britain: entered order 2 — Frigate Hero at Portsmouth ("), said
+    assert said[1].startswith("For Great Britain: changed order 2 — Frigate Mars at Portsmouth ("), said
+    assert said[2].startswith("For Great Britain: withdrew order 2 — Frigate Mars at Portsmouth ("), said
     assert log[1].before is not None and log[1].before["body"]["name"] == "Hero"
     assert log[1].after is not None and log[1].after["body"]["name"] == "Mars"
     assert log[3].before is not None and [o["body"]["name"] for o in log[3].before["orders"]] == ["Amethyst"]
