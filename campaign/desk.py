@@ -132,12 +132,12 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
             treasury=n.treasury,
             ships=ships.get(n.pk, 0),
         )
-    if turn is not None:
-        orders = list(Order.objects.filter(turn=turn).order_by("nation_id", "position"))
+    orders = list(Order.objects.filter(turn=turn).order_by("nation_id", "position")) if turn is not None else []
+    if orders:
         # In words, as the player's order page writes them: a GM reads names, not stored keys and ids.
-        names = campaign_order_names(campaign=campaign) if orders else None
+        names = campaign_order_names(campaign=campaign)
         for order in orders:
-            if order.nation_id in nations and names is not None:
+            if order.nation_id in nations:
                 nations[order.nation_id].order_lines.append(order_in_words(order, names))
     _last_reports(campaign, nations)
     failed = Delivery.objects.filter(campaign=campaign, state=Delivery.State.FAILED)

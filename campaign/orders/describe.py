@@ -15,6 +15,7 @@ from campaign.orders.names import OrderNames
 from fleets.models import Fleet, Ship, ShipClass
 
 if TYPE_CHECKING:  # only a type here: the command and the API describe orders without the page's reads
+    from campaign.orders.board import Board
     from campaign.orders.choices import OrderChoices
     from campaign.orders.context import OrderContext
 
@@ -63,21 +64,11 @@ def order_describe(order: Order) -> str:
     return f"Order {order.position} ({kind}{subject}): {detail}"
 
 
-class _ChoicesNames:
-    """:class:`OrderNames` from the order page's choices. Fleets and ships are read only for an order
-    that names one (a raise or a lay-down names none)."""
+class _BoardNames:
+    """Ports, zones and nations named from an order check's :class:`~campaign.orders.board.Board`."""
 
-    def __init__(self, choices: OrderChoices) -> None:
-        self.choices = choices
-        self.board = choices.board
-
-    def fleet_name(self, fleet_id: Any) -> str | None:
-        place = self.choices.fleets_by_id.get(fleet_id)
-        return place.fleet.name if place is not None else None
-
-    def ship_name(self, ship_id: Any) -> str | None:
-        found = self.choices.ships.get(ship_id)
-        return found[0].name if found is not None else None
+    def __init__(self, board: Board) -> None:
+        self.board = board
 
     def port_name(self, key: str) -> str | None:
         found = self.board.ports.get(key)
@@ -91,19 +82,36 @@ class _ChoicesNames:
         found = self.board.nations.get(code)
         return found.name if found is not None else None
 
+
+class _ChoicesNames(_BoardNames):
+    """:class:`OrderNames` from the order page's choices. Fleets and ships are read only for an order
+    that names one (a raise or a lay-down names none)."""
+
+    def __init__(self, choices: OrderChoices) -> None:
+        super().__init__(choices.board)
+        self.choices = choices
+
+    def fleet_name(self, fleet_id: Any) -> str | None:
+        place = self.choices.fleets_by_id.get(fleet_id)
+        return place.fleet.name if place is not None else None
+
+    def ship_name(self, ship_id: Any) -> str | None:
+        found = self.choices.ships.get(ship_id)
+        return found[0].name if found is not None else None
+
     def ship_cost(self, ship_class: str) -> int:
         return self.choices.ruleset.ship_cost.get(ship_class, 0)
 
 
-class _CheckNames:
+class _CheckNames(_BoardNames):
     """:class:`OrderNames` from the reads that checked the order (its :class:`OrderContext`), for the
     audit log's line of an order entered, changed or withdrawn: the check has read what its order
     names, so describing it reads nothing more (a ship out of commission, which the nation's ships
     afloat leave out, is read by itself)."""
 
     def __init__(self, ctx: OrderContext) -> None:
+        super().__init__(ctx.board)
         self.ctx = ctx
-        self.board = ctx.board
 
     def fleet_name(self, fleet_id: Any) -> str | None:
         fleet = self.ctx.fleets.get(fleet_id) if isinstance(fleet_id, int) else None
@@ -117,18 +125,6 @@ class _CheckNames:
             return afloat.name
         rows = Ship.objects.filter(pk=ship_id, nation_id=self.ctx.nation.pk).values_list("name", flat=True)
         return rows.first()
-
-    def port_name(self, key: str) -> str | None:
-        found = self.board.ports.get(key)
-        return found.name if found is not None else None
-
-    def zone_name(self, key: str) -> str | None:
-        found = self.board.zones.get(key)
-        return found.name if found is not None else None
-
-    def nation_name(self, code: str) -> str | None:
-        found = self.board.nations.get(code)
-        return found.name if found is not None else None
 
     def ship_cost(self, ship_class: str) -> int:
         return self.ctx.ruleset.ship_cost.get(ship_class, 0)
