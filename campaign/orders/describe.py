@@ -1,7 +1,8 @@
 """Orders in words: :func:`order_describe`, the canonical line of a stored order with its keys and ids
-(the API, ``submit_orders``), and :func:`order_in_words`, with names instead: the player's line on the
-order page (:func:`order_summary`), the GM's on the desk (names from :mod:`campaign.orders.names`) and
-the audit log's (:func:`order_in_words_checked`, names from the order's own check)."""
+(the API's ``description``), and :func:`order_in_words`, with names instead: the player's line on the
+order page (:func:`order_summary`), the GM's on the desk and from ``submit_orders`` (names from
+:mod:`campaign.orders.names`), and the audit log's (:func:`order_in_words_checked`, names from the
+order's own check)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The names an order's ids and keys stand for (fleets and ships by id; ports, zones and nations by key),
 so that an order can be written in words (:func:`campaign.orders.describe.order_in_words`): from the order
-page's choices for a player, or from :func:`campaign_order_names` for the GM's desk."""
+page's choices for a player, or from :func:`campaign_order_names` for the GM's desk and ``submit_orders``."""
 
 from __future__ import annotations
 

@@ -826,9 +826,9 @@ def test_submit_orders_stores_the_list_and_prints_one_line_per_order(w: World, t
     bodies = [move(w.western, "biscay", "iberia"), lay_down("Caledonia"), {"kind": "declare_war", "nation": "RU"}]
     call_command("submit_orders", "orders-1805", "--nation", "GB", write(tmp_path, bodies), stdout=out)
     assert out.getvalue().splitlines() == [
-        "Order 1 (move, fleet 'Western Squadron'): biscay → iberia",
-        "Order 2 (lay_down): 1st 'Caledonia' at plymouth",
-        "Order 3 (declare_war): towards RU",
+        "Order 1 — Western Squadron: Bay of Biscay → Coast of Iberia",
+        "Order 2 — 1st rate Caledonia at Plymouth (20 EP)",
+        "Order 3 — declare war on Russia",
     ]
     assert stored(w.gb) == [(1, "move"), (2, "lay_down"), (3, "declare_war")]
 

@@ -10,8 +10,9 @@ from django.core.management.base import BaseCommand, CommandError
 from campaign.audit import COMMAND_LINE
 from campaign.json_text import text_fault
 from campaign.models import Campaign, Nation
-from campaign.orders.describe import order_describe
+from campaign.orders.describe import order_in_words
 from campaign.orders.errors import OrderRefused, OrdersRefused
+from campaign.orders.names import campaign_order_names
 from campaign.orders.services import orders_replace
 
 #: CONTRACT.md: a refused submission exits 2.
@@ -60,8 +61,11 @@ class Command(BaseCommand):
             raise CommandError(closed.message, returncode=REFUSED) from None
         if not orders:
             self.stdout.write(f"{nation.code} has no orders this turn (every order withdrawn).")
+            return
+        # In words: the names that the file's ids and keys stand for, so the GM sees what was entered.
+        names = campaign_order_names(campaign=campaign)
         for order in orders:
-            self.stdout.write(order_describe(order))
+            self.stdout.write(f"Order {order.position} — {order_in_words(order, names)}")
 
     def _read(self, path: str) -> Any:
         try:
