@@ -151,7 +151,7 @@ def lay_down_port_check(*, nation: Nation, port: Port, turn: int) -> None:
         raise ConstructionRefused("port", f"{port.name} is not a port of this campaign.")
     if port.owner_id != nation.pk:
         raise ConstructionRefused(
-            "port", f"Ships are laid down only in an own port (rules §1); {port.name} is not {nation.code}'s."
+            "port", f"Ships are laid down only in an own port (rules §1); {port.name} is not {nation.name}'s."
         )
     if not port.dockyard:
         raise ConstructionRefused("port", f"{port.name} has no dockyard; ships are laid down only where there is one.")
@@ -171,7 +171,7 @@ def raise_port_check(*, nation: Nation, port: Port, what: str = "land unit") -> 
     phase 2. Raises :class:`ConstructionRefused` with rule ``not_own_port`` or ``besieged``."""
     if port.owner_id != nation.pk:
         raise ConstructionRefused(
-            "not_own_port", f"a {what} is raised only in an own port (rules §7); {port.name} is not {nation.code}'s"
+            "not_own_port", f"a {what} is raised only in an own port (rules §7); {port.name} is not {nation.name}'s"
         )
     if port.siege_turns > 0:
         raise ConstructionRefused("besieged", f"{port.name} is besieged; no {what} can be raised there (rules §7)")

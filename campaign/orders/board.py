@@ -431,7 +431,8 @@ class Board:
             try:
                 zone, port = self.step(nation=nation, zone=zone, port=port, step=step, ships=ships)
             except CheckFailed as failed:
-                raise CheckFailed(f"step {n} ({step!r}): {failed}", code=failed.code) from None
+                # The reason names the place ("Bay of Biscay is not adjacent to The Channel"), not its key.
+                raise CheckFailed(f"step {n}: {failed}", code=failed.code) from None
         return zone, port
 
     def run_guns_check(self, *, nation: Nation, port: Port, zone: SeaZone, in_port: Port | None) -> None:

@@ -140,7 +140,9 @@ class OrderCheck:
 
     @property
     def label(self) -> str:
-        inner = self.kind if self.subject is None else f"{self.kind}, {self.subject}"
+        # The kind in words ("lay down", not "lay_down"): players read refusals on the order page.
+        kind = self.kind.replace("_", " ")
+        inner = kind if self.subject is None else f"{kind}, {self.subject}"
         return f"Order {self.position} ({inner})"
 
     def refuse(self, reason: str, *, code: RefusalCode, field: str | None) -> NoReturn:

@@ -145,7 +145,7 @@ def test_an_order_round_trip(fw: FogWorld) -> None:
     assert body["type"] == "urn:admiralty:problem:orders_refused" and body["status"] == 400
     assert len(body["errors"]) == 2
     messages = [e["message"] for e in body["errors"]]
-    assert messages[0].startswith("Order 2 (move") and messages[1].startswith("Order 3 (lay_down")
+    assert messages[0].startswith("Order 2 (move") and messages[1].startswith("Order 3 (lay down")
     assert [(e["code"], e["field"]) for e in body["errors"]] == [
         ("unknown_fleet", "fleet"),
         ("not_a_choice", "class"),
@@ -165,7 +165,7 @@ def test_replace_and_update_store_valid_bodies(fw: FogWorld) -> None:
     changed = client.put(f"{BASE}/orders/{orders[1]['id']}/", _lay_down("Mars"), format="json")
     assert changed.status_code == 200 and changed.json()["body"]["name"] == "Mars"
     clash = client.put(f"{BASE}/orders/{orders[1]['id']}/", _lay_down("Ajax"), format="json")
-    assert clash.status_code == 400 and clash.json()["errors"][0]["message"].startswith("Order 2 (lay_down")
+    assert clash.status_code == 400 and clash.json()["errors"][0]["message"].startswith("Order 2 (lay down")
     assert client.put(f"{BASE}/orders/", [], format="json").json()["orders"] == []
 
 
@@ -174,7 +174,7 @@ def test_a_refused_order_names_itself_and_its_reason(fw: FogWorld) -> None:
     response = client.post(f"{BASE}/orders/", {"kind": "lay_down", "class": "1st"}, format="json")
     assert response.status_code == 400
     [error] = response.json()["errors"]
-    assert error["message"].startswith("Order 1 (lay_down")
+    assert error["message"].startswith("Order 1 (lay down")
     assert (error["code"], error["field"]) == ("missing_key", "name")
     assert response.json()["detail"] == error["message"]
     not_json = client.generic("POST", f"{BASE}/orders/", "{nope", content_type="application/json")

@@ -61,10 +61,10 @@ def _orders_file() -> list[dict[str, object]]:
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
-def test_the_readme_complete_orders_file_is_accepted_whole_for_britain_in_a_fresh_demo() -> None:
+def test_the_readme_complete_orders_file_is_accepted_whole_for_britain_in_a_fresh_demo(tmp_path: Path) -> None:
     """The README's "A complete file and the call", as written, against a demo numbered as `make run`
-    numbers a fresh one: every order accepted by the API's replace-all (and so by submit_orders,
-    which calls the same service), in order, and the first lines as the README shows them."""
+    numbers a fresh one: every order accepted by the API's replace-all, in order, and by submit_orders,
+    whose first lines are as the README shows them."""
     demo_setup()
     orders = _orders_file()
     out = StringIO()
@@ -75,6 +75,12 @@ def test_the_readme_complete_orders_file_is_accepted_whole_for_britain_in_a_fres
     assert response.status_code == 200, response.content
     stored = response.json()["orders"]
     assert [o["kind"] for o in stored] == [o["kind"] for o in orders]
+    path = tmp_path / "orders-gb.json"
+    path.write_text(json.dumps(orders), encoding="utf-8")
+    printed = StringIO()
+    call_command("submit_orders", "demo", "--nation", "GB", str(path), stdout=printed)
+    lines = printed.getvalue().splitlines()
+    assert len(lines) == len(orders)
     text = README.read_text(encoding="utf-8")
-    for line in [o["description"] for o in stored[:3]]:
+    for line in lines[:3]:
         assert f"\n{line}\n" in text, line

@@ -180,7 +180,7 @@ def test_a_fleet_never_enters_the_port_of_a_nation_neither_own_nor_allied() -> N
     assert where(raider) == ("biscay", None)
     state, note = outcome(sails)
     assert state == "skipped" and "fleets enter only own or allied ports" in note
-    assert refused.value.code == RefusalCode.PORT_NOT_FRIENDLY and refused.value.message.endswith(f"): {note}.")
+    assert refused.value.code == RefusalCode.PORT_NOT_FRIENDLY and refused.value.message.endswith(f"step 1: {note}.")
 
 
 def test_ships_in_ordinary_stay_behind_and_a_laid_up_fleet_does_not_sail() -> None:

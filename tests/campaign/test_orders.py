@@ -224,7 +224,7 @@ def test_a_path_of_three_steps_is_refused(w: World) -> None:
 
 def test_a_step_to_a_zone_that_is_not_adjacent_is_refused(w: World) -> None:
     message = refusal(w, move(w.western, "iberia"))
-    assert "step 1 ('iberia'): Coast of Iberia is not adjacent to Western Approaches" in message
+    assert "step 1: Coast of Iberia is not adjacent to Western Approaches" in message
 
 
 def test_a_fleet_with_a_disabled_ship_moves_one_step_only(w: World) -> None:
@@ -385,7 +385,7 @@ def test_a_second_first_rate_in_one_list_is_refused_on_quota(w: World) -> None:
     with pytest.raises(OrdersRefused) as refused:
         orders_replace(nation=w.gb, bodies=[lay_down("Caledonia"), lay_down("Hibernia")])
     [error] = refused.value.errors
-    assert error.startswith("Order 2 (lay_down, 1st rate 'Hibernia'): 1st/2nd-rate quota (rules §1): in 1800–1808")
+    assert error.startswith("Order 2 (lay down, 1st rate 'Hibernia'): 1st/2nd-rate quota (rules §1): in 1800–1808")
     assert "100×3=300 > 20×12=240" in error
     assert stored(w.gb) == []
 
@@ -393,7 +393,7 @@ def test_a_second_first_rate_in_one_list_is_refused_on_quota(w: World) -> None:
 def test_a_second_four_decker_in_one_list_is_refused_on_the_four_decker_limit(w: World) -> None:
     """§1: "at most one per nation at any time (afloat or building)", the earlier order counted."""
     message = refusal(w, lay_down("Leviathan", "four-decker"), earlier=[lay_down("Behemoth", "four-decker")])
-    assert message.startswith("Order 2 (lay_down, Four-decker 'Leviathan'): Four-decker limit (rules §1)")
+    assert message.startswith("Order 2 (lay down, Four-decker 'Leviathan'): Four-decker limit (rules §1)")
 
 
 def test_the_treasury_is_committed_across_lay_downs_and_raises(w: World) -> None:
@@ -677,7 +677,7 @@ def test_an_update_keeps_the_place_and_is_validated_against_the_list(w: World) -
     with pytest.raises(OrderRefused) as refused:
         order_update(order=orders[0], body=lay_down("Hibernia"))  # the second first rate would break the quota
     assert refused.value.message.startswith(
-        "That change would leave another order refused: Order 2 (lay_down, 1st rate 'Caledonia'): 1st/2nd-rate quota"
+        "That change would leave another order refused: Order 2 (lay down, 1st rate 'Caledonia'): 1st/2nd-rate quota"
     )
     with pytest.raises(OrderRefused, match="the path has 3 steps"):
         order_update(order=orders[1], body=move(w.western, "biscay", "iberia", "biscay"))
@@ -722,7 +722,7 @@ def test_orders_replace_is_all_or_nothing_and_lists_every_refusal(w: World) -> N
     assert [e.split(":")[0] for e in errors] == [
         "Order 2 (move, fleet 'Western Squadron')",
         "Order 3 (move, fleet 'Home Fleet')",
-        "Order 4 (declare_war, FR)",
+        "Order 4 (declare war, France)",
     ]
     assert stored(w.gb) == [(1, "sally")]
     replaced = orders_replace(nation=w.gb, bodies=[bodies[0], bodies[4]])
@@ -863,8 +863,8 @@ def test_submit_orders_refuses_all_with_exit_code_2_and_every_refusal(w: World, 
     assert lines[0] == "3 of 5 orders refused; nothing was stored:"
     assert [line.split(":")[0] for line in lines[1:]] == [
         "Order 2 (move, fleet 'Western Squadron')",
-        "Order 4 (lay_down, 1st rate 'Hibernia')",
-        "Order 5 (offer_peace, RU)",
+        "Order 4 (lay down, 1st rate 'Hibernia')",
+        "Order 5 (offer peace, Russia)",
     ]
     assert [line.rsplit(" ", 1)[1] for line in lines[1:]] == ["[one_per_turn]", "[over_quota]", "[wrong_relation]"]
     assert stored(w.gb) == []

@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, Order
+from campaign.orders.errors import OrderRefused
 from campaign.orders.services import order_add
 from tests.support.order_forms import more_of_britain, order_form_cases
 from tests.support.played_campaign import kept
@@ -163,3 +164,23 @@ def test_the_gm_desk_writes_every_kind_of_order_in_words(world: World) -> None:
     assert "Channel Fleet: blockade Brest" in lines
     leaks = [leak for line in lines for leak in _leaks(world, line)]
     assert leaks == [], "\n".join(lines)
+
+
+def test_a_refused_order_is_named_in_words(world: World) -> None:
+    """The refusal a player reads beside the form names the order's kind and its subject in words
+    ("Order 2 (offer peace, France)"), never "offer_peace" or "FR"."""
+    order_add(nation=world.gb, body={"kind": "offer_peace", "nation": "FR"})
+    refusals = []
+    for body in (
+        {"kind": "offer_peace", "nation": "FR"},
+        {"kind": "lay_down", "class": "frigate", "name": "Hero", "port": "brest"},
+        {"kind": "move", "fleet": world.channel_fleet.pk, "path": ["sea", "biscay", "channel", "biscay", "channel"]},
+    ):
+        with pytest.raises(OrderRefused) as refused:
+            order_add(nation=world.gb, body=body)
+        refusals.append(refused.value.message)
+    assert refusals[0].startswith("Order 2 (offer peace, France): "), refusals
+    assert refusals[1].startswith("Order 2 (lay down, Frigate 'Hero'): "), refusals
+    assert refusals[2].startswith("Order 2 (move, fleet 'Channel Fleet'): "), refusals
+    leaks = [leak for message in refusals for leak in _leaks(world, message)]
+    assert leaks == [], refusals

@@ -16,6 +16,7 @@ def diplomacy_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     other = ctx.board.nations.get(code)
     if other is None:
         chk.refuse(f"there is no nation {code!r} in this campaign", code=RefusalCode.UNKNOWN_NATION, field="nation")
+    chk.subject = other.name  # a refusal names the nation, as players read it ("declare war, France")
     try:
         ctx.board.diplomacy_check(kind=chk.kind, nation=ctx.nation, other=other)
     except CheckFailed as failed:
