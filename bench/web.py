@@ -12,6 +12,7 @@ Latencies are measured by locust on the same machine, so they include its own CP
 from __future__ import annotations
 
 import csv
+import math
 import os
 import secrets
 import signal
@@ -142,6 +143,29 @@ def _report(stats: Path) -> None:
         print(f"p95 {p95:.0f} ms {verdict} the goal of {GOAL_P95_MS} ms; {float(total['Requests/s']):.1f} requests/s")
 
 
+def _report_server_times(access_log: Path, start: int) -> None:
+    """The same requests as gunicorn timed them, from request in to response out (its access log from
+    byte ``start``, past the warm-up). Locust's figures add the wait for a free worker and locust's
+    own share of the two cores; the goal is judged on locust's. A post that redirects (a login, an order
+    added or withdrawn) is one request to locust and two here."""
+    if not access_log.exists():
+        return
+    with access_log.open("rb") as log:
+        log.seek(start)
+        lines = log.read().decode(errors="replace").splitlines()
+    times = sorted(int(line.rsplit(" ", 1)[1]) / 1000 for line in lines if line.rsplit(" ", 1)[-1].isdigit())
+    if not times:
+        return
+
+    def rank(fraction: float) -> float:
+        return times[min(len(times) - 1, max(0, math.ceil(fraction * len(times)) - 1))]
+
+    print(
+        f"inside gunicorn: p50 {rank(0.5):.0f} ms, p95 {rank(0.95):.0f} ms, max {times[-1]:.0f} ms "
+        f"over {len(times)} requests (locust's figures add the wait for a worker and locust's own CPU)"
+    )
+
+
 def main() -> None:
     seconds = int(os.environ.get("BENCH_WEB_SECONDS", "60"))
     workers = int(os.environ.get("BENCH_WEB_WORKERS", str(2 * (os.cpu_count() or 2) + 1)))
@@ -149,6 +173,8 @@ def main() -> None:
     var.mkdir(exist_ok=True)
     users_file = var / "bench-web-users.txt"
     prefix = var / "bench-web"
+    access_log = var / "bench-web-access.log"
+    access_log.unlink(missing_ok=True)
     t0 = time.perf_counter()
     _prepare(users_file)
     print(f"prepared {CAMPAIGNS} europe-1805 campaigns and their players in {time.perf_counter() - t0:.1f} s")
@@ -166,6 +192,11 @@ def main() -> None:
             str(workers),
             "--log-level",
             "warning",
+            # Each request's time inside gunicorn (status and microseconds), to tell it from locust's.
+            "--access-logfile",
+            str(access_log),
+            "--access-logformat",
+            "%(m)s %(U)s %(s)s %(D)s",
         ],
         cwd=ROOT,
         env=env,
@@ -174,6 +205,7 @@ def main() -> None:
         _wait_for(f"http://127.0.0.1:{port}/accounts/login/")
         _warm_up(f"http://127.0.0.1:{port}", users_file, rounds=3 * workers)
         print(f"gunicorn: {workers} workers; locust: {USERS} players for {seconds} s")
+        warm_up_end = access_log.stat().st_size if access_log.exists() else 0
         subprocess.run(
             [
                 sys.executable,
@@ -202,6 +234,7 @@ def main() -> None:
             stdout=subprocess.DEVNULL,
         )
         _report(Path(f"{prefix}_stats.csv"))
+        _report_server_times(access_log, warm_up_end)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
