@@ -32,7 +32,7 @@ class DemoLogin:
 
 
 def logins_file() -> Path:
-    return Path(settings.BASE_DIR) / "var" / "demo-logins.txt"
+    return Path(settings.VAR_DIR) / "demo-logins.txt"
 
 
 @transaction.atomic

@@ -1,15 +1,40 @@
 #!/usr/bin/env bash
-# `make run`: migrate, load the demo campaign once, then serve on http://127.0.0.1:8000 (PORT to change
-# it) with a Celery worker and beat. Ctrl-C stops all of it. SQLite and a serverless broker unless DATABASE_URL /
-# CELERY_BROKER_URL are set (config/settings/dev.py).
+# `make run`: start make run's own PostgreSQL server (data in var/postgres; not when DATABASE_URL names
+# another), migrate, load the demo campaign once, then serve on http://127.0.0.1:8000 (PORT to change it)
+# with a Celery worker and beat. Ctrl-C stops all of it, the database server last. A serverless broker
+# unless CELERY_BROKER_URL is set (config/settings/dev.py). ADMIRALTY_VAR_DIR puts var/ elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.dev}"
-mkdir -p var
+export PORT="${PORT:-8000}"  # also SITE_URL's default port (config/settings/base.py)
+VAR="${ADMIRALTY_VAR_DIR:-var}"
+mkdir -p "$VAR"
+
+pids=()
+db_pid=
+stop() {
+  trap - INT TERM EXIT
+  echo "Stopping Admiralty..."
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  # The database last, once nothing is connected: SIGINT is PostgreSQL's fast shutdown.
+  if [[ -n $db_pid ]]; then
+    kill -INT "$db_pid" 2>/dev/null || true
+    wait "$db_pid" 2>/dev/null || true
+  fi
+}
+trap stop INT TERM EXIT
+
+if [[ -z ${DATABASE_URL:-} ]]; then
+  echo "Starting PostgreSQL (data in $VAR/postgres, log in $VAR/postgres.log)..."
+  # In a session of its own (config/dev_database.py): Ctrl-C reaches this script, which stops it last.
+  $PY -m config.dev_database serve >>"$VAR/postgres.log" 2>&1 &
+  db_pid=$!
+  $PY -m config.dev_database ready --pid "$db_pid"
+fi
 
 $PY manage.py migrate --noinput
-PORT="${PORT:-8000}"
 
 # collectstatic compresses every file (about 1,200, most from Django's admin): minutes of work that only
 # needs doing when a static source changed. The stamp hashes our own static files and what decides the
@@ -31,21 +56,15 @@ else
 fi
 $PY manage.py setup_demo
 
-pids=()
-stop() {
-  trap - INT TERM EXIT
-  echo "Stopping Admiralty..."
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap stop INT TERM EXIT
-
-$PY -m celery -A config worker --loglevel=INFO --concurrency=2 -n "admiralty-dev-$$@%h" &
+# The worker's prefork children serve one task at a time: each keeps its connection (DATABASE_CONN_MAX_AGE).
+# The development server answers each request in a new thread: it must keep none (config/settings/dev.py).
+DATABASE_CONN_MAX_AGE="${DATABASE_CONN_MAX_AGE:-60}" \
+  $PY -m celery -A config worker --loglevel=INFO --concurrency=2 -n "admiralty-dev-$$@%h" &
 pids+=($!)
 $PY -m celery -A config beat --loglevel=INFO --pidfile= &
 pids+=($!)
-$PY manage.py runserver "127.0.0.1:$PORT" --noreload &
+DATABASE_CONN_MAX_AGE=0 $PY manage.py runserver "127.0.0.1:$PORT" --noreload &
 pids+=($!)
-echo "Admiralty is at http://127.0.0.1:$PORT/ (admin: /admin/). Ctrl-C stops the server, worker and beat."
+echo "Admiralty is at http://127.0.0.1:$PORT/ (admin: /admin/). Ctrl-C stops the server, worker, beat and database."
 # Whichever stops first (or Ctrl-C) stops the rest.
-wait -n "${pids[@]}"
+wait -n "${pids[@]}" ${db_pid:+"$db_pid"}

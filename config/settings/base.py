@@ -1,7 +1,8 @@
 """Settings shared by every environment, read from the environment (django-environ).
 
-Overlays: ``dev`` (``make run``: SQLite and a serverless broker by default), ``test`` (CI:
-PostgreSQL and Redis on 127.0.0.1) and ``prod`` (every secret from the environment, no default).
+Overlays: ``dev`` (``make run``: its own PostgreSQL server under ``var/`` and a serverless broker by
+default), ``test`` (CI: PostgreSQL and Redis on 127.0.0.1) and ``prod`` (every secret from the
+environment, no default). PostgreSQL is the only database engine, in every overlay.
 ``.env.example`` lists every variable.
 """
 
@@ -18,10 +19,13 @@ from config.celery_queues import MAIL, task_queues, task_routes
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+# make run's data (its PostgreSQL server's files, the broker's folders, the demo logins): var/ unless
+# ADMIRALTY_VAR_DIR names another folder (config/dev_database.py reads the same variable).
+VAR_DIR = Path(env("ADMIRALTY_VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
 
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -83,8 +87,10 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'admiralty.sqlite3'}")}
-DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# The database is PostgreSQL, always: each overlay says which server (dev: make run's own, under var/;
+# test: 127.0.0.1; prod: DATABASE_URL, required). The product relies on PostgreSQL's row locks,
+# advisory locks, JSON functions and triggers, so no other engine is supported.
+#
 # Persistent connections with health checks rather than Django's psycopg pool: a prefork worker child
 # or a gunicorn worker handles one task or request at a time, so one connection per process is all it
 # can use, and a pool per process would only multiply idle connections (each process holds at most
@@ -92,11 +98,12 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Reusing the connection saves the connect on every request and task (measured on this 2-core machine
 # under load: 8 ms to connect and run a query against 0.02 ms for a query on an open connection; more
 # over a network); the health check replaces a connection that the server or a proxy dropped.
+# Not for Django's development server, which starts a thread per request: a kept connection there is
+# one more idle backend per request thread (config/settings/dev.py).
 DATABASE_CONNECTION_SETTINGS = {
     "CONN_MAX_AGE": env.int("DATABASE_CONN_MAX_AGE", default=60),
     "CONN_HEALTH_CHECKS": True,
 }
-DATABASES["default"].update(DATABASE_CONNECTION_SETTINGS)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -191,8 +198,9 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Admiralty <admiralty@loc
 SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 # Who gets server errors (500s) by mail: "Name <address>, Name <address>".
 ADMINS = [parseaddr(entry) for entry in env.list("DJANGO_ADMINS", default=[])]
-# Absolute links in mail are built from this (the address players reach the site at).
-SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
+# Absolute links in mail, invitations and printed links are built from this (the address players reach
+# the site at). By default the development server's own address: make run serves on $PORT (8000).
+SITE_URL = env("SITE_URL", default=f"http://127.0.0.1:{env.int('PORT', default=8000)}")
 # Retries of a failed send wait MAIL_RETRY_BASE_SECONDS, then twice as long each time, up to
 # MAIL_MAX_ATTEMPTS attempts: 60 s and 12 attempts keep trying for about 2.8 days.
 MAIL_RETRY_BASE_SECONDS = env.float("MAIL_RETRY_BASE_SECONDS", default=60.0)

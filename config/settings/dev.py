@@ -1,14 +1,25 @@
-"""``make run``: SQLite and kombu's filesystem broker unless the environment names real services."""
+"""``make run``: its own PostgreSQL server (data in ``var/postgres``) and kombu's filesystem broker, unless
+the environment names other services (``DATABASE_URL``, ``CELERY_BROKER_URL``)."""
 
 import os
 
+from config import dev_database
 from config.settings.base import *  # noqa: F403
-from config.settings.base import DATABASES, VAR_DIR, env
+from config.settings.base import VAR_DIR, env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-not-secret-" + "x" * 32)
 
-VAR_DIR.mkdir(exist_ok=True)
+# PostgreSQL, as in the tests and in production: the server scripts/run_dev.sh starts
+# (config/dev_database.py, a Unix socket in var/postgres), or the one DATABASE_URL names.
+DATABASES = {"default": env.db("DATABASE_URL") if "DATABASE_URL" in env else dev_database.connection_settings()}
+# No persistent connection by default: Django's development server answers each request in a new
+# thread, and a connection kept past the request stays open, idle, for every thread that served one
+# (issue 24: 28–71 idle backends after ten minutes, then "too many clients"). scripts/run_dev.sh gives
+# the Celery worker, whose prefork children serve one task at a time, DATABASE_CONN_MAX_AGE=60.
+DATABASES["default"].update({"CONN_MAX_AGE": env.int("DATABASE_CONN_MAX_AGE", default=0), "CONN_HEALTH_CHECKS": True})
+
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 _queue = VAR_DIR / "broker"
 _results = VAR_DIR / "results"
 if "CELERY_BROKER_URL" not in os.environ:
@@ -35,13 +46,6 @@ if "CACHE_URL" not in os.environ and "CELERY_BROKER_URL" not in os.environ:
             "LOCATION": str(VAR_DIR / "cache"),
         }
     }
-
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # The server, the worker and beat share the file: wait for locks instead of failing, take the
-    # write lock at the start of a transaction, and let readers work alongside a writer.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
-    )
 
 if "EMAIL_URL" not in env:
     # make run shows every mail in the console unless told where to send it.
