@@ -131,8 +131,8 @@ class BattleList:
 
 def battles_for_player(*, user: User, campaign: str, page: int | str | None = 1, per_page: int = 25) -> BattleList:
     """The battles of the campaign the user may see, newest turn first, a page at a time (404 for a
-    campaign the user takes no part in). Sides are filtered in Python: JSON containment is not
-    portable to SQLite (``make run``)."""
+    campaign the user takes no part in). Sides are filtered in Python (``viewer.witnessed``: who
+    fought or saw the battle, from its sides and watchers)."""
     if not user.is_authenticated:
         raise Http404("No such campaign.")
     # The Campaign model through the Battle's foreign key: the battles app imports no campaign code.

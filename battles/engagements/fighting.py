@@ -176,8 +176,6 @@ def _turn_key_share(turn_id: int) -> None:
     A Battle row's foreign key to the turn needs this lock anyway; taking it first means a battle
     task waits for a phase 4 that holds the turn (FOR UPDATE) instead of holding engagement locks
     that phase 4 waits for — no deadlock between a late task and the inline fallback."""
-    if connection.vendor != "postgresql":
-        return
     table = connection.ops.quote_name(Engagement._meta.get_field("turn").related_model._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR KEY SHARE", [turn_id])

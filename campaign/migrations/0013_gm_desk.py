@@ -23,32 +23,15 @@ POSTGRES_DOWN = """
 DROP TRIGGER IF EXISTS campaign_auditentry_append_only ON campaign_auditentry;
 DROP FUNCTION IF EXISTS campaign_auditentry_append_only();
 """
-SQLITE_UP = [
-    """CREATE TRIGGER campaign_auditentry_no_update BEFORE UPDATE ON campaign_auditentry
-    BEGIN SELECT RAISE(ABORT, 'The audit log is append-only: UPDATE of an audit entry refused.'); END""",
-    """CREATE TRIGGER campaign_auditentry_no_delete BEFORE DELETE ON campaign_auditentry
-    BEGIN SELECT RAISE(ABORT, 'The audit log is append-only: DELETE of an audit entry refused.'); END""",
-]
-SQLITE_DOWN = [
-    "DROP TRIGGER IF EXISTS campaign_auditentry_no_update",
-    "DROP TRIGGER IF EXISTS campaign_auditentry_no_delete",
-]
 
 
-def _run(schema_editor, statements_by_vendor):  # type: ignore[no-untyped-def]
-    vendor = schema_editor.connection.vendor
-    if vendor not in statements_by_vendor:
-        raise RuntimeError(f"The audit log's append-only trigger has no version for {vendor}.")
-    for statement in statements_by_vendor[vendor]:
-        schema_editor.execute(statement, params=None)  # None: the "%" in the message is not a placeholder
-
-
+# PostgreSQL is the only engine (issue 24 removed the SQLite version of these triggers).
 def append_only_up(apps, schema_editor):  # type: ignore[no-untyped-def]
-    _run(schema_editor, {"postgresql": [POSTGRES_UP], "sqlite": SQLITE_UP})
+    schema_editor.execute(POSTGRES_UP, params=None)  # None: the "%" in the message is not a placeholder
 
 
 def append_only_down(apps, schema_editor):  # type: ignore[no-untyped-def]
-    _run(schema_editor, {"postgresql": [POSTGRES_DOWN], "sqlite": SQLITE_DOWN})
+    schema_editor.execute(POSTGRES_DOWN, params=None)
 
 
 class Migration(migrations.Migration):

@@ -1,4 +1,4 @@
-"""CI and ``make test``: PostgreSQL and Redis on 127.0.0.1, never SQLite."""
+"""CI and ``make test``: PostgreSQL and Redis on 127.0.0.1."""
 
 import os
 

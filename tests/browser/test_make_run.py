@@ -91,9 +91,16 @@ def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
     log = var / "make-run.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            ["bash", "scripts/run_dev.sh"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            ["bash", "scripts/run_dev.sh"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
-    run = MakeRun(process, f"http://127.0.0.1:{port}", {**env, "DJANGO_SETTINGS_MODULE": "config.settings.dev"}, var, log)
+    run = MakeRun(
+        process, f"http://127.0.0.1:{port}", {**env, "DJANGO_SETTINGS_MODULE": "config.settings.dev"}, var, log
+    )
     try:
         deadline = time.monotonic() + 240
         while True:
