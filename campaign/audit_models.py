@@ -1,8 +1,8 @@
 """The GM's audit log: one append-only row per action a game master took in a campaign (issue 11).
 
-Nobody can edit it: the admin shows it read-only, and PostgreSQL refuses every UPDATE and DELETE of a row with a trigger added by the migration — so not even a
-bug, a shell or a careless cascade can rewrite history. Rows are written only by
-:func:`campaign.audit.audit_record`.
+Nobody can edit it: the admin shows it read-only, and PostgreSQL refuses every UPDATE and DELETE
+of a row with a trigger added by the migration — so not even a bug, a shell or a careless cascade
+can rewrite history. Rows are written only by :func:`campaign.audit.audit_record`.
 
 The campaign and the actor are kept as ids **without** database foreign-key constraints
 (``db_constraint=False``, ``DO_NOTHING``): deleting a campaign (``load_scenario --replace``) or a

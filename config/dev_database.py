@@ -127,7 +127,7 @@ def _stop_leftover(folder: Path) -> None:
         return
     if not cmdline or Path(cmdline[0].decode()).name != "postgres" or str(folder).encode() not in cmdline:
         return
-    print(f"Stopping the PostgreSQL server a previous run left running (pid {pid})...", file=sys.stderr)
+    sys.stderr.write(f"Stopping the PostgreSQL server a previous run left running (pid {pid})...\n")
     os.kill(pid, signal.SIGINT)  # fast shutdown
     for _ in range(100):
         if not Path(f"/proc/{pid}").exists():
@@ -153,7 +153,8 @@ def serve() -> None:
     folder.chmod(0o700)  # PostgreSQL refuses a data folder others can read
     _stop_leftover(folder)
     if not (folder / "PG_VERSION").exists():
-        print(f"Creating the PostgreSQL data folder {folder} (once)...", file=sys.stderr)
+        sys.stderr.write(f"Creating the PostgreSQL data folder {folder} (once)...\n")
+        sys.stderr.flush()
         subprocess.run(
             [
                 str(_bin("initdb")),
@@ -219,7 +220,7 @@ def main(argv: list[str] | None = None) -> None:
     elif options.command == "ready":
         ready(timeout=options.timeout, server_pid=options.pid)
     else:
-        print(f"postgresql://{SUPERUSER}@/{DATABASE}?host={socket_dir()}")
+        sys.stdout.write(f"postgresql://{SUPERUSER}@/{DATABASE}?host={socket_dir()}\n")
 
 
 if __name__ == "__main__":
