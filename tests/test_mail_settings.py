@@ -54,5 +54,15 @@ def test_make_run_prints_mail_in_the_console_and_production_links_to_its_own_hos
     assert prod[6] == "https://admiralty.example.org"
 
 
+def test_links_follow_the_port_make_run_serves_on() -> None:
+    """SITE_URL defaults to http://127.0.0.1:$PORT (issue 24: under PORT=8101 links said 8000)."""
+    assert settings_under("config.settings.dev", PORT="8101")[6] == "http://127.0.0.1:8101"
+    assert settings_under("config.settings.test", PORT="8101")[6] == "http://127.0.0.1:8101"
+    assert settings_under("config.settings.dev", PORT="8101", SITE_URL="https://sea.example.org")[6] == (
+        "https://sea.example.org"
+    )
+    assert settings_under("config.settings.dev", PORT="8000")[6] == "http://127.0.0.1:8000"
+
+
 def test_server_errors_are_mailed_to_the_admins() -> None:
     assert any(isinstance(h, AdminEmailHandler) for h in logging.getLogger("django").handlers)

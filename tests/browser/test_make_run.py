@@ -61,7 +61,7 @@ class MakeRun:
 
     def sql(self, query: str) -> list[tuple[object, ...]]:
         with psycopg.connect(host=str(self.var / "postgres"), user="postgres", dbname="admiralty") as db:
-            return db.execute(query).fetchall()  # type: ignore[arg-type]
+            return db.execute(query).fetchall()
 
     def database_server(self) -> int:
         return int((self.var / "postgres" / "postmaster.pid").read_text().split()[0])
@@ -199,6 +199,22 @@ def test_the_development_server_keeps_no_connection_per_request(make_run: MakeRu
     # The worker's children and beat keep theirs (one each, at most 3); each request's thread none.
     assert isinstance(before, int) and isinstance(after, int)
     assert after <= before + 1, f"{before} backends before 200 requests, {after} after"
+
+
+def test_printed_and_mailed_links_follow_the_port(make_run: MakeRun) -> None:
+    """SITE_URL defaults to http://127.0.0.1:$PORT: invite_player's printed link and the invitation mail
+    (printed by the worker: the console mail backend) point at the port make run serves on."""
+    printed = make_run.manage("invite_player", "demo", "--nation", "US", "--email", "newcomer@example.org")
+    link = re.search(r"https?://\S+", printed)
+    assert link is not None, printed
+    assert link.group(0).startswith(f"{make_run.base}/invitations/"), printed
+    with urllib.request.urlopen(link.group(0), timeout=30) as answer:
+        assert answer.status == 200
+    deadline = time.monotonic() + 60
+    while link.group(0) not in make_run.output().replace("=\n", ""):
+        assert time.monotonic() < deadline, "the invitation mail did not show its link:\n" + make_run.output()[-3000:]
+        time.sleep(0.5)
+    assert "127.0.0.1:8000" not in make_run.output()
 
 
 def test_ctrl_c_stops_every_process_make_run_started(make_run: MakeRun) -> None:
