@@ -3,13 +3,20 @@ club would meet it, and fails on the defect that was found there."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 
 from battles.models import Engagement, TabletopBattle
-from campaign.models import Turn
+from campaign.models import Campaign, Nation, Turn
 from campaign.tabletop import table_mark
-from tests.worlds import two_sallies
+from campaign.turn.runner import phase_run
+from fleets.models import Fleet
+from ports.models import Port
+from tests.worlds import sea_world, two_sallies
 
 
 
@@ -30,3 +37,22 @@ def test_two_battles_at_the_table_in_one_turn_both_reach_it_on_real_workers(star
     waiting = TabletopBattle.objects.filter(turn=world.turn, status=TabletopBattle.Status.WAITING)
     assert sorted(waiting.values_list("place", flat=True)) == ["brest", "calais"]
     assert Engagement.objects.filter(turn=world.turn, status=Engagement.Status.AT_TABLE).count() == 2
+
+
+@pytest.mark.django_db
+def test_missing_orders_bring_a_blockading_fleet_home_and_its_blockade_ends() -> None:
+    """"Fleets return to port" with a nation that entered nothing and whose fleet blockades a port: the
+    fleet comes home, its blockade ends with the station it left (seek, no port named), and the turn runs
+    on — it used to crash on the fleet_blockade_names_a_port constraint and fail at every retry."""
+    world = sea_world()
+    calais = Port.objects.get(campaign=world.campaign, key="calais")
+    Nation.objects.filter(pk=world.gb.pk).update(player=get_user_model().objects.create_user("nelson", "n@example.org"))
+    Campaign.objects.filter(pk=world.campaign.pk).update(nmr_policy="return_to_port")
+    Fleet.objects.filter(pk=world.channel_fleet.pk).update(port=None, posture="blockade", blockade_port=calais)
+    world.campaign.refresh_from_db()
+    for number in (1, 2, 3):
+        phase_run(turn_id=world.turn.pk, number=number, now=timezone.now())
+    fleet = Fleet.objects.get(pk=world.channel_fleet.pk)
+    assert (fleet.port_id, fleet.posture, fleet.blockade_port_id) == (world.portsmouth.pk, "seek", None)
+    events = json.dumps(world.turn.phases.get(phase=3).summary)
+    assert "Channel Fleet returned to Portsmouth" in events and "no longer blockades Calais" in events
