@@ -79,7 +79,13 @@ def turn_table_resume(*, turn_id: int, now: datetime) -> bool:
     """Once no battle of the turn is outstanding at the table, the turn resolves on through the normal
     task path: ``table`` → ``resolving`` with the sweep's lease (any worker may take it), and
     ``turn_resolve`` is sent after commit. Call inside the transaction that settled the last battle.
-    Idempotent: True only for the call that moved the turn."""
+    Idempotent: True only for the call that moved the turn.
+
+    The turn row is locked before the question is asked: two last battles settled at once would
+    otherwise each see the other still outstanding (neither committed) and neither move the turn. The
+    second waits here for the first to commit, then sees its result. FOR NO KEY UPDATE: a settling
+    battle holds the turn FOR KEY SHARE (its Battle row's foreign key), which this must not wait for."""
+    Turn.objects.select_for_update(no_key=True).filter(pk=turn_id).values_list("pk", flat=True).first()
     if TabletopBattle.objects.filter(turn_id=turn_id, status__in=TabletopBattle.OUTSTANDING).exists():
         return False
     moved = Turn.objects.filter(pk=turn_id, status=Turn.Status.TABLE).update(

@@ -4,21 +4,26 @@ club would meet it, and fails on the defect that was found there."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection, transaction
 from django.utils import timezone
 
 from battles.models import Engagement, TabletopBattle
 from battles.tabletop_pack import battle_pack
 from campaign.models import Campaign, Nation, Relation, Turn
-from campaign.tabletop import table_mark
+from campaign.tabletop import table_mark, table_result_approve, table_result_enter
+from campaign.tasks import turn_resolve
+from campaign.turn.lifecycle import turn_claim
 from campaign.turn.runner import phase_run
 from fleets.models import Fleet
 from ports.models import LandUnit, Port
 from tests.factories import NationFactory
-from tests.support.tabletop import gibraltar_siege
+from tests.support.tabletop import gibraltar_siege, table_ships
+from tests.support.turns import wait_for
 from tests.worlds import sea_world, two_sallies
 
 
@@ -76,3 +81,68 @@ def test_allied_guests_ashore_are_no_besiegers_in_a_battle_pack() -> None:
     assert assist is not None and assist.besiegers == ["France: 2 land units"]
     LandUnit.objects.filter(nation=world.fr, port=gibraltar).delete()  # the siege lifted: guests only
     assert battle_pack(table).assault is None
+
+
+def _all_intact(table: TabletopBattle) -> dict[str, object]:
+    """A result where nobody lost anything and neither side held the field, entered by the GM."""
+    return {"ships": [{"ship": ship.pk, "fate": "intact"} for ship in table_ships(table)], "held_field": None}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_table_battles_approved_at_once_resume_the_turn_exactly_once() -> None:
+    """Two battles at the table, both confirmed; the GM approves them in two requests at the same
+    moment. Each approval locks the turn before asking what else is outstanding, so the second sees
+    the first's result and the turn resolves on — once. (Both used to see the other still waiting,
+    and the turn sat at the table until its deadline.)"""
+    world = two_sallies()
+    tables = [table_mark(campaign=world.campaign, place=p) for p in ("brest", "calais")]
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    assert turn_resolve(world.turn.pk) == "table"
+    for table in tables:
+        table.refresh_from_db()
+        table_result_enter(table=table, body=_all_intact(table), side=None, by="gm")
+    first_in, second_done, release = threading.Event(), threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+
+    def approve(table: TabletopBattle, name: str) -> None:
+        try:
+            with transaction.atomic():
+                table_result_approve(table=table)
+                if name == "first":  # hold the first approval open while the second one runs
+                    first_in.set()
+                    assert release.wait(30)
+            outcome[name] = "approved"
+        except Exception as error:  # the test reports it below
+            outcome[name] = error
+        finally:
+            if name == "second":
+                second_done.set()
+            connection.close()
+
+    first = threading.Thread(target=approve, args=(tables[0], "first"))
+    second = threading.Thread(target=approve, args=(tables[1], "second"))
+    first.start()
+    assert first_in.wait(30)
+    second.start()
+    # The second approval either finishes or waits for the first's lock; only then does the first commit.
+    wait_for(lambda: second_done.is_set() or waiting_on_a_lock(), timeout=30)
+    release.set()
+    first.join(60)
+    second.join(60)
+    assert outcome == {"first": "approved", "second": "approved"}
+    assert TabletopBattle.objects.filter(turn=world.turn, status=TabletopBattle.Status.APPLIED).count() == 2
+    turn = Turn.objects.get(pk=world.turn.pk)
+    assert turn.status == Turn.Status.RESOLVING
+    assert turn_resolve(turn.pk) == "done"
+    assert Turn.objects.get(pk=world.turn.pk).status == Turn.Status.RESOLVED
+
+
+def waiting_on_a_lock() -> bool:
+    """Whether a session of the test database waits for a row lock (the second approval, on the turn).
+    Asked outside any transaction: pg_stat_activity is read once per transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
