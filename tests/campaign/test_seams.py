@@ -14,17 +14,18 @@ from django.utils import timezone
 
 from battles.models import Engagement, TabletopBattle
 from battles.tabletop_pack import battle_pack
-from campaign.models import Campaign, Nation, Relation, Turn
+from campaign.models import Campaign, Nation, NationTurn, Relation, Turn
 from campaign.tabletop import table_mark, table_result_approve, table_result_enter
-from campaign.tasks import turn_resolve
+from campaign.tasks import mail_deliveries_send, turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.runner import phase_run
 from fleets.models import Fleet
 from ports.models import LandUnit, Port
 from tests.factories import NationFactory
+from tests.support.mail import inbox_of, parts, players_with_mail
 from tests.support.tabletop import gibraltar_siege, table_ships
-from tests.support.turns import wait_for
-from tests.worlds import sea_world, two_sallies
+from tests.support.turns import turn_resolve_inline, wait_for
+from tests.worlds import sea_world, two_power_world, two_sallies
 
 
 @pytest.mark.django_db(transaction=True)
@@ -146,3 +147,23 @@ def waiting_on_a_lock() -> bool:
         )
         row = cursor.fetchone()
     return bool(row and row[0])
+
+
+@pytest.mark.django_db
+def test_the_gm_digest_names_every_nation_mailed_for_missing_orders(smtp_inbox) -> None:
+    """Spain joined with a player after the turn opened (no turn state of its own) and entered nothing:
+    it is mailed "no orders from Spain", and the GM's digest of the same turn says so too — the digest
+    and the mail ask one question (campaign.selectors.nations_without_orders). The digest used to
+    read only the turn states and said "Every player entered orders"."""
+    world = two_power_world()
+    people = players_with_mail(world)
+    NationTurn.objects.filter(turn=world.turn).update(submitted_at=timezone.now())  # GB and FR gave orders
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", navy="SP")
+    spain.player = get_user_model().objects.create_user("gravina", "gravina@example.org")
+    spain.save()
+    turn_resolve_inline(world.turn)
+    mail_deliveries_send()
+    assert inbox_of(smtp_inbox.messages, "gravina@example.org")[-1] == "[Channel 1805] Turn 1: no orders from Spain"
+    digest = next(m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GM"].email)
+    text = parts(digest)["text/plain"]
+    assert "No orders from: Spain." in text and "Every player entered orders" not in text

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
 
-from campaign.models import Nation, NationTurn, NmrPolicy
+from campaign.models import Nation, NmrPolicy
+from campaign.selectors import nations_without_orders as nations_without_orders_of_turn
 from campaign.turn.context import PhaseContext
 from fleets.models import Fleet, Ship
 from ports.models import Port
@@ -26,10 +27,7 @@ from rules.turn_events import FleetNoted
 
 def nations_without_orders(ctx: PhaseContext) -> list[Nation]:
     """The campaign's nations with a player and no orders entered in this turn (one query)."""
-    submitted = NationTurn.objects.filter(turn=ctx.turn, nation=OuterRef("pk"), submitted_at__isnull=False)
-    return list(
-        Nation.objects.filter(campaign=ctx.campaign, player__isnull=False).exclude(Exists(submitted)).order_by("code")
-    )
+    return list(nations_without_orders_of_turn(campaign_id=ctx.campaign.pk, turn_id=ctx.turn.pk))
 
 
 def nmr_fleets_to_port(ctx: PhaseContext) -> int:
