@@ -46,6 +46,16 @@ def open_turn(campaign: Campaign) -> Turn | None:
     return Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
 
 
+def campaign_not_ended(campaign_id: int, doing: str) -> Campaign:
+    """The campaign, refused with :class:`TurnControlError` once it has ended: its last turn may still
+    be open, but nothing about it moves on any more (every control of the turn asks here, so the web,
+    the API, the admin and the commands refuse alike). ``doing`` completes "… cannot …"."""
+    campaign = Campaign.objects.get(pk=campaign_id)
+    if campaign.status == Campaign.Status.ENDED:
+        raise TurnControlError(f"{campaign.name} has ended; {doing} is no longer possible.")
+    return campaign
+
+
 def clock_turn(campaign: Campaign) -> Turn | None:
     """The turn whose deadline the clock runs: the open turn, or one waiting for a battle on the
     table (its deadline is then the table's; pause and extend work on it alike, issue 15)."""
@@ -296,6 +306,7 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
     """Give the players more time: the open turn's deadline moves on by ``by`` (§3 "extend adds time")."""
     if by <= timedelta(0):
         raise TurnControlError("An extension must be a positive length of time, e.g. 2 days or 12 hours.")
+    campaign_not_ended(campaign.pk, "extending the deadline")
     turn = (
         Turn.objects.select_for_update()
         .filter(campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.TABLE])
@@ -316,7 +327,7 @@ def nation_ready_set(
     *, nation: Nation, ready: bool, actor: AbstractBaseUser | AnonymousUser | None = None
 ) -> NationTurn:
     """Mark a nation ready (or not) for the open turn; a GM doing it in the nation's name is audited."""
-    campaign = Campaign.objects.get(pk=nation.campaign_id)
+    campaign = campaign_not_ended(nation.campaign_id, "marking a nation ready")
     turn = open_turn(campaign)
     if turn is None:
         raise TurnControlError("There is no open turn: orders are being resolved.")

@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
 from battles.models import Engagement, TabletopBattle
 from battles.tabletop_pack import battle_pack
-from campaign.models import Campaign, Nation, NationTurn, Relation, Turn
+from campaign.gm_actions import campaign_end, gm_turn_resolve_now
+from campaign.models import Campaign, Delivery, Nation, NationTurn, Relation, Turn
+from campaign.orders.services import OrderRefused, order_add
 from campaign.tabletop import table_mark, table_result_approve, table_result_enter
 from campaign.tasks import mail_deliveries_send, turn_resolve
-from campaign.turn.lifecycle import turn_claim
+from campaign.turn.lifecycle import TurnControlError, nation_ready_set, turn_claim, turn_extend
 from campaign.turn.runner import phase_run
 from fleets.models import Fleet
 from ports.models import LandUnit, Port
@@ -167,3 +171,30 @@ def test_the_gm_digest_names_every_nation_mailed_for_missing_orders(smtp_inbox) 
     digest = next(m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GM"].email)
     text = parts(digest)["text/plain"]
     assert "No orders from: Spain." in text and "Every player entered orders" not in text
+
+
+@pytest.mark.django_db
+def test_after_the_end_no_control_of_the_last_turn_is_accepted() -> None:
+    """After ``end_campaign`` the last turn may still be open, but extending its deadline, marking a
+    nation ready, resolving it now, entering orders and reverting are all refused by the services every
+    entry point calls, each saying the campaign has ended; nothing changes and nobody is mailed."""
+    world = two_power_world()
+    Campaign.objects.filter(pk=world.campaign.pk).update(status="active")
+    world.campaign.refresh_from_db()
+    campaign_end(campaign=world.campaign, actor=None)
+    deadline = Turn.objects.get(pk=world.turn.pk).deadline
+    mails = Delivery.objects.count()
+    with pytest.raises(TurnControlError, match="Channel 1805 has ended; extending the deadline is no longer possible"):
+        turn_extend(campaign=world.campaign, by=timedelta(days=2))
+    with pytest.raises(TurnControlError, match="has ended; marking a nation ready is no longer possible"):
+        nation_ready_set(nation=world.gb, ready=True)
+    with pytest.raises(TurnControlError, match="has ended; resolving a turn is no longer possible"):
+        gm_turn_resolve_now(campaign=world.campaign, actor=None)
+    with pytest.raises(OrderRefused, match="has ended; orders are closed"):
+        order_add(nation=world.gb, body={"kind": "lay_down", "class": "frigate", "name": "Hero", "port": "portsmouth"})
+    with pytest.raises(CommandError, match="an ended campaign cannot be turned back"):
+        call_command("revert_campaign", world.campaign.slug, "--turn", "1", "--reason", "oops")
+    turn = Turn.objects.get(pk=world.turn.pk)
+    assert (turn.status, turn.deadline) == (Turn.Status.OPEN, deadline)
+    assert not NationTurn.objects.filter(turn=turn, ready=True).exists()
+    assert Delivery.objects.count() == mails
