@@ -12,6 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection, transaction
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Engagement, TabletopBattle
@@ -26,6 +28,7 @@ from campaign.turn.runner import phase_run
 from fleets.models import Fleet
 from ports.models import LandUnit, Port
 from tests.factories import NationFactory
+from tests.repair.worlds import sallies_with_snapshot, with_players
 from tests.support.mail import inbox_of, parts, players_with_mail
 from tests.support.tabletop import gibraltar_siege, table_ships
 from tests.support.turns import turn_resolve_inline, wait_for
@@ -198,3 +201,28 @@ def test_after_the_end_no_control_of_the_last_turn_is_accepted() -> None:
     assert (turn.status, turn.deadline) == (Turn.Status.OPEN, deadline)
     assert not NationTurn.objects.filter(turn=turn, ready=True).exists()
     assert Delivery.objects.count() == mails
+
+
+@pytest.mark.django_db
+def test_after_the_end_the_pages_offer_no_clock_no_ready_and_no_revert() -> None:
+    """After the end, a player's page shows no countdown and no ready toggle, the desk does not talk of
+    standing orders holding at a deadline, and the revert page says at once that an ended campaign
+    cannot be turned back (it used to ask for a turn, a reason and a confirmation first)."""
+    world = sallies_with_snapshot()
+    players = with_players(world)
+    turn_resolve_inline(world.turn)
+    Campaign.objects.filter(pk=world.campaign.pk).update(status="active")
+    world.campaign.refresh_from_db()
+    player, gm = Client(), Client()
+    player.force_login(players.gb)
+    gm.force_login(players.gm)
+    before = player.get(f"/campaigns/{world.campaign.slug}/").content.decode()
+    assert 'class="countdown"' in before and "Mark ready" in before  # the page did offer both
+    campaign_end(campaign=world.campaign, actor=None)
+    page = player.get(f"/campaigns/{world.campaign.slug}/").content.decode()
+    assert 'class="countdown"' not in page and "Mark ready" not in page
+    desk = gm.get(reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])).content.decode()
+    assert "standing orders hold" not in desk and "No orders yet" not in desk
+    revert = gm.get(reverse("admin:campaign_campaign_revert", args=[world.campaign.pk])).content.decode()
+    assert "has ended; an ended campaign cannot be turned back." in revert
+    assert "Back to the start of turn" not in revert and 'name="reason"' not in revert
