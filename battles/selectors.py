@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from django.db.models import Q
+
 from battles.models import Battle
 from fleets.models import Admiral, Blockade, Fleet, Ship
 from ports.models import Port
@@ -183,3 +185,15 @@ def alliances_now(*, campaign: Any) -> dict[str, set[str]]:
         allies[a].add(b)
         allies[b].add(a)
     return dict(allies)
+
+
+def enemies_now(*, campaign: Any, nation_id: int | None) -> set[int]:
+    """The ids of the nations at war with nation ``nation_id`` of ``campaign`` as the relations stand
+    now (none for no nation).
+
+    ``campaign`` as for :func:`alliances_now`. RULES.md §7 "Siege": "a port with land units ashore from
+    nations at war with its owner is besieged": units ashore of any other nation (an ally's) are guests."""
+    if nation_id is None:
+        return set()
+    pairs = campaign.relations.filter(state="war").filter(Q(a_id=nation_id) | Q(b_id=nation_id))
+    return {b if a == nation_id else a for a, b in pairs.values_list("a_id", "b_id")}

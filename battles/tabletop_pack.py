@@ -17,6 +17,7 @@ from typing import Any
 from battles.engagements.table import TableBattleSides, table_sides
 from battles.engine import PortSpec, coastal_forts
 from battles.models import Engagement, TabletopBattle
+from battles.selectors import enemies_now
 from fleets.models import ShipClass
 from ports.models import LandUnit, Port
 from rules.dice import SeededDice, derive_seed
@@ -206,7 +207,10 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
             )
         forts_line, fort_tables = _port_forts(port, ruleset)
         ashore = LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).select_related("nation")
-        besiegers = [u for u in ashore if port.owner_id is None or u.nation_id != port.owner_id]
+        # Only units of a nation at war with the owner besiege it (as phase 6 counts them); allied
+        # guests ashore make no siege and no storming.
+        enemies = enemies_now(campaign=engagement.turn.campaign, nation_id=port.owner_id)
+        besiegers = [u for u in ashore if u.nation_id in enemies]
         if besiegers:
             garrison = LandUnit.objects.filter(port=port, state=LandUnit.State.GARRISON).count()
             forces = [(u.nation.name, u.siege_train) for u in besiegers]

@@ -29,6 +29,7 @@ from campaign.standings import campaign_standings
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
     TurnControlError,
+    campaign_not_ended,
     campaign_pause,
     campaign_resume,
     open_turn,
@@ -103,6 +104,7 @@ def _duration(by: timedelta) -> str:
 @transaction.atomic
 def gm_turn_resolve_now(*, campaign: Campaign, actor: Actor) -> Turn:
     """Claim the open turn and hand it to the workers now, as its deadline would (after commit), audited."""
+    campaign_not_ended(campaign.pk, "resolving a turn")
     turn = open_turn(campaign)
     if turn is None or not turn_claim(turn_id=turn.pk, now=timezone.now()):
         raise TurnControlError(f"{campaign.name} has no open turn to resolve (a resolution may be under way).")

@@ -36,6 +36,7 @@ from campaign.models import (
     Turn,
     Victory,
 )
+from campaign.selectors import nations_without_orders
 from campaign.standings import campaign_standings, victory_description
 
 #: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
@@ -127,10 +128,8 @@ def turn_resolved_record(*, turn: Turn, now: datetime) -> int:
 
 def missed_deadline_record(*, turn: Turn, now: datetime) -> int:
     """To each player whose nation entered no orders for the turn (its standing orders held)."""
-    submitted = set(
-        NationTurn.objects.filter(turn=turn, submitted_at__isnull=False).values_list("nation_id", flat=True)
-    )
-    missing = [(user_id, nation) for user_id, nation in _players(turn.campaign_id) if nation.pk not in submitted]
+    nations = nations_without_orders(campaign_id=turn.campaign_id, turn_id=turn.pk)
+    missing = [(n.player_id, n) for n in nations if n.player_id is not None]
     return deliveries_record(
         campaign_id=turn.campaign_id, event=MailEvent.MISSED_DEADLINE, recipients=missing, turn_id=turn.pk, now=now
     )

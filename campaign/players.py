@@ -120,6 +120,19 @@ def player_invite(*, nation: Nation, email: str, actor: Actor, now: datetime | N
     other = Nation.objects.filter(campaign=campaign, player=user).exclude(pk=nation.pk).first()
     if other is not None:
         raise PlayerError(f"{user.get_username()} ({address}) already commands {other.name}; one nation each.")
+    # One nation each holds for invitations too: an open link to another nation would be refused only
+    # when followed, and stay on the desk as a dead invitation.
+    elsewhere = (
+        Invitation.objects.filter(campaign=campaign, user=user, accepted_at__isnull=True, withdrawn_at__isnull=True)
+        .exclude(nation=nation)
+        .select_related("nation")
+        .first()
+    )
+    if elsewhere is not None:
+        raise PlayerError(
+            f"{user.get_username()} ({address}) is already invited to command {elsewhere.nation.name}; one nation "
+            f"each. Revoke that invitation on the desk first to invite this address to {nation.name}."
+        )
     Invitation.objects.filter(nation=nation, accepted_at__isnull=True, withdrawn_at__isnull=True).update(
         withdrawn_at=now
     )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.db.models.expressions import RawSQL
 
-from campaign.models import AuditEntry, Campaign, Relation
+from campaign.models import AuditEntry, Campaign, Nation, NationTurn, Relation
 from campaign.permissions import campaigns_run_by, campaigns_taken_part_in
 
 
@@ -66,3 +66,14 @@ def relations_of(table: str, campaign_column: str) -> RawSQL:
 def diplomacy_from_relations(relations: list[list[Any]]) -> Diplomacy:
     """The :class:`Diplomacy` of the rows a :func:`relations_of` annotation read."""
     return Diplomacy({frozenset((a, b)): state for a, b, state in relations})
+
+
+def nations_without_orders(*, campaign_id: int, turn_id: int) -> QuerySet[Nation]:
+    """The campaign's nations with a player that entered no orders for the turn, by code: the one
+    answer to "who sent no orders", for the missing-orders policy, the "no orders" mail and the GM's
+    digest alike. A nation with no turn state at all entered nothing either; one that entered orders
+    and withdrew them all did give orders (``NationTurn.submitted_at``)."""
+    submitted = NationTurn.objects.filter(turn_id=turn_id, nation=OuterRef("pk"), submitted_at__isnull=False)
+    return (
+        Nation.objects.filter(campaign_id=campaign_id, player__isnull=False).exclude(Exists(submitted)).order_by("code")
+    )

@@ -143,7 +143,10 @@ def table_mark(
 
 
 def _locked(table: TabletopBattle) -> TabletopBattle:
-    return TabletopBattle.objects.select_for_update().select_related("turn", "campaign").get(pk=table.pk)
+    # The marking's row only: FOR UPDATE over the join would also lock its turn and campaign, stalling
+    # every other writer of the campaign. Whoever must see the turn whole locks it itself
+    # (turn_table_resume, the pack's dice log).
+    return TabletopBattle.objects.select_for_update(of=("self",)).select_related("turn", "campaign").get(pk=table.pk)
 
 
 @transaction.atomic

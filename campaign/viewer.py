@@ -38,10 +38,13 @@ class CurrentTurn:
     season_label: str
     year: int
     deadline: datetime | None
+    #: The campaign has ended: its last turn may still be open in the database, but it takes no more
+    #: orders and readiness, and no deadline runs (the services refuse them too).
+    campaign_ended: bool = False
 
     @property
     def is_open(self) -> bool:
-        return self.status == Turn.Status.OPEN
+        return self.status == Turn.Status.OPEN and not self.campaign_ended
 
 
 @dataclass
@@ -111,6 +114,7 @@ def _current_turn(latest: Turn | None) -> CurrentTurn | None:
         season_label=latest.get_season_display(),
         year=latest.year,
         deadline=latest.deadline,
+        campaign_ended=latest.campaign.status == Campaign.Status.ENDED,
     )
 
 

@@ -56,12 +56,16 @@ class TableResultRefused(ValueError):
 def table_rows_lock(*, turn_id: int, engagements: Sequence[Engagement]) -> list[TabletopBattle]:
     """The turn's table markings at the places of ``engagements`` (their zones' keys and ports), locked
     for :func:`table_claim`: one query for a batch of zones, and only those places, so that battle
-    tasks of one turn fighting other zones do not wait for each other."""
+    tasks of one turn fighting other zones do not wait for each other.
+
+    Only the markings are locked (``of=("self",)``) and they are ordered by their own columns: the
+    model's default ordering joins the turn, and a plain FOR UPDATE over that join also locked the turn
+    row, which every battle task holds FOR KEY SHARE — two table battles in one turn deadlocked."""
     places = {e.place for e in engagements} | {e.port.key for e in engagements if e.port is not None}
     return list(
-        TabletopBattle.objects.select_for_update().filter(
-            turn_id=turn_id, kind=TabletopBattle.Kind.BATTLE, place__in=sorted(places)
-        )
+        TabletopBattle.objects.select_for_update(of=("self",))
+        .filter(turn_id=turn_id, kind=TabletopBattle.Kind.BATTLE, place__in=sorted(places))
+        .order_by("place", "pk")
     )
 
 

@@ -19,9 +19,10 @@ from django.utils.dateparse import parse_datetime
 from campaign.accounts import time_zone_of_user
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
 from campaign.mail_models import TURN_STATE_UNREAD
-from campaign.models import Announcement, Delivery, Dispatch, MailEvent, NationTurn, Order, Turn
+from campaign.models import Announcement, Delivery, Dispatch, MailEvent, Order, Turn
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
+from campaign.selectors import nations_without_orders
 from fleets.models import Ship
 
 CLOCK_CHANGES = {
@@ -230,11 +231,8 @@ def _pending(delivery: Delivery, turn: Turn) -> dict[str, Any]:
 
 def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
     """Who sent no orders, what failed in the resolution, which mails of the campaign failed."""
-    missing = (
-        NationTurn.objects.filter(turn=turn, submitted_at__isnull=True, nation__player__isnull=False)
-        .select_related("nation")
-        .order_by("nation__code")
-    )
+    # The same question the "no orders" mail answers: a nation without a turn state sent none either.
+    missing = nations_without_orders(campaign_id=turn.campaign_id, turn_id=turn.pk)
     troubled = (
         Delivery.objects.filter(campaign=delivery.campaign)
         .exclude(error="")
@@ -249,7 +247,7 @@ def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
         .order_by("nation__code", "position")
     )
     return {
-        "missing": [state.nation.name for state in missing],
+        "missing": [nation.name for nation in missing],
         "skipped_orders": [
             f"{o.nation.name}, order {o.position} ({o.get_kind_display().lower()}): {o.outcome_note}" for o in skipped
         ],

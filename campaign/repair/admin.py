@@ -28,6 +28,7 @@ from campaign.repair.services import (
     archived_words,
     battle_label,
     battle_refight,
+    campaign_repair_closed,
     campaign_revert,
     refightable_battles,
     revert_preview,
@@ -136,6 +137,10 @@ class RepairAdminMixin(admin.ModelAdmin):
 
     def revert_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         campaign = self._repaired_campaign(request, pk)
+        closed = campaign_repair_closed(campaign)
+        if closed is not None:  # said at once, not after a turn, a reason and a confirmation
+            title = f"Revert {campaign.name} to the start of a turn"
+            return self._page(request, campaign, title=title, intro="", closed=closed)
         form = RevertForm(request.POST or None, campaign=campaign)
         confirm: list[str] | None = None
         if request.method == "POST" and form.is_valid():

@@ -112,14 +112,23 @@ def seed_checked(seed: int | None) -> int | None:
     return seed
 
 
+def campaign_repair_closed(campaign: Campaign) -> str | None:
+    """Why no repair (revert, re-run, re-fight) can be made to ``campaign`` whatever is chosen, or None:
+    the pages say it before asking for anything, and every repair refuses with the same words."""
+    if campaign.status == Campaign.Status.ENDED:
+        return f"{campaign.name} has ended; an ended campaign cannot be turned back."
+    if campaign.status == Campaign.Status.SETUP:
+        return f"{campaign.name} is still being set up: it has no turns to go back to."
+    return None
+
+
 def _locked(campaign: Campaign) -> tuple[Campaign, Turn | None]:
     """The campaign row and its unresolved turn, locked (the beat sweep skips a locked turn); refused
     while a turn is resolving or when the campaign has ended or not started."""
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-    if locked.status == Campaign.Status.ENDED:
-        raise RepairError(f"{locked.name} has ended; an ended campaign cannot be turned back.")
-    if locked.status == Campaign.Status.SETUP:
-        raise RepairError(f"{locked.name} is still being set up: it has no turns to go back to.")
+    closed = campaign_repair_closed(locked)
+    if closed is not None:
+        raise RepairError(closed)
     turn = (
         Turn.objects.select_for_update()
         .filter(campaign=locked, status__in=[Turn.Status.OPEN, Turn.Status.RESOLVING])

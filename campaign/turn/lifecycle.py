@@ -46,6 +46,16 @@ def open_turn(campaign: Campaign) -> Turn | None:
     return Turn.objects.filter(campaign=campaign, status=Turn.Status.OPEN).first()
 
 
+def campaign_not_ended(campaign_id: int, doing: str) -> Campaign:
+    """The campaign, refused with :class:`TurnControlError` once it has ended: its last turn may still
+    be open, but nothing about it moves on any more (every control of the turn asks here, so the web,
+    the API, the admin and the commands refuse alike). ``doing`` completes "… cannot …"."""
+    campaign = Campaign.objects.get(pk=campaign_id)
+    if campaign.status == Campaign.Status.ENDED:
+        raise TurnControlError(f"{campaign.name} has ended; {doing} is no longer possible.")
+    return campaign
+
+
 def clock_turn(campaign: Campaign) -> Turn | None:
     """The turn whose deadline the clock runs: the open turn, or one waiting for a battle on the
     table (its deadline is then the table's; pause and extend work on it alike, issue 15)."""
@@ -79,7 +89,13 @@ def turn_table_resume(*, turn_id: int, now: datetime) -> bool:
     """Once no battle of the turn is outstanding at the table, the turn resolves on through the normal
     task path: ``table`` → ``resolving`` with the sweep's lease (any worker may take it), and
     ``turn_resolve`` is sent after commit. Call inside the transaction that settled the last battle.
-    Idempotent: True only for the call that moved the turn."""
+    Idempotent: True only for the call that moved the turn.
+
+    The turn row is locked before the question is asked: two last battles settled at once would
+    otherwise each see the other still outstanding (neither committed) and neither move the turn. The
+    second waits here for the first to commit, then sees its result. FOR NO KEY UPDATE: a settling
+    battle holds the turn FOR KEY SHARE (its Battle row's foreign key), which this must not wait for."""
+    Turn.objects.select_for_update(no_key=True).filter(pk=turn_id).values_list("pk", flat=True).first()
     if TabletopBattle.objects.filter(turn_id=turn_id, status__in=TabletopBattle.OUTSTANDING).exists():
         return False
     moved = Turn.objects.filter(pk=turn_id, status=Turn.Status.TABLE).update(
@@ -290,6 +306,7 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
     """Give the players more time: the open turn's deadline moves on by ``by`` (§3 "extend adds time")."""
     if by <= timedelta(0):
         raise TurnControlError("An extension must be a positive length of time, e.g. 2 days or 12 hours.")
+    campaign_not_ended(campaign.pk, "extending the deadline")
     turn = (
         Turn.objects.select_for_update()
         .filter(campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.TABLE])
@@ -310,7 +327,7 @@ def nation_ready_set(
     *, nation: Nation, ready: bool, actor: AbstractBaseUser | AnonymousUser | None = None
 ) -> NationTurn:
     """Mark a nation ready (or not) for the open turn; a GM doing it in the nation's name is audited."""
-    campaign = Campaign.objects.get(pk=nation.campaign_id)
+    campaign = campaign_not_ended(nation.campaign_id, "marking a nation ready")
     turn = open_turn(campaign)
     if turn is None:
         raise TurnControlError("There is no open turn: orders are being resolved.")

@@ -165,3 +165,27 @@ def test_a_gm_of_another_campaign_can_neither_revoke_nor_resend() -> None:
     assert client.post(url).status_code == 404
     assert Invitation.objects.get(pk=invitation.pk).open
     assert AuditEntry.objects.filter(action__startswith="invitation_").count() == 0
+
+
+def test_an_address_invited_to_one_nation_is_refused_for_a_second_one_up_front() -> None:
+    """One nation each (issue 25): an address with an open invitation to Britain cannot be invited to
+    command France too — not on the web, not by the command — and the desk keeps only the first. It
+    used to be accepted, refused only at the link, and left a dead invitation on the desk."""
+    world = two_power_world()
+    gm, client = _desk_with_gm(world)
+    player_invite(nation=world.gb, email="collingwood@example.org", actor=gm)
+    _desk(client, world)
+    url = reverse("admin:campaign_nation_invite", args=[world.fr.pk])
+    page = client.post(
+        url, {"email": "Collingwood@example.org", "csrfmiddlewaretoken": client.cookies["csrftoken"].value}
+    )
+    assert page.status_code == 200
+    said = page.content.decode().replace("&#x27;", "'")
+    assert "is already invited to command Great Britain; one nation each" in said
+    with pytest.raises(Exception, match="already invited to command Great Britain"):
+        call_command("invite_player", world.campaign.slug, "--nation", "FR", "--email", "collingwood@example.org")
+    assert list(Invitation.objects.values_list("nation__code", flat=True)) == ["GB"]
+    desk = _desk(client, world)
+    pending = desk[desk.index("Invitations not yet accepted") :]
+    pending = pending[: pending.index("</table>")]
+    assert "Great Britain" in pending and "France" not in pending

@@ -3,7 +3,8 @@
 * ``hold`` (the default): their standing orders hold — nothing to do here.
 * ``return_to_port``: :func:`nmr_fleets_to_port`, at the start of phase 3's movement, brings each of their
   fleets at sea into an own port of the sea zone it is in (the port of that zone owned by the nation,
-  first by name); a fleet with no own port in its zone holds where it is. Port capacity is enforced
+  first by name); a fleet with no own port in its zone holds where it is. A fleet that comes home from a
+  blockade ends it (its posture goes back to seek battle). Port capacity is enforced
   after movement as for every fleet. Each nation reads what happened in its report.
 * ``ask_gm``: the turn waits at its deadline while such nations remain (campaign.turn.lifecycle.turns_due)
   until the GM enters their orders, extends the deadline or resolves it now; nothing to do here either.
@@ -16,7 +17,8 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
 
-from campaign.models import Nation, NationTurn, NmrPolicy
+from campaign.models import Nation, NmrPolicy
+from campaign.selectors import nations_without_orders as nations_without_orders_of_turn
 from campaign.turn.context import PhaseContext
 from fleets.models import Fleet, Ship
 from ports.models import Port
@@ -25,10 +27,7 @@ from rules.turn_events import FleetNoted
 
 def nations_without_orders(ctx: PhaseContext) -> list[Nation]:
     """The campaign's nations with a player and no orders entered in this turn (one query)."""
-    submitted = NationTurn.objects.filter(turn=ctx.turn, nation=OuterRef("pk"), submitted_at__isnull=False)
-    return list(
-        Nation.objects.filter(campaign=ctx.campaign, player__isnull=False).exclude(Exists(submitted)).order_by("code")
-    )
+    return list(nations_without_orders_of_turn(campaign_id=ctx.campaign.pk, turn_id=ctx.turn.pk))
 
 
 def nmr_fleets_to_port(ctx: PhaseContext) -> int:
@@ -43,7 +42,7 @@ def nmr_fleets_to_port(ctx: PhaseContext) -> int:
     fleets = (
         Fleet.objects.filter(campaign=ctx.campaign, nation_id__in=missing, port__isnull=True)
         .filter(Exists(afloat))
-        .select_related("sea_zone")
+        .select_related("sea_zone", "blockade_port")
         .order_by("nation__code", "name")
     )
     own_ports: dict[tuple[int, int], Port] = {}
@@ -60,11 +59,16 @@ def nmr_fleets_to_port(ctx: PhaseContext) -> int:
             )
             ctx.report([nation.code], FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name))
             continue
+        # A fleet that leaves its station ends its blockade: the posture goes with the port it named
+        # (the database holds "a blockade names a port"), back to the default, seek battle.
+        lifted = fleet.blockade_port if fleet.posture == Fleet.Posture.BLOCKADE else None
         fleet.port = port
+        fleet.posture = Fleet.Posture.SEEK if lifted is not None else fleet.posture
         fleet.blockade_port = None
-        fleet.save(update_fields=["port", "blockade_port"])
+        fleet.save(update_fields=["port", "posture", "blockade_port"])
         entered += 1
-        text = f"No orders were received: {fleet.name} returned to {port.name} (the campaign's house rule)."
+        text = f"No orders were received: {fleet.name} returned to {port.name} (the campaign's house rule)"
+        text += f" and no longer blockades {lifted.name}." if lifted is not None else "."
         ctx.report(
             [nation.code],
             FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name, port_key=port.key, port_name=port.name),
