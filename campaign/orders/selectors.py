@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from campaign.models import Nation, Order, Turn
+from campaign.models import Nation, NationTurn, Order, Turn
 from campaign.orders.context import OrderContext
 
 
@@ -22,6 +22,12 @@ def order_bodies_for_turn(*, nation_id: int, turn_id: int) -> list[tuple[int, di
     order against the list needs, without building an order and its fleet per row."""
     rows = Order.objects.filter(turn_id=turn_id, nation_id=nation_id).order_by("position")
     return list(rows.values_list("position", "body"))
+
+
+def nation_ready(*, nation: Nation, turn: Turn) -> bool:
+    """Whether the nation is marked ready for the turn. Read before and after a change of orders, it
+    tells the writer that the change cleared "ready" (the order services clear it, issue 26)."""
+    return NationTurn.objects.filter(turn=turn, nation=nation, ready=True).exists()
 
 
 def order_list_version(*, nation_id: int, turn_id: int) -> str:
