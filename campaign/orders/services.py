@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -108,7 +108,9 @@ def _turn_locked(*, campaign_id: int, turn_id: int | None = None, named: int | N
         raise OrderRefused(f"{campaign.name} has ended; orders are closed.", code=_CLOSED)
     if named is not None and (turn is None or turn.status != Turn.Status.OPEN or turn.number != named):
         open_number = (
-            Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.OPEN).values_list("number", flat=True).first()
+            Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.OPEN)
+            .values_list("number", flat=True)
+            .first()
         )
         raise TurnClosed(asked=named, open_turn=open_number)
     if turn is not None and turn.status == Turn.Status.OPEN:
@@ -132,16 +134,20 @@ def _mark_submitted(*, nation: Nation, turn: Turn) -> None:
     """The nation has submitted orders; a change of orders after marking ready clears "ready" (the
     turn must not resolve while its player is still editing, issue 26) unless the campaign's house
     option ``orders.keep_ready`` keeps it. ``NationTurn.ready_cleared`` tells the player why."""
-    if not turn.campaign.ruleset["orders.keep_ready"]:
-        NationTurn.objects.filter(turn=turn, nation=nation, ready=True).update(ready=False, ready_cleared=True)
+    keep = bool(turn.campaign.ruleset["orders.keep_ready"])
     # One upsert (INSERT … ON CONFLICT on the one-row-per-nation constraint) instead of
-    # update_or_create's savepoint, locking read and write: this runs on every order change.
-    NationTurn.objects.bulk_create(
-        [NationTurn(turn=turn, nation=nation, submitted_at=timezone.now())],
-        update_conflicts=True,
-        unique_fields=["turn", "nation"],
-        update_fields=["submitted_at"],
-    )
+    # update_or_create's savepoint, locking read and write: this runs on every order change. Raw SQL
+    # because the ready mark's update depends on its stored value, which bulk_create cannot say.
+    table = connection.ops.quote_name(NationTurn._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (turn_id, nation_id, ready, ready_cleared, submitted_at) "  # names only
+            "VALUES (%s, %s, false, false, %s) ON CONFLICT (turn_id, nation_id) DO UPDATE SET "
+            "submitted_at = EXCLUDED.submitted_at, "
+            f"ready_cleared = {table}.ready_cleared OR ({table}.ready AND NOT %s), "
+            f"ready = {table}.ready AND %s",
+            [turn.pk, nation.pk, timezone.now(), keep, keep],
+        )
 
 
 def _store_refused(exc: IntegrityError) -> OrderRefused:
@@ -265,7 +271,9 @@ def order_update(
 
 
 @transaction.atomic
-def order_withdraw(*, order: Order, actor: Actor = None, named_turn: int | None = None, version: str | None = None) -> None:
+def order_withdraw(
+    *, order: Order, actor: Actor = None, named_turn: int | None = None, version: str | None = None
+) -> None:
     """Withdraw an order; the orders after it move up one place (positions stay 1, 2, 3…)."""
     turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)

@@ -224,9 +224,7 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
         if form.is_valid():
             was_ready = _was_ready(desk)
             try:
-                stored = order_update(
-                    order=order, body=form.body(), actor=request.user, named_turn=named_turn(request)
-                )
+                stored = order_update(order=order, body=form.body(), actor=request.user, named_turn=named_turn(request))
             except TurnClosed as refused:
                 return _fresh_page(request, desk, refused)
             except OrderRefused as refused:

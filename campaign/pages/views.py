@@ -26,6 +26,8 @@ from battles.views import simulator_page
 from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time_zone_set
 from campaign.api_tokens import api_token_create, api_token_revoke, api_tokens_of
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
+from campaign.orders.errors import TurnClosed
+from campaign.orders.turn_named import named_turn, turn_moved_answer
 from campaign.page_header import page_context as _page_context
 from campaign.page_header import with_nation as _with_nation
 from campaign.pages.dashboard import dashboard_for_player
@@ -35,8 +37,6 @@ from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
 from campaign.pages.map_moves import map_move_submit
 from campaign.pages.rulebook import rules_for_player
-from campaign.orders.errors import TurnClosed
-from campaign.orders.turn_named import named_turn, turn_moved_answer
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
 
