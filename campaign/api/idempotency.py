@@ -93,7 +93,7 @@ def _replayed(row: IdempotencyKey) -> HttpResponse:
 
 def _claim(request: Request, key: str) -> _Claim:
     """Claim ``key`` for this request, or raise the answer a duplicate gets (a replay, 409 or 422)."""
-    user_id = request.user.pk
+    user_id = int(request.user.pk)  # authenticated (initial ran first): writes need credentials
     fingerprint = _fingerprint(request)
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
