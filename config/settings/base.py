@@ -313,6 +313,7 @@ SPECTACULAR_SETTINGS = {
         "BattleKindEnum": "battles.models.Battle.Kind",
         "BattleTypeEnum": "battles.engine.BATTLE_TYPES",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
+        "OrderKindEnum": "campaign.models.Order.Kind",
     },
 }
 
