@@ -46,7 +46,7 @@ REPLAYED_HEADERS = ("ETag", "Location", "Admiralty-Ready", "Admiralty-Ready-Clea
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     HEADER,
-    str,
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
     OpenApiParameter.HEADER,
     required=False,
     description="Any string of 1–255 visible characters, new for each distinct write (a UUID, say). Sent again "
@@ -54,6 +54,25 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotent-Replayed: true). The same key with another request: 422 idempotency_key_reused. Keys are the "
     "caller's own.",
 )
+
+
+_WRITE_ANSWERS = {
+    "409": "Idempotency-Key: a request with this key is still running (idempotency_key_in_use).",
+    "422": "Idempotency-Key: the key was used for another request in the last 24 hours (idempotency_key_reused).",
+}
+
+
+def document_idempotency(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Schema post-processing: every operation taking Idempotency-Key documents its 409 and 422 (a
+    problem, like every 4xx, by the hook that follows)."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            if any(p.get("name") == HEADER for p in operation.get("parameters", [])):
+                for code, text in _WRITE_ANSWERS.items():
+                    operation["responses"].setdefault(code, {"description": text})
+    return result
 
 
 class _Replay(Exception):
@@ -93,7 +112,8 @@ def _replayed(row: IdempotencyKey) -> HttpResponse:
 
 def _claim(request: Request, key: str) -> _Claim:
     """Claim ``key`` for this request, or raise the answer a duplicate gets (a replay, 409 or 422)."""
-    user_id = int(request.user.pk)  # authenticated (initial ran first): writes need credentials
+    user_id = request.user.pk
+    assert user_id is not None  # authenticated first (initial): every write needs credentials
     fingerprint = _fingerprint(request)
     deadline = time.monotonic() + WAIT_SECONDS
     while True:

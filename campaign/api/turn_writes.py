@@ -22,7 +22,7 @@ from campaign.orders.errors import ListChanged, TurnClosed
 
 IF_MATCH = OpenApiParameter(
     "If-Match",
-    str,
+    {"type": "string", "pattern": '^(\\*|(W/)?"t[0-9]{1,9}-(list-)?[0-9a-f]{1,64}")$'},
     OpenApiParameter.HEADER,
     required=False,
     description="An ETag you read in this turn: the order list's (GET /orders/: it also names the list, so a "
@@ -63,11 +63,7 @@ def _if_match(request: Request) -> Named:
             "If-Match must be one ETag read in this turn: the order list's (GET /orders/) or the nation view's "
             f"(GET /campaigns/<slug>/), not {header!r}."
         )
-        raise Problem(
-            status.HTTP_412_PRECONDITION_FAILED,
-            message,
-            errors=[ProblemEntry("If-Match", "precondition_unknown", message)],
-        )
+        raise Problem(status.HTTP_400_BAD_REQUEST, message, errors=[ProblemEntry("If-Match", "invalid", message)])
     return Named(int(match.group(1)), match.group(2))
 
 

@@ -297,6 +297,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "battles.api.enum_names.name_enum_members",
         "campaign.api.authentication.document_unauthorized",
+        "campaign.api.idempotency.document_idempotency",
         "battles.api.problems.document_problems",
     ],
     "TITLE": "Admiralty API",

@@ -186,5 +186,5 @@ def test_two_requests_at_once_with_one_key_run_once(fw: FogWorld) -> None:
 @pytest.mark.django_db
 def test_an_unknown_if_match_is_refused_and_nothing_stored(fw: FogWorld) -> None:
     response = _as(fw.nelson).post(f"{BASE}/orders/", _lay_down(), format="json", HTTP_IF_MATCH='"abc"')
-    assert response.status_code == 412 and _gb_orders(fw) == []
+    assert response.status_code == 400 and _gb_orders(fw) == []
     assert Turn.objects.filter(campaign=fw.campaign, status=Turn.Status.OPEN).get().number == 1
