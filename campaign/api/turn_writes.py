@@ -79,12 +79,13 @@ def named_of(request: Request, body_turns: list[Any]) -> Named:
     and its If-Match. A body and an If-Match naming different turns is refused (400)."""
     tag = _if_match(request)
     turns = {_body_turn(t) for t in body_turns}
+    body = next(iter(turns), None)
+    message = None
     if len(turns) > 1:
         message = f"The bodies name different turns ({', '.join(str(t) for t in sorted(turns))}); name one."
-        raise Problem(status.HTTP_400_BAD_REQUEST, message, errors=[ProblemEntry("turn", "turns_differ", message)])
-    body = next(iter(turns), None)
-    if body is not None and tag.turn is not None and body != tag.turn:
+    elif body is not None and tag.turn is not None and body != tag.turn:
         message = f'"turn" names turn {body} but If-Match an ETag of turn {tag.turn}; name one turn.'
+    if message is not None:
         raise Problem(status.HTTP_400_BAD_REQUEST, message, errors=[ProblemEntry("turn", "turns_differ", message)])
     return Named(body if body is not None else tag.turn, tag.version)
 

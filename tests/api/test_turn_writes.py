@@ -8,19 +8,10 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from campaign.models import Campaign, IdempotencyKey, NationTurn, Order, Turn
+from tests.api.test_campaign_api import BASE, _as
 from tests.web.fog_worlds import FogWorld, turn_close
-
-SLUG = "channel-1805"
-BASE = f"/api/v1/campaigns/{SLUG}"
-
-
-def _as(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def _lay_down(name: str = "Amethyst", **extra: Any) -> dict[str, Any]:
