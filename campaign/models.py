@@ -27,6 +27,7 @@ from campaign.dispatch_models import DispatchMute as DispatchMute
 from campaign.dispatch_models import DispatchReport as DispatchReport
 from campaign.dispatch_models import DispatchRevision as DispatchRevision
 from campaign.dispatch_models import Press as Press
+from campaign.idempotency_models import IdempotencyKey as IdempotencyKey
 from campaign.invitation_models import Invitation as Invitation
 from campaign.mail_models import Announcement as Announcement
 from campaign.mail_models import CalendarToken as CalendarToken

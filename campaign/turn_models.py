@@ -106,6 +106,10 @@ class NationTurn(models.Model):
     turn = models.ForeignKey("campaign.Turn", on_delete=models.CASCADE, related_name="nation_states")
     nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, related_name="turn_states")
     ready = models.BooleanField(default=False)
+    ready_cleared = models.BooleanField(
+        default=False,
+        help_text="A change of orders after marking ready cleared it (issue 26); off again once marked ready.",
+    )
     submitted_at = models.DateTimeField(null=True, blank=True, help_text="Last time orders were submitted.")
 
     class Meta:

@@ -89,6 +89,11 @@ class Viewer:
         return bool(getattr(self.nation, "ready", False))
 
     @property
+    def ready_cleared(self) -> bool:
+        """A change of orders after marking ready cleared it (issue 26): the ready box says so."""
+        return bool(getattr(self.nation, "ready_cleared", False))
+
+    @property
     def unread_dispatches(self) -> int:
         """The unread dispatches of the nation looked through (counted in the nations' query)."""
         return int(getattr(self.nation, "unread_dispatches", 0))
@@ -152,6 +157,7 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
             raise Http404("No such campaign.")
         campaign, co_gm, relation_rows = found, bool(found.viewer_co_gm), found.relation_rows
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
+    ready_cleared = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready_cleared=True)
     # The header's unread count rides on this query rather than costing one of its own.
     unread = (
         DispatchCopy.objects.filter(
@@ -165,7 +171,7 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     )
     nations: list[Nation] = list(
         Nation.objects.filter(campaign=campaign)
-        .annotate(ready=Exists(ready), unread_dispatches=Subquery(unread))
+        .annotate(ready=Exists(ready), ready_cleared=Exists(ready_cleared), unread_dispatches=Subquery(unread))
         .order_by("code")
     )
     role = campaign_role(user, campaign, nations=nations, co_gm=co_gm)

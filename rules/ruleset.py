@@ -239,6 +239,14 @@ _SCALARS: tuple[Setting, ...] = (
     Setting("calendar.gale_summer", 0, 0, 1, "§3 Summer is a gale season (1 yes, 0 no)."),
     Setting("calendar.gale_high_summer", 0, 0, 1, "§3 High Summer is a gale season (1 yes, 0 no)."),
     Setting("calendar.gale_autumn", 1, 0, 1, "§3 Autumn is a gale season (1 yes, 0 no)."),
+    Setting(
+        "orders.keep_ready",
+        0,
+        0,
+        1,
+        "§3 house option: a nation that changes its orders after marking ready stays ready (1), or is no "
+        "longer ready until it marks ready again (0).",
+    ),
     # §4 movement and contacts
     Setting("movement.max_steps", 2, 1, 10, "§4 steps in a move order."),
     Setting("movement.max_steps_with_disabled", 1, 0, 10, "§4 steps for a fleet with a disabled ship."),

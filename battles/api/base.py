@@ -88,15 +88,17 @@ def refuse_unknown_parameters(request: Request, allowed: tuple[str, ...]) -> Non
     )
 
 
-def etag_of(data: Any) -> str:
-    """A strong ETag of a body: the same JSON, the same tag."""
+def etag_of(data: Any, prefix: str = "") -> str:
+    """A strong ETag of a body: the same JSON, the same tag (``prefix``: e.g. the turn it was read in)."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+    return '"' + prefix + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
-def conditional(request: Request, data: Any, *, last_modified: datetime | None = None) -> Response:
+def conditional(
+    request: Request, data: Any, *, last_modified: datetime | None = None, tag_prefix: str = ""
+) -> Response:
     """200 with ``data``, ``ETag`` and ``Last-Modified``; or 304 when the caller's copy is current."""
-    tag = etag_of(data)
+    tag = etag_of(data, tag_prefix)
     headers = {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": "Authorization, Cookie"}
     stamp = int(last_modified.timestamp()) if last_modified is not None else None
     if stamp is not None:

@@ -69,8 +69,11 @@ class Problem(APIException):
         errors: Sequence[ProblemEntry] | None = None,
         code: str | None = None,
         title: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         self.status_code = status
+        #: Further top-level members of the problem (RFC 9457 §3.2), e.g. ``open_turn`` of turn_closed.
+        self.extra = dict(extra or {})
         self.entries = list(errors) if errors else [ProblemEntry(None, code or "invalid", detail)]
         self.problem_code = code or self.entries[0].code
         self.title = title
@@ -121,6 +124,7 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
         body = problem_body(
             status=status, detail=str(exc.detail), errors=exc.entries, code=exc.problem_code, title=exc.title
         )
+        body.update(exc.extra)
     else:
         detail = exc.detail if isinstance(exc, APIException) else response.data
         entries = _flatten(detail, None)

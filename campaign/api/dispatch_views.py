@@ -21,6 +21,7 @@ from battles.api.pagination import StrictPageNumberPagination
 from battles.api.problems import Problem, ProblemEntry
 from campaign.api.conventions import MAX_INT, NATION, SEEN, api_nation
 from campaign.api.dispatch_serializers import DispatchSerializer, ReadSerializer, SendSerializer
+from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
 from campaign.dispatches.selectors import (
     conversation_for_viewer,
     dispatch_for_viewer,
@@ -51,7 +52,7 @@ def _id(value: int) -> int:
     return value
 
 
-class DispatchListView(ApiView):
+class DispatchListView(IdempotentApiView):
     query_parameters = ("nation", "conversation", "page", "page_size")
 
     @extend_schema(
@@ -91,7 +92,7 @@ class DispatchListView(ApiView):
             '(one nation: private; several: a group) or {"public": true, "subject": "...", "body": "..."}. '
             "A GM writes as The Admiralty. The campaign's house options, length and rate limits apply."
         ),
-        parameters=[NATION],
+        parameters=[NATION, IDEMPOTENCY_KEY],
         request=SendSerializer,
         responses={201: DispatchSerializer, **REFUSED, **SEEN},
     )
@@ -151,13 +152,13 @@ class DispatchDetailView(ApiView):
         return Response(DispatchSerializer(shown).data)
 
 
-class DispatchReadView(ApiView):
+class DispatchReadView(IdempotentApiView):
     query_parameters = ("nation",)
 
     @extend_schema(
         operation_id="dispatches_mark_read",
         summary="Mark a dispatch read for the caller's nation",
-        parameters=[NATION],
+        parameters=[NATION, IDEMPOTENCY_KEY],
         request=None,
         responses={200: ReadSerializer, **SEEN},
     )

@@ -17,15 +17,32 @@ from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.api.base import ApiView, problem_response
+from battles.api.base import problem_response
 from battles.api.problems import Problem, ProblemEntry
 from campaign.api.conventions import CLOSED, MAX_BIGINT, NATION, SEEN, api_nation, id_within, orders_closed
-from campaign.api.serializers import OrderListSerializer, OrderReorderSerializer, OrderSerializer, order_body_schema
-from campaign.models import Campaign, Order, Turn
+from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
+from campaign.api.serializers import (
+    OrderListSerializer,
+    OrderReorderSerializer,
+    OrderSerializer,
+    OrderWrittenSerializer,
+    order_body_schema,
+)
+from campaign.api.turn_writes import (
+    IF_MATCH,
+    PRECONDITION,
+    Named,
+    list_changed_problem,
+    list_etag,
+    named_of,
+    turn_closed_problem,
+    without_turn,
+)
+from campaign.models import Campaign, NationTurn, Order, Turn
 from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
 from campaign.orders.describe import order_describe
-from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
-from campaign.orders.selectors import orders_for_turn
+from campaign.orders.errors import ListChanged, OrderRefused, OrdersRefused, RefusalCode, TurnClosed
+from campaign.orders.selectors import nation_ready, order_list_version, orders_for_turn
 from campaign.orders.services import order_add, order_update, order_withdraw, orders_reorder, orders_replace
 
 REFUSED = {
@@ -63,11 +80,39 @@ def _still_open(desk: OrderDesk) -> bool:
     )
 
 
-def _open_desk(request: Request, slug: str) -> OrderDesk:
+def _open_desk(request: Request, slug: str, named: Named | None = None) -> OrderDesk:
     desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
+    open_number = desk.turn.number if desk.open and desk.turn is not None else None
+    if named is not None and named.turn is not None and named.turn != open_number:
+        raise turn_closed_problem(TurnClosed(asked=named.turn, open_turn=open_number))
     if not desk.open:
         raise orders_closed()
     return desk
+
+
+def _named(request: Request, body_turns: list[Any] | None = None) -> Named:
+    return named_of(request, body_turns or [])
+
+
+def _written(desk: OrderDesk, was_ready: bool) -> dict[str, Any]:
+    """What a write answers beside its body: the nation's ready mark after it, and whether it cleared it."""
+    ready = desk.turn is not None and nation_ready(nation=desk.nation, turn=desk.turn)
+    return {"ready": ready, "ready_cleared": was_ready and not ready}
+
+
+def _headers(desk: OrderDesk, written: dict[str, Any]) -> dict[str, str]:
+    """The list's new ETag (for the next If-Match), and on a 204 the ready mark as headers."""
+    assert desk.turn is not None
+    tag = list_etag(desk.turn.number, order_list_version(nation_id=desk.nation.pk, turn_id=desk.turn.pk))
+    return {
+        "ETag": tag,
+        "Admiralty-Ready": str(written["ready"]).lower(),
+        "Admiralty-Ready-Cleared": str(written["ready_cleared"]).lower(),
+    }
+
+
+def _was_ready(desk: OrderDesk) -> bool:
+    return desk.turn is not None and nation_ready(nation=desk.nation, turn=desk.turn)
 
 
 def _order_row(order: Order) -> dict[str, Any]:
@@ -80,18 +125,32 @@ def _order_row(order: Order) -> dict[str, Any]:
     }
 
 
-def _order_list(desk: OrderDesk, orders: list[Order] | None = None) -> dict[str, Any]:
+def _order_list(
+    desk: OrderDesk, orders: list[Order] | None = None, written: dict[str, Any] | None = None
+) -> dict[str, Any]:
     if orders is None:
         orders = list(orders_for_turn(nation=desk.nation, turn=desk.turn)) if desk.turn is not None else []
+    if written is None:
+        state = (
+            NationTurn.objects.filter(turn=desk.turn, nation=desk.nation).values("ready", "ready_cleared").first()
+            if desk.turn is not None
+            else None
+        )
+        written = {"ready": False, "ready_cleared": False, **(state or {})}
     return {
         "nation": desk.nation.code,
         "turn": desk.turn.number if desk.turn is not None else None,
         "open": desk.open,
         "orders": [_order_row(o) for o in orders],
+        **written,
     }
 
 
 def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Problem:
+    if isinstance(refused, TurnClosed):
+        return turn_closed_problem(refused)
+    if isinstance(refused, ListChanged):
+        return list_changed_problem(refused)
     if not _still_open(desk):
         return orders_closed(refused.message)
     if isinstance(refused, OrdersRefused):
@@ -104,7 +163,7 @@ def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Probl
     return _refused(refused.message, [refused])
 
 
-class OrderListView(ApiView):
+class OrderListView(IdempotentApiView):
     query_parameters = ("nation",)
     #: The order validator names the field holding NUL or a lone surrogate (config.middleware).
     refuses_bad_text_by_field = True
@@ -113,59 +172,84 @@ class OrderListView(ApiView):
         operation_id="orders_list",
         summary="The nation's orders for the open turn, in listed order",
         parameters=[NATION],
+        description="The ETag names the turn and the list: send it back as If-Match on a write to have the "
+        "write refused if the turn resolved (409) or the list changed (412) since.",
         responses={200: OrderListSerializer, **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
         desk = order_desk_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
-        return Response(OrderListSerializer(_order_list(desk)).data)
+        headers = {}
+        if desk.turn is not None:
+            version = order_list_version(nation_id=desk.nation.pk, turn_id=desk.turn.pk)
+            headers["ETag"] = list_etag(desk.turn.number, version)
+        return Response(OrderListSerializer(_order_list(desk)).data, headers=headers)
 
     @extend_schema(
         operation_id="order_create",
         summary="Add one order at the end of the list",
-        parameters=[NATION],
+        parameters=[NATION, IF_MATCH, IDEMPOTENCY_KEY],
         request=order_body_schema(),
-        responses={201: OrderSerializer, **REFUSED, **SEEN, **CLOSED},
+        responses={201: OrderWrittenSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def post(self, request: Request, slug: str) -> Response:
-        desk = _open_desk(request, slug)
-        body = _data(request)
+        body, turns = without_turn(_data(request))
+        named = _named(request, turns)
+        desk = _open_desk(request, slug, named)
+        was_ready = _was_ready(desk)
         try:
-            order = order_add(nation=desk.nation, body=body, actor=request.user)
+            order = order_add(
+                nation=desk.nation, body=body, actor=request.user, named_turn=named.turn, version=named.version
+            )
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
-        return Response(OrderSerializer(_order_row(order)).data, status=status.HTTP_201_CREATED)
+        written = _written(desk, was_ready)
+        data = OrderWrittenSerializer({**_order_row(order), **written}).data
+        return Response(data, status=status.HTTP_201_CREATED, headers=_headers(desk, written))
 
     @extend_schema(
         operation_id="orders_replace",
         summary="Replace the whole list, all or nothing (like submit_orders)",
         description="An empty list withdraws every order. If any order is refused, nothing is stored and "
         "every refused order is listed with its reason.",
-        parameters=[NATION],
+        parameters=[NATION, IF_MATCH, IDEMPOTENCY_KEY],
         request=order_body_schema(many=True),
-        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED},
+        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def put(self, request: Request, slug: str) -> Response:
-        desk = _open_desk(request, slug)
         bodies = _data(request)
+        turns: list[Any] = []
+        if isinstance(bodies, list):
+            pairs = [without_turn(b) for b in bodies]
+            bodies = [b for b, _ in pairs]
+            turns = [t for _, given in pairs for t in given]
+        named = _named(request, turns)
+        desk = _open_desk(request, slug, named)
+        was_ready = _was_ready(desk)
         try:
-            stored = orders_replace(nation=desk.nation, bodies=bodies, actor=request.user)
+            stored = orders_replace(
+                nation=desk.nation, bodies=bodies, actor=request.user, named_turn=named.turn, version=named.version
+            )
         except OrderRefused as refused:
             raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
-        return Response(OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position))).data)
+        written = _written(desk, was_ready)
+        data = OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position), written)).data
+        return Response(data, headers=_headers(desk, written))
 
     @extend_schema(
         operation_id="orders_reorder",
         summary="Put the orders in a new listed order",
         description="Name every order of the list once, by id, in the new order. A new order that would leave "
         "an order refused (money, room in a port…) is refused and nothing moves.",
-        parameters=[NATION],
+        parameters=[NATION, IF_MATCH, IDEMPOTENCY_KEY],
         request=OrderReorderSerializer,
-        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED},
+        responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def patch(self, request: Request, slug: str) -> Response:
-        desk = _open_desk(request, slug)
+        data, turns = without_turn(_data(request))
+        named = _named(request, turns)
+        desk = _open_desk(request, slug, named)
+        was_ready = _was_ready(desk)
         try:
-            data = _data(request)
             ids = data.get("order") if isinstance(data, dict) else None
             if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
                 raise OrderRefused(
@@ -173,13 +257,16 @@ class OrderListView(ApiView):
                     code=RefusalCode.NOT_THE_LIST,
                     field="order",
                 )
-            stored = orders_reorder(nation=desk.nation, order_ids=ids, actor=request.user)
+            stored = orders_reorder(
+                nation=desk.nation, order_ids=ids, actor=request.user, named_turn=named.turn, version=named.version
+            )
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
-        return Response(OrderListSerializer(_order_list(desk, stored)).data)
+        written = _written(desk, was_ready)
+        return Response(OrderListSerializer(_order_list(desk, stored, written)).data, headers=_headers(desk, written))
 
 
-class OrderDetailView(ApiView):
+class OrderDetailView(IdempotentApiView):
     query_parameters = ("nation",)
     refuses_bad_text_by_field = True
 
@@ -197,31 +284,47 @@ class OrderDetailView(ApiView):
     @extend_schema(
         operation_id="order_update",
         summary="Replace an order's body (it keeps its place in the list)",
-        parameters=[NATION],
+        parameters=[NATION, IF_MATCH, IDEMPOTENCY_KEY],
         request=order_body_schema(),
-        responses={200: OrderSerializer, **REFUSED, **SEEN, **CLOSED},
+        responses={200: OrderWrittenSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def put(self, request: Request, slug: str, order_id: int) -> Response:
-        desk = _open_desk(request, slug)
+        body, turns = without_turn(_data(request))
+        named = _named(request, turns)
+        desk = _open_desk(request, slug, named)
         order = order_for_player(desk=desk, order_id=id_within(order_id, MAX_BIGINT))
-        body = _data(request)
+        was_ready = _was_ready(desk)
         try:
-            stored = order_update(order=order, body=body, actor=request.user)
+            stored = order_update(
+                order=order, body=body, actor=request.user, named_turn=named.turn, version=named.version
+            )
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
-        return Response(OrderSerializer(_order_row(stored)).data)
+        written = _written(desk, was_ready)
+        return Response(OrderWrittenSerializer({**_order_row(stored), **written}).data, headers=_headers(desk, written))
 
     @extend_schema(
         operation_id="order_withdraw",
         summary="Withdraw an order; the orders after it move up one place",
-        parameters=[NATION],
-        responses={204: OpenApiResponse(description="Withdrawn."), **REFUSED, **SEEN, **CLOSED},
+        parameters=[NATION, IF_MATCH, IDEMPOTENCY_KEY],
+        responses={
+            204: OpenApiResponse(
+                description="Withdrawn. Headers: ETag (the list's new one), Admiralty-Ready and "
+                "Admiralty-Ready-Cleared (true when the withdrawal cleared the nation's ready mark)."
+            ),
+            **REFUSED,
+            **SEEN,
+            **CLOSED,
+            **PRECONDITION,
+        },
     )
     def delete(self, request: Request, slug: str, order_id: int) -> Response:
-        desk = _open_desk(request, slug)
+        named = _named(request)
+        desk = _open_desk(request, slug, named)
         order = order_for_player(desk=desk, order_id=id_within(order_id, MAX_BIGINT))
+        was_ready = _was_ready(desk)
         try:
-            order_withdraw(order=order, actor=request.user)
+            order_withdraw(order=order, actor=request.user, named_turn=named.turn, version=named.version)
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(status=status.HTTP_204_NO_CONTENT, headers=_headers(desk, _written(desk, was_ready)))

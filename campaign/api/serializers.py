@@ -124,14 +124,31 @@ class LedgerEntrySerializer(serializers.ModelSerializer[LedgerEntry]):
         fields = ["id", "turn", "kind", "amount", "reason", "balance", "unpaid", "created_at"]
 
 
+def _turn_named() -> serializers.IntegerField:
+    """The optional ``turn`` of a write's body (issue 26)."""
+    return serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The turn this write is for (the turn you read): refused with 409 turn_closed, nothing stored, "
+        "when it is no longer the open turn. Not stored with the order.",
+    )
+
+
 class ReadySerializer(serializers.Serializer[Any]):
     ready = serializers.BooleanField(help_text="true: the nation is ready; the turn may resolve before the deadline.")
+    turn = _turn_named()
 
 
 class ReadyStateSerializer(serializers.Serializer[Any]):
     nation = serializers.CharField()
     turn = serializers.IntegerField()
     ready = serializers.BooleanField()
+
+
+_READY_CLEARED = (
+    "true: a change of orders after the nation was marked ready cleared it (unless the campaign's house "
+    "option orders.keep_ready keeps it); mark ready again when the orders are done."
+)
 
 
 # --- turn reports --------------------------------------------------------------------------------------
@@ -227,6 +244,7 @@ assert set(ORDER_FIELDS) == set(Order.Kind.values), "every order kind is documen
 def _body_serializer(kind: str, fields: dict[str, Any]) -> type[serializers.Serializer[Any]]:
     attrs: dict[str, Any] = {"kind": serializers.ChoiceField(choices=[kind])}
     attrs.update({name: make() for name, make in fields.items()})
+    attrs["turn"] = _turn_named()
     title = "".join(part.title() for part in kind.split("_"))
     return type(f"{title}OrderSerializer", (serializers.Serializer,), attrs)
 
@@ -259,6 +277,13 @@ class OrderSerializer(serializers.Serializer[Any]):
     body = OrderBodyField(help_text="The order body as stored (README 'Orders JSON').")
 
 
+class OrderWrittenSerializer(OrderSerializer):
+    """An order as a write answers it, with the nation's ready mark after the write."""
+
+    ready = serializers.BooleanField(help_text="The nation is marked ready after this write.")
+    ready_cleared = serializers.BooleanField(help_text=_READY_CLEARED)
+
+
 class OrderReorderSerializer(serializers.Serializer[Any]):
     order = serializers.ListField(
         child=serializers.IntegerField(),
@@ -272,3 +297,5 @@ class OrderListSerializer(serializers.Serializer[Any]):
     turn = serializers.IntegerField(allow_null=True, help_text="The open turn, or null when orders are closed.")
     open = serializers.BooleanField(help_text="Orders may be changed now.")
     orders = OrderSerializer(many=True)
+    ready = serializers.BooleanField(help_text="The nation is marked ready for the turn.")
+    ready_cleared = serializers.BooleanField(help_text=_READY_CLEARED)

@@ -18,6 +18,7 @@ from battles.api.base import PAGE_QUERY, ApiView, page_of, paginated, problem_re
 from battles.api.problems import Problem, ProblemEntry
 from battles.models import TabletopBattle
 from campaign.api.conventions import MAX_INT, NATION, SEEN, id_within
+from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
 from campaign.pages.tabletop import TableDetail, table_for_player, tables_for_player
 from campaign.tabletop import TableResultRefused, table_result_approve, table_result_confirm, table_result_enter
 
@@ -186,14 +187,14 @@ class TableBattleView(ApiView):
         return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
 
 
-class TableResultView(ApiView):
+class TableResultView(IdempotentApiView):
     query_parameters = ("nation",)
 
     @extend_schema(
         operation_id="table_result_enter",
         summary="Enter the result of a battle fought on the table",
         description="A side's player enters it (the other side confirms); the GM's entry is confirmed for both.",
-        parameters=[NATION],
+        parameters=[NATION, IDEMPOTENCY_KEY],
         request=TableResultSerializer,
         responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
     )
@@ -201,7 +202,7 @@ class TableResultView(ApiView):
         return _result_enter(request, slug, table_id, shape="ships, admirals_lost, held_field")
 
 
-class TableStormingResultView(ApiView):
+class TableStormingResultView(IdempotentApiView):
     query_parameters = ("nation",)
 
     @extend_schema(
@@ -209,7 +210,7 @@ class TableStormingResultView(ApiView):
         summary="Enter the result of a besieged port's storming fought on the table",
         description="A side's player enters it (the other side confirms); the GM's entry is confirmed for both. "
         "Side 0 is the besiegers, side 1 the garrison.",
-        parameters=[NATION],
+        parameters=[NATION, IDEMPOTENCY_KEY],
         request=StormingResultSerializer,
         responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
     )
@@ -243,13 +244,13 @@ def _result_enter(request: Request, slug: str, table_id: int, *, shape: str, sto
     return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
 
 
-class TableConfirmView(ApiView):
+class TableConfirmView(IdempotentApiView):
     query_parameters = ("nation",)
 
     @extend_schema(
         operation_id="table_result_confirm",
         summary="Confirm the result the other side entered",
-        parameters=[NATION],
+        parameters=[NATION, IDEMPOTENCY_KEY],
         request=None,
         responses={200: TableStateSerializer, **SEEN, **NOT_WAITING},
     )
@@ -264,13 +265,13 @@ class TableConfirmView(ApiView):
         return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
 
 
-class TableApproveView(ApiView):
+class TableApproveView(IdempotentApiView):
     query_parameters = ("nation",)
 
     @extend_schema(
         operation_id="table_result_approve",
         summary="Approve a confirmed result: it is applied and the turn resolves on (GM)",
-        parameters=[NATION],
+        parameters=[NATION, IDEMPOTENCY_KEY],
         request=None,
         responses={200: TableStateSerializer, **REFUSED, **SEEN, **NOT_WAITING},
     )

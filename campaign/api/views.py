@@ -38,6 +38,7 @@ from battles.api.problems import Problem, ProblemEntry
 from battles.api.views import TurnFilter
 from battles.models import Battle
 from campaign.api.conventions import CLOSED, CONDITIONAL, MAX_INT, NATION, SEEN, api_nation, id_within, orders_closed
+from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
 from campaign.api.selectors import fleets_for_player, ledger_for_player
 from campaign.api.serializers import (
     CampaignSummarySerializer,
@@ -48,7 +49,9 @@ from campaign.api.serializers import (
     ReadyStateSerializer,
     TurnReportSerializer,
 )
+from campaign.api.turn_writes import IF_MATCH, named_of, turn_closed_problem, turn_tag_prefix, without_turn
 from campaign.models import LedgerEntry, NationTurn, Turn
+from campaign.orders.errors import TurnClosed
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.history import turn_history_for_player
 from campaign.pages.home import home_for_player
@@ -124,7 +127,10 @@ class CampaignDetailView(ApiView):
                 .first()
             )
             modified = _latest(opened, resolved, paused, submitted)
-        return conditional(request, NationViewSerializer(data).data, last_modified=modified)
+        number = turn.number if turn is not None and turn.is_open else None
+        return conditional(
+            request, NationViewSerializer(data).data, last_modified=modified, tag_prefix=turn_tag_prefix(number)
+        )
 
 
 class FleetListView(ApiView):
@@ -196,13 +202,13 @@ class LedgerView(ApiListView):
         return super().get(request, *args, **kwargs)
 
 
-class ReadyView(ApiView):
+class ReadyView(IdempotentApiView):
     query_parameters = ("nation",)
 
     @extend_schema(
         operation_id="ready_set",
         summary="Mark the nation ready (or not) for the open turn",
-        parameters=[NATION],
+        parameters=[NATION, IF_MATCH, IDEMPOTENCY_KEY],
         request=ReadySerializer,
         responses={
             200: ReadyStateSerializer,
@@ -221,10 +227,16 @@ class ReadyView(ApiView):
         except ParseError as error:
             raise Problem(400, str(error.detail), code="not_json") from None
         if not isinstance(data, dict) or not isinstance(data.get("ready"), bool):
-            message = 'The body must be {"ready": true} or {"ready": false}.'
+            message = 'The body must be {"ready": true} or {"ready": false}, with an optional "turn": N.'
             raise Problem(400, message, errors=[ProblemEntry("ready", "wrong_type", message)])
+        data, turns = without_turn(data)
+        named = named_of(request, turns)
         try:
-            state = nation_ready_set(nation=viewer.nation, ready=data["ready"], actor=request.user)
+            state = nation_ready_set(
+                nation=viewer.nation, ready=data["ready"], actor=request.user, named_turn=named.turn
+            )
+        except TurnClosed as moved:
+            raise turn_closed_problem(moved) from None
         except TurnControlError as closed:
             raise orders_closed(str(closed)) from None
         number = Turn.objects.filter(pk=state.turn_id).values_list("number", flat=True).get()

@@ -96,6 +96,12 @@ def order_for_player(*, desk: OrderDesk, order_id: int) -> Order:
     return order
 
 
+def order_turn_number(*, desk: OrderDesk, order_id: int) -> int | None:
+    """The number of the turn an order of the desk's nation belongs to, whatever its status (None: no
+    such order of the nation): an old page's edit or withdraw names it rather than a bare 404."""
+    return Order.objects.filter(pk=order_id, nation=desk.nation).values_list("turn__number", flat=True).first()
+
+
 # --- what may be chosen -----------------------------------------------------------------------------
 
 

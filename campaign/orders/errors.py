@@ -95,6 +95,7 @@ class RefusalCode(StrEnum):
     CANNOT_MOVE = "cannot_move"  #: an order moved past the top or the bottom of the list
     NOT_THE_LIST = "not_the_list"  #: a new order of the list that does not name each order once
     ORDERS_REFUSED = "orders_refused"  #: a whole list refused: see its ``refusals``
+    LIST_CHANGED = "list_changed"  #: the list changed since the writer read it (the API's If-Match)
 
 
 class OrderRefused(ValueError):
@@ -109,6 +110,33 @@ class OrderRefused(ValueError):
         self.message = message
         self.code = code
         self.field = field
+
+
+class TurnClosed(OrderRefused):
+    """A write that names a turn (issue 26: a form's hidden ``turn``, the API's ``"turn"`` or an ETag
+    read in it) that is no longer the open one; nothing was changed. ``asked``: the turn named;
+    ``open_turn``: the campaign's open turn now, or None while none is open."""
+
+    def __init__(self, *, asked: int, open_turn: int | None) -> None:
+        if open_turn is not None and open_turn > asked:
+            message = f"Turn {asked} has resolved — here is turn {open_turn}. Nothing was changed."
+        elif open_turn is not None:
+            message = f"Turn {asked} is not the open turn — here is turn {open_turn}. Nothing was changed."
+        else:
+            message = f"Turn {asked} is closed: its orders are being resolved. Nothing was changed."
+        super().__init__(message, code=RefusalCode.TURN_CLOSED, field="turn")
+        self.asked = asked
+        self.open_turn = open_turn
+
+
+class ListChanged(OrderRefused):
+    """The order list changed since the writer read it (its version is not the one the writer holds)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The order list changed since you read it; read it again and resend your change. Nothing was changed.",
+            code=RefusalCode.LIST_CHANGED,
+        )
 
 
 class OrdersRefused(OrderRefused):

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -23,9 +23,9 @@ from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, Order, Turn
 from campaign.orders.context import OrderContext
 from campaign.orders.describe import order_in_words_checked
-from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
+from campaign.orders.errors import ListChanged, OrderRefused, OrdersRefused, RefusalCode, TurnClosed
 from campaign.orders.schema import json_type
-from campaign.orders.selectors import order_bodies_for_turn, orders_for_turn
+from campaign.orders.selectors import order_bodies_for_turn, order_list_version, orders_for_turn
 from campaign.orders.validator import CleanOrder, order_check, orders_check, orders_validate
 
 _CLOSED = RefusalCode.TURN_CLOSED
@@ -83,10 +83,14 @@ _TURN_FIELDS = (
 )
 
 
-def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
+def _turn_locked(*, campaign_id: int, turn_id: int | None = None, named: int | None = None) -> Turn:
     """The open turn, locked until the end of the transaction (a claim waits for us, we for it), with
     its campaign read in the same query (only the turn row is locked); the order context reads the
-    campaign from it rather than again."""
+    campaign from it rather than again.
+
+    ``named``: the turn the writer read (a form's hidden ``turn``, the API's ``"turn"`` or ETag). A
+    page kept open over a resolution names a turn that is no longer open: :class:`TurnClosed`, so
+    the write never lands in the next turn (issue 26)."""
     # Only what an order change reads of the two rows (the snapshot and dice log are large JSON blobs):
     # building the query for every column of both was most of the cost of this read, done per change.
     turns = (
@@ -102,6 +106,13 @@ def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
     campaign = turn.campaign if turn is not None else Campaign.objects.get(pk=campaign_id)
     if campaign.status == Campaign.Status.ENDED:
         raise OrderRefused(f"{campaign.name} has ended; orders are closed.", code=_CLOSED)
+    if named is not None and (turn is None or turn.status != Turn.Status.OPEN or turn.number != named):
+        open_number = (
+            Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.OPEN)
+            .values_list("number", flat=True)
+            .first()
+        )
+        raise TurnClosed(asked=named, open_turn=open_number)
     if turn is not None and turn.status == Turn.Status.OPEN:
         return turn
     if turn is not None and turn.status == Turn.Status.RESOLVED:
@@ -111,15 +122,32 @@ def _turn_locked(*, campaign_id: int, turn_id: int | None = None) -> Turn:
     raise OrderRefused(f"{campaign.name} has no open turn; orders are closed.", code=_CLOSED)
 
 
+def _list_unchanged(*, nation: Nation, turn: Turn, version: str | None) -> None:
+    """With ``version`` (the list version the writer read, from the API's If-Match), refuse a change
+    of a list that changed meanwhile; checked under the turn lock, so of two writers racing with the
+    same version one wins and the other is refused."""
+    if version is not None and order_list_version(nation_id=nation.pk, turn_id=turn.pk) != version:
+        raise ListChanged()
+
+
 def _mark_submitted(*, nation: Nation, turn: Turn) -> None:
+    """The nation has submitted orders; a change of orders after marking ready clears "ready" (the
+    turn must not resolve while its player is still editing, issue 26) unless the campaign's house
+    option ``orders.keep_ready`` keeps it. ``NationTurn.ready_cleared`` tells the player why."""
+    keep = bool(turn.campaign.ruleset["orders.keep_ready"])
     # One upsert (INSERT … ON CONFLICT on the one-row-per-nation constraint) instead of
-    # update_or_create's savepoint, locking read and write: this runs on every order change.
-    NationTurn.objects.bulk_create(
-        [NationTurn(turn=turn, nation=nation, submitted_at=timezone.now())],
-        update_conflicts=True,
-        unique_fields=["turn", "nation"],
-        update_fields=["submitted_at"],
-    )
+    # update_or_create's savepoint, locking read and write: this runs on every order change. Raw SQL
+    # because the ready mark's update depends on its stored value, which bulk_create cannot say.
+    table = connection.ops.quote_name(NationTurn._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (turn_id, nation_id, ready, ready_cleared, submitted_at) "  # names only
+            "VALUES (%s, %s, false, false, %s) ON CONFLICT (turn_id, nation_id) DO UPDATE SET "
+            "submitted_at = EXCLUDED.submitted_at, "
+            f"ready_cleared = {table}.ready_cleared OR ({table}.ready AND NOT %s), "
+            f"ready = {table}.ready AND %s",
+            [turn.pk, nation.pk, timezone.now(), keep, keep],
+        )
 
 
 def _store_refused(exc: IntegrityError) -> OrderRefused:
@@ -132,9 +160,16 @@ def _store_refused(exc: IntegrityError) -> OrderRefused:
 
 
 @transaction.atomic
-def order_add(*, nation: Nation, body: object, actor: Actor = None) -> Order:
-    """Append an order at the end of the nation's list for the open turn."""
-    turn = _turn_locked(campaign_id=nation.campaign_id)
+def order_add(
+    *, nation: Nation, body: object, actor: Actor = None, named_turn: int | None = None, version: str | None = None
+) -> Order:
+    """Append an order at the end of the nation's list for the open turn.
+
+    Every change of the list takes ``named_turn``, the number of the turn the writer read (refused with
+    :class:`TurnClosed` unless it is still the open one), and ``version``, the list version it read
+    (refused with :class:`ListChanged` if the list changed since); either may be None (not named)."""
+    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    _list_unchanged(nation=nation, turn=turn, version=version)
     existing = order_bodies_for_turn(nation_id=nation.pk, turn_id=turn.pk)
     ctx = OrderContext(nation=nation, turn=turn)
     for _, listed in existing:
@@ -200,10 +235,13 @@ def _list_change_check(
 
 
 @transaction.atomic
-def order_update(*, order: Order, body: object, actor: Actor = None) -> Order:
+def order_update(
+    *, order: Order, body: object, actor: Actor = None, named_turn: int | None = None, version: str | None = None
+) -> Order:
     """Replace an order's body (its kind may change); it keeps its place in the list."""
-    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
+    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
+    _list_unchanged(nation=nation, turn=turn, version=version)
     before = list(orders_for_turn(nation=nation, turn=turn))
     if order.pk not in {o.pk for o in before}:
         raise OrderRefused(f"Order {order.position} no longer exists; it was withdrawn.", code=RefusalCode.ORDER_GONE)
@@ -233,10 +271,13 @@ def order_update(*, order: Order, body: object, actor: Actor = None) -> Order:
 
 
 @transaction.atomic
-def order_withdraw(*, order: Order, actor: Actor = None) -> None:
+def order_withdraw(
+    *, order: Order, actor: Actor = None, named_turn: int | None = None, version: str | None = None
+) -> None:
     """Withdraw an order; the orders after it move up one place (positions stay 1, 2, 3…)."""
-    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
+    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
+    _list_unchanged(nation=nation, turn=turn, version=version)
     before = list(orders_for_turn(nation=nation, turn=turn))
     if order.pk not in {o.pk for o in before}:
         raise OrderRefused(
@@ -278,7 +319,14 @@ def _positions_store(orders: Sequence[Order]) -> None:
 
 
 @transaction.atomic
-def orders_reorder(*, nation: Nation, order_ids: Sequence[int], actor: Actor = None) -> list[Order]:
+def orders_reorder(
+    *,
+    nation: Nation,
+    order_ids: Sequence[int],
+    actor: Actor = None,
+    named_turn: int | None = None,
+    version: str | None = None,
+) -> list[Order]:
     """Put the nation's orders of the open turn in the order ``order_ids`` gives (each order once).
 
     The listed order matters at resolution (nations' orders are carried out in listed order within a
@@ -287,7 +335,8 @@ def orders_reorder(*, nation: Nation, order_ids: Sequence[int], actor: Actor = N
     refused (:data:`RefusalCode.BREAKS_ANOTHER_ORDER`) and nothing moves. Returns the orders in
     their new order.
     """
-    turn = _turn_locked(campaign_id=nation.campaign_id)
+    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    _list_unchanged(nation=nation, turn=turn, version=version)
     before = list(orders_for_turn(nation=nation, turn=turn))
     by_id = {o.pk: o for o in before}
     ids = list(order_ids)
@@ -314,10 +363,10 @@ def orders_reorder(*, nation: Nation, order_ids: Sequence[int], actor: Actor = N
 
 
 @transaction.atomic
-def order_move(*, order: Order, by: int, actor: Actor = None) -> Order:
+def order_move(*, order: Order, by: int, actor: Actor = None, named_turn: int | None = None) -> Order:
     """Move ``order`` ``by`` places in its nation's list (−1: up, one place earlier; +1: down), the
     orders between shifting to make room; see :func:`orders_reorder` for what is checked."""
-    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id)
+    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
     before = list(orders_for_turn(nation=nation, turn=turn))
     ids = [o.pk for o in before]
@@ -334,12 +383,19 @@ def order_move(*, order: Order, by: int, actor: Actor = None) -> Order:
             code=RefusalCode.CANNOT_MOVE,
         )
     ids.insert(there, ids.pop(here))
-    moved = orders_reorder(nation=nation, order_ids=ids, actor=actor)
+    moved = orders_reorder(nation=nation, order_ids=ids, actor=actor, named_turn=named_turn)
     return next(o for o in moved if o.pk == order.pk)
 
 
 @transaction.atomic
-def orders_replace(*, nation: Nation, bodies: Sequence[object], actor: Actor = None) -> list[Order]:
+def orders_replace(
+    *,
+    nation: Nation,
+    bodies: Sequence[object],
+    actor: Actor = None,
+    named_turn: int | None = None,
+    version: str | None = None,
+) -> list[Order]:
     """Replace the nation's whole list for the open turn, all or nothing.
 
     Raises :class:`OrdersRefused` listing every refused order with its reason, or a plain
@@ -351,7 +407,8 @@ def orders_replace(*, nation: Nation, bodies: Sequence[object], actor: Actor = N
             f"The orders must be a JSON list of order objects, not {json_type(bodies)}.",
             code=RefusalCode.NOT_A_LIST,
         )
-    turn = _turn_locked(campaign_id=nation.campaign_id)
+    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    _list_unchanged(nation=nation, turn=turn, version=version)
     cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=bodies)
     refused = [r for r in refusals if r is not None]
     if refused:

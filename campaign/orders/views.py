@@ -14,21 +14,29 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.models import Order
-from campaign.orders.choices import OrderChoices, OrderDesk, order_desk_for_player, order_for_player
+from campaign.orders.choices import (
+    OrderChoices,
+    OrderDesk,
+    order_desk_for_player,
+    order_for_player,
+    order_turn_number,
+)
 from campaign.orders.describe import order_summary
-from campaign.orders.errors import OrderRefused, RefusalCode
+from campaign.orders.errors import OrderRefused, RefusalCode, TurnClosed
 from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
+from campaign.orders.selectors import nation_ready
 from campaign.orders.services import order_add, order_move, order_update, order_withdraw
+from campaign.orders.turn_named import TURN_FIELD, named_turn, turn_moved_answer, turn_moved_check
 from campaign.page_header import page_context
 
 #: Query parameters that are not form values.
-_NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh"})
+_NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh", TURN_FIELD})
 DEFAULT_KIND = Order.Kind.MOVE
 
 
@@ -113,9 +121,18 @@ def _said(desk: OrderDesk, order: Order, choices: OrderChoices | None = None) ->
     return order_summary(order, choices or OrderChoices(desk=desk))
 
 
-def _done(request: HttpRequest, desk: OrderDesk, text: str, *, kind: str | None = None) -> HttpResponse:
-    """After a change: the desk again (HTMX) or a redirect to the page (post/redirect/get)."""
+def _done(
+    request: HttpRequest, desk: OrderDesk, text: str, *, kind: str | None = None, was_ready: bool = False
+) -> HttpResponse:
+    """After a change: the desk again (HTMX) or a redirect to the page (post/redirect/get). ``was_ready``:
+    the nation was marked ready before the change (which then cleared it, unless the house option keeps it)."""
     messages.success(request, text)
+    if was_ready and desk.turn is not None and not nation_ready(nation=desk.nation, turn=desk.turn):
+        messages.warning(
+            request,
+            f"{desk.nation.name} is no longer marked ready: its orders changed after it was. "
+            "Mark ready again when the orders are done.",
+        )
     if getattr(request, "htmx", False):
         choices = OrderChoices(desk=desk) if desk.open else None
         form = order_form_for(_kind(kind), choices=choices) if choices is not None else None
@@ -123,11 +140,48 @@ def _done(request: HttpRequest, desk: OrderDesk, text: str, *, kind: str | None 
     return HttpResponseRedirect(_page_url(desk, kind=kind or ""))
 
 
+def _fresh_page(request: HttpRequest, desk: OrderDesk, refused: TurnClosed) -> HttpResponse:
+    """A write for a turn that is no longer open: the fresh order page, saying so; nothing stored."""
+    return turn_moved_answer(request, refused, _page_url(desk))
+
+
+def _stale_order(desk: OrderDesk, order_id: int, named: int | None) -> TurnClosed | None:
+    """An order that is not in the open turn, asked for from an old page: the refusal naming its turn
+    (rather than a bare 404), or None when the nation has no such order at all."""
+    number = order_turn_number(desk=desk, order_id=order_id)
+    if number is None or (desk.turn is not None and number == desk.turn.number):
+        return None
+    return TurnClosed(asked=named if named is not None else number, open_turn=desk.turn.number if desk.turn else None)
+
+
+def _desk_order(request: HttpRequest, desk: OrderDesk, order_id: int) -> Order:
+    """The order of the open turn; an order of another turn raises the refusal that names it."""
+    named = named_turn(request) if request.method == "POST" else None
+    turn_moved_check(named, desk.turn.number if desk.turn is not None else None)
+    try:
+        return order_for_player(desk=desk, order_id=order_id)
+    except Http404:
+        stale = _stale_order(desk, order_id, named)
+        if stale is None:
+            raise
+        raise stale from None
+
+
+def _was_ready(desk: OrderDesk) -> bool:
+    return desk.turn is not None and nation_ready(nation=desk.nation, turn=desk.turn)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """GET: the order list and the form of ``?kind=`` (default: move). POST: add the order."""
+    """GET: the order list and the form of ``?kind=`` (default: move). POST: add the order to the turn
+    the form names (its hidden ``turn``)."""
     desk = _desk(request, slug)
+    if request.method == "POST":
+        try:
+            turn_moved_check(named_turn(request), desk.turn.number if desk.turn is not None else None)
+        except TurnClosed as refused:
+            return _fresh_page(request, desk, refused)
     if not desk.open:
         if request.method == "POST":
             messages.error(request, "Orders are closed: there is no open turn.")
@@ -137,12 +191,18 @@ def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
         kind = _kind(request.POST.get("kind"))
         form = order_form_for(kind, choices=choices, data=request.POST)
         if form.is_valid():
+            was_ready = _was_ready(desk)
             try:
-                order = order_add(nation=desk.nation, body=form.body(), actor=request.user)
+                order = order_add(
+                    nation=desk.nation, body=form.body(), actor=request.user, named_turn=named_turn(request)
+                )
+            except TurnClosed as refused:
+                return _fresh_page(request, desk, refused)
             except OrderRefused as refused:
                 form.refuse(refused)
             else:
-                return _done(request, desk, f"Added order {order.position} — {_said(desk, order, choices)}", kind=kind)
+                text = f"Added order {order.position} — {_said(desk, order, choices)}"
+                return _done(request, desk, text, kind=kind, was_ready=was_ready)
         return _render(request, desk, choices=choices, form=form)
     form = order_form_for(_kind(request.GET.get("kind")), choices=choices, initial=_query_initial(request))
     return _render(request, desk, choices=choices, form=form)
@@ -153,20 +213,25 @@ def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
 def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     """GET: the order's form filled in from its body. POST: replace its body (it keeps its place)."""
     desk = _desk(request, slug)
-    order = order_for_player(desk=desk, order_id=order_id)
+    try:
+        order = _desk_order(request, desk, order_id)
+    except TurnClosed as refused:
+        return _fresh_page(request, desk, refused)
     choices = OrderChoices(desk=desk)
     form_class = ORDER_FORMS[order.kind]
     if request.method == "POST":
         form = form_class(request.POST, choices=choices)
         if form.is_valid():
+            was_ready = _was_ready(desk)
             try:
-                stored = order_update(order=order, body=form.body(), actor=request.user)
+                stored = order_update(order=order, body=form.body(), actor=request.user, named_turn=named_turn(request))
+            except TurnClosed as refused:
+                return _fresh_page(request, desk, refused)
             except OrderRefused as refused:
                 form.refuse(refused)
             else:
-                return _done(
-                    request, desk, f"Changed order {stored.position} — {_said(desk, stored, choices)}", kind=order.kind
-                )
+                text = f"Changed order {stored.position} — {_said(desk, stored, choices)}"
+                return _done(request, desk, text, kind=order.kind, was_ready=was_ready)
         return _render(request, desk, choices=choices, form=form, editing=order)
     initial = {**form_class.initial_from_body(order.body), **_query_initial(request)}
     form = form_class(choices=choices, initial=initial)
@@ -177,25 +242,33 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
 _MOVES = {"up": -1, "down": 1}
 
 
+def _refused_answer(request: HttpRequest, desk: OrderDesk, refused: OrderRefused) -> HttpResponse:
+    messages.error(request, refused.message)
+    if getattr(request, "htmx", False):
+        choices = OrderChoices(desk=desk) if desk.open else None
+        form = order_form_for(DEFAULT_KIND, choices=choices) if choices is not None else None
+        return _render(request, desk, choices=choices, form=form)
+    return HttpResponseRedirect(_page_url(desk))
+
+
 @login_required
 @require_POST
 def order_move_view(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     """Move an order one place up or down its list (``direction`` = up or down); the others shift."""
     desk = _desk(request, slug)
-    order = order_for_player(desk=desk, order_id=order_id)
-    direction = request.POST.get("direction", "")
     try:
+        order = _desk_order(request, desk, order_id)
+        direction = request.POST.get("direction", "")
         if direction not in _MOVES:
             raise OrderRefused(f"Move an order “up” or “down”, not {direction!r}.", code=RefusalCode.CANNOT_MOVE)
-        moved = order_move(order=order, by=_MOVES[direction], actor=request.user)
+        was_ready = _was_ready(desk)
+        moved = order_move(order=order, by=_MOVES[direction], actor=request.user, named_turn=named_turn(request))
+    except TurnClosed as refused:
+        return _fresh_page(request, desk, refused)
     except OrderRefused as refused:
-        messages.error(request, refused.message)
-        if getattr(request, "htmx", False):
-            choices = OrderChoices(desk=desk) if desk.open else None
-            form = order_form_for(DEFAULT_KIND, choices=choices) if choices is not None else None
-            return _render(request, desk, choices=choices, form=form)
-        return HttpResponseRedirect(_page_url(desk))
-    return _done(request, desk, f"Moved {direction} to place {moved.position} — {_said(desk, moved)}")
+        return _refused_answer(request, desk, refused)
+    text = f"Moved {direction} to place {moved.position} — {_said(desk, moved)}"
+    return _done(request, desk, text, was_ready=was_ready)
 
 
 @login_required
@@ -203,15 +276,13 @@ def order_move_view(request: HttpRequest, slug: str, order_id: int) -> HttpRespo
 def order_withdraw_view(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
     """Withdraw an order; the orders after it move up one place."""
     desk = _desk(request, slug)
-    order = order_for_player(desk=desk, order_id=order_id)
-    label = f"order {order.position} — {_said(desk, order)}"  # said before it goes
     try:
-        order_withdraw(order=order, actor=request.user)
+        order = _desk_order(request, desk, order_id)
+        label = f"order {order.position} — {_said(desk, order)}"  # said before it goes
+        was_ready = _was_ready(desk)
+        order_withdraw(order=order, actor=request.user, named_turn=named_turn(request))
+    except TurnClosed as refused:
+        return _fresh_page(request, desk, refused)
     except OrderRefused as refused:
-        messages.error(request, refused.message)
-        if getattr(request, "htmx", False):
-            choices = OrderChoices(desk=desk) if desk.open else None
-            form = order_form_for(DEFAULT_KIND, choices=choices) if choices is not None else None
-            return _render(request, desk, choices=choices, form=form)
-        return HttpResponseRedirect(_page_url(desk))
-    return _done(request, desk, f"Withdrew {label}")
+        return _refused_answer(request, desk, refused)
+    return _done(request, desk, f"Withdrew {label}", was_ready=was_ready)

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from campaign.orders.choices import FleetPlace, OrderChoices, PathChoice, order_desk_for_player
-from campaign.orders.errors import OrderRefused
+from campaign.orders.errors import OrderRefused, TurnClosed
 from campaign.orders.forms import order_form_for
 from campaign.orders.services import order_add
+from campaign.orders.turn_named import turn_moved_check
 from campaign.viewer import User
 
 
@@ -88,18 +89,24 @@ class MoveResult:
     message: str
 
 
-def map_move_submit(*, user: User, slug: str, nation_code: str | None, fleet: str, path: str) -> MoveResult:
+def map_move_submit(
+    *, user: User, slug: str, nation_code: str | None, fleet: str, path: str, named_turn: int | None = None
+) -> MoveResult:
     """Enter the move clicked on the map, through the "Move a fleet" form (the same parsing and
     choices as the order page) and the order service (the same checks, in its transaction). A
-    refusal comes back as the message the order page would show, and nothing is written."""
+    refusal comes back as the message the order page would show, and nothing is written.
+    ``named_turn``: the turn the map showed; :class:`TurnClosed` if it is no longer the open one."""
     desk = order_desk_for_player(user=user, slug=slug, nation_code=nation_code)
+    turn_moved_check(named_turn, desk.turn.number if desk.turn is not None else None)
     if not desk.open:
         return MoveResult(False, "Orders are closed: there is no open turn.")
     choices = OrderChoices(desk=desk)
     form = order_form_for("move", choices=choices, data={"kind": "move", "fleet": fleet, "path": path})
     if form.is_valid():
         try:
-            order_add(nation=desk.nation, body=form.body())
+            order_add(nation=desk.nation, body=form.body(), named_turn=named_turn)
+        except TurnClosed:
+            raise
         except OrderRefused as refused:
             return MoveResult(False, f"Move not entered: {refused.message}")
         place = choices.fleets_by_id[int(form.cleaned_data["fleet"])]

@@ -26,6 +26,8 @@ from battles.views import simulator_page
 from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time_zone_set
 from campaign.api_tokens import api_token_create, api_token_revoke, api_tokens_of
 from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
+from campaign.orders.errors import TurnClosed
+from campaign.orders.turn_named import named_turn, turn_moved_answer
 from campaign.page_header import page_context as _page_context
 from campaign.page_header import with_nation as _with_nation
 from campaign.pages.dashboard import dashboard_for_player
@@ -179,9 +181,18 @@ def ready(request: HttpRequest, slug: str) -> HttpResponse:
     except NationNotChosen as refused:
         return HttpResponseBadRequest(str(refused))
     error = ""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = _with_nation(reverse("campaign:dashboard", args=[slug]), viewer)
     try:
-        state = nation_ready_set(nation=viewer.nation, ready=choice == "1", actor=request.user)
+        state = nation_ready_set(
+            nation=viewer.nation, ready=choice == "1", actor=request.user, named_turn=named_turn(request)
+        )
         viewer.nation.ready = state.ready  # type: ignore[attr-defined]
+        viewer.nation.ready_cleared = state.ready_cleared  # type: ignore[attr-defined]
+    except TurnClosed as moved:
+        # Pressed on a page of a turn that has resolved: the fresh page says so; nothing was marked.
+        return turn_moved_answer(request, moved, target)
     except TurnControlError as refused:
         error = str(refused)
     if getattr(request, "htmx", False):
@@ -193,9 +204,6 @@ def ready(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, f"{viewer.nation.name} is ready: the turn may resolve before the deadline.")
     else:
         messages.info(request, f"{viewer.nation.name} is no longer marked ready.")
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        target = _with_nation(reverse("campaign:dashboard", args=[slug]), viewer)
     return HttpResponseRedirect(target)
 
 
@@ -247,9 +255,19 @@ def map_move(request: HttpRequest, slug: str) -> HttpResponse:
     Under HTMX the map area comes back with the outcome; otherwise post/redirect/get to the map."""
     nation = request.POST.get("as_nation") or request.GET.get("nation") or None
     fleet = request.POST.get("fleet", "")
-    result = map_move_submit(
-        user=request.user, slug=slug, nation_code=nation, fleet=fleet, path=request.POST.get("path", "")
-    )
+    try:
+        result = map_move_submit(
+            user=request.user,
+            slug=slug,
+            nation_code=nation,
+            fleet=fleet,
+            path=request.POST.get("path", ""),
+            named_turn=named_turn(request),
+        )
+    except TurnClosed as moved:
+        # A move clicked on a map of a turn that has resolved: the fresh map says so; nothing entered.
+        url = reverse("campaign:map", args=[slug])
+        return turn_moved_answer(request, moved, f"{url}?{urlencode({'nation': nation})}" if nation else url)
     again = None if result.ok else _fleet_param(fleet)
     query = {k: v for k, v in (("nation", nation), ("fleet", str(again) if again else None)) if v}
     url = reverse("campaign:map", args=[slug])

@@ -28,6 +28,7 @@ from campaign.audit import acting_for_nation_is_audited, audit_record
 from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
 from campaign.notifications import clock_changed_record, table_battles_record
+from campaign.orders.errors import TurnClosed
 from rules.calendar import deadline_after, deadline_after_pause, deadline_extended
 
 #: The Celery name of the task that resolves a turn (the turn must not import the tasks).
@@ -324,17 +325,36 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
 
 @transaction.atomic
 def nation_ready_set(
-    *, nation: Nation, ready: bool, actor: AbstractBaseUser | AnonymousUser | None = None
+    *,
+    nation: Nation,
+    ready: bool,
+    actor: AbstractBaseUser | AnonymousUser | None = None,
+    named_turn: int | None = None,
 ) -> NationTurn:
-    """Mark a nation ready (or not) for the open turn; a GM doing it in the nation's name is audited."""
+    """Mark a nation ready (or not) for the open turn; a GM doing it in the nation's name is audited.
+
+    ``named_turn``: the turn the page or client read (issue 26). A "Mark ready" pressed on a page of
+    a turn that has resolved must not mark the next turn ready: :class:`TurnClosed`, nothing stored.
+    The turn row is locked so that the turn's claim and this wait for each other.
+    """
+    with transaction.atomic():
+        return _nation_ready_set(nation=nation, ready=ready, actor=actor, named_turn=named_turn)
+
+
+def _nation_ready_set(
+    *, nation: Nation, ready: bool, actor: AbstractBaseUser | AnonymousUser | None, named_turn: int | None
+) -> NationTurn:
     campaign = campaign_not_ended(nation.campaign_id, "marking a nation ready")
-    turn = open_turn(campaign)
+    turn = Turn.objects.select_for_update().filter(campaign=campaign, status=Turn.Status.OPEN).first()
+    if named_turn is not None and (turn is None or turn.number != named_turn):
+        raise TurnClosed(asked=named_turn, open_turn=turn.number if turn is not None else None)
     if turn is None:
         raise TurnControlError("There is no open turn: orders are being resolved.")
     state, _ = NationTurn.objects.get_or_create(turn=turn, nation=nation)
     was = state.ready
     state.ready = ready
-    state.save(update_fields=["ready"])
+    state.ready_cleared = False  # the player's own choice now: no change of orders cleared it
+    state.save(update_fields=["ready", "ready_cleared"])
     if was != ready and acting_for_nation_is_audited(actor, nation.player_id):
         audit_record(
             campaign=campaign,

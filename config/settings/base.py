@@ -305,6 +305,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "battles.api.enum_names.name_enum_members",
         "campaign.api.authentication.document_unauthorized",
+        "campaign.api.idempotency.document_idempotency",
         "battles.api.problems.document_problems",
     ],
     "TITLE": "Admiralty API",
@@ -321,6 +322,7 @@ SPECTACULAR_SETTINGS = {
         "BattleKindEnum": "battles.models.Battle.Kind",
         "BattleTypeEnum": "battles.engine.BATTLE_TYPES",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
+        "OrderKindEnum": "campaign.models.Order.Kind",
     },
 }
 
