@@ -291,6 +291,8 @@ REST_FRAMEWORK = {
 API_THROTTLE_RATES = {
     "api_write": env("API_WRITE_RATE", default="120/minute"),
     "simulator": env("API_SIMULATOR_RATE", default="30/minute"),
+    # The web simulator's later chunks of a batch already counted (500 runs each; 10,000 runs = 20).
+    "simulator_chunk": env("SIMULATOR_CHUNK_RATE", default="300/minute"),
 }
 SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [

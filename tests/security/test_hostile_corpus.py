@@ -1,0 +1,108 @@
+"""The hostile-input corpus replayed (issue 27): each input of ``hostile_corpus`` answered with a clear
+4xx quickly, building nothing and never a 5xx.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+import tracemalloc
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client, override_settings
+from rest_framework.test import APIClient
+
+from battles.engine import SpecError
+from battles.simulator import MAX_SHIPS_PER_SIDE, parse_ship_lines
+from tests.api.test_simulator_api import SPEC
+from tests.security.hostile_corpus import SIMULATOR_API_BODIES, SIMULATOR_FIELDS, SIMULATOR_SHIP_LINES
+from tests.web.test_simulator import _data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def player() -> Any:
+    return get_user_model().objects.create_user("hostile", "h@example.org", "a-long-test-password")
+
+
+def _logged_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# --- 1. The simulator: counts bounded before anything is built --------------------------------------------
+
+
+@pytest.mark.parametrize("text", SIMULATOR_SHIP_LINES)
+def test_a_huge_ship_count_is_refused_before_a_ship_is_built(text: str) -> None:
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        with pytest.raises(SpecError) as refused:
+            parse_ship_lines(text, side_name="British")
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - started < 0.5
+    assert peak < 5_000_000, f"{peak:,} bytes to refuse {text[:30]!r}"
+    assert f"at most {MAX_SHIPS_PER_SIDE} ships" in refused.value.message
+
+
+def test_two_hundred_ships_a_side_are_still_allowed() -> None:
+    assert len(parse_ship_lines("1st x 150\n3rd-74 x 50", side_name="British")) == MAX_SHIPS_PER_SIDE
+
+
+@pytest.mark.parametrize("text", SIMULATOR_SHIP_LINES)
+def test_the_simulator_page_answers_a_huge_count_with_a_400_naming_the_limit(player: Any, text: str) -> None:
+    started = time.perf_counter()
+    response = _logged_in(player).post("/simulator/", _data(s0_ships=text))
+    assert time.perf_counter() - started < 2
+    assert response.status_code == 400
+    assert "at most" in response.content.decode()
+
+
+@pytest.mark.parametrize("fields", SIMULATOR_FIELDS)
+def test_the_simulator_pages_other_counts_are_bounded(player: Any, fields: dict[str, str]) -> None:
+    started = time.perf_counter()
+    response = _logged_in(player).post("/simulator/", _data(**fields))
+    assert time.perf_counter() - started < 2
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize(("changes", "field"), SIMULATOR_API_BODIES)
+def test_the_simulator_api_refuses_counts_out_of_bounds_naming_the_field(
+    player: Any, changes: dict[str, Any], field: str
+) -> None:
+    body = copy.deepcopy(SPEC)
+    for key, value in changes.items():
+        if key == "sides":
+            body["sides"][0]["ships"] = value[0]["ships"]
+        else:
+            body[key] = value
+    if body.get("type") == "running_the_guns":
+        body["sides"][1]["ships"] = []
+    api = APIClient()
+    api.force_authenticate(player)
+    started = time.perf_counter()
+    response = api.post("/api/v1/simulator/", body, format="json")
+    assert time.perf_counter() - started < 2
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"][0]["field"] == field
+
+
+@override_settings(API_THROTTLE_RATES={"api_write": "100/minute", "simulator": "2/minute"})
+def test_the_web_simulator_is_throttled_like_the_api(player: Any) -> None:
+    client = _logged_in(player)
+    assert client.post("/simulator/", _data(runs=10)).status_code == 200
+    assert client.post("/simulator/", _data(runs=10)).status_code == 200
+    refused = client.post("/simulator/", _data(runs=10))
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert "Too many simulations" in refused.content.decode()
+    # Per user: another player still simulates.
+    other = get_user_model().objects.create_user("other", "o@example.org", "a-long-test-password")
+    assert _logged_in(other).post("/simulator/", _data(runs=10)).status_code == 200
