@@ -17,7 +17,13 @@ from rest_framework.test import APIClient
 from battles.engine import SpecError
 from battles.simulator import MAX_SHIPS_PER_SIDE, parse_ship_lines
 from tests.api.test_simulator_api import SPEC
-from tests.security.hostile_corpus import SIMULATOR_API_BODIES, SIMULATOR_FIELDS, SIMULATOR_SHIP_LINES
+from tests.security.hostile_corpus import (
+    NUL_PATHS,
+    NUL_QUERIES,
+    SIMULATOR_API_BODIES,
+    SIMULATOR_FIELDS,
+    SIMULATOR_SHIP_LINES,
+)
 from tests.web.test_simulator import _data
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +112,27 @@ def test_the_web_simulator_is_throttled_like_the_api(player: Any) -> None:
     # Per user: another player still simulates.
     other = get_user_model().objects.create_user("other", "o@example.org", "a-long-test-password")
     assert _logged_in(other).post("/simulator/", _data(runs=10)).status_code == 200
+
+
+# --- 6. NUL bytes: never a 5xx ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", NUL_PATHS)
+def test_a_nul_in_a_path_is_a_400(player: Any, path: str) -> None:
+    for client in (Client(), _logged_in(player)):
+        response = client.get(path)
+        assert response.status_code == 400
+        assert "NUL" in response.content.decode()
+
+
+@pytest.mark.parametrize("query", NUL_QUERIES)
+@pytest.mark.parametrize("page", ["/", "/accounts/login/", "/api/v1/campaigns/", "/admin/campaign/campaign/"])
+def test_a_nul_in_a_query_string_is_a_400(player: Any, page: str, query: str) -> None:
+    assert _logged_in(player).get(page + query).status_code == 400
+
+
+def test_a_nul_in_a_header_or_a_form_field_is_a_400(player: Any) -> None:
+    client = _logged_in(player)
+    assert client.get("/", HTTP_X_SOMETHING="a\x00b").status_code == 400
+    assert client.post("/accounts/login/", {"username": "a\x00b", "password": "x"}).status_code == 400
+    assert client.post("/settings/", {"name": "token\x00"}).status_code == 400
