@@ -31,6 +31,6 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         c
         for c in API_AUTHENTICATION_CLASSES  # noqa: F405
-        if API_BASIC_AUTH or c != "rest_framework.authentication.BasicAuthentication"
+        if API_BASIC_AUTH or c != "campaign.api.authentication.LockoutAwareBasicAuthentication"
     ],
 }
