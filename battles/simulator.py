@@ -129,7 +129,8 @@ class SimulatorForm(forms.Form):
         label="Seed",
         min_value=0,
         max_value=2**63 - 1,
-        required=False, help_text="Empty: a new seed; the same seed gives the same odds."
+        required=False,
+        help_text="Empty: a new seed; the same seed gives the same odds.",
     )
     port_name = forms.CharField(label="Port", required=False, initial="Toulon", max_length=80)
     port_fortification = forms.IntegerField(

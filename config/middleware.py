@@ -13,8 +13,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http.multipartparser import MultiPartParserError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 
 from battles.api.problems import PROBLEM_CONTENT_TYPE, ProblemEntry, problem_body
 from campaign.json_text import find_forbidden_string, json_depth

@@ -26,7 +26,10 @@ SIMULATOR_FIELDS = [
 ]
 #: API simulator bodies out of bounds, the field each must name.
 SIMULATOR_API_BODIES = [
-    ({"sides": [{"navy": "GB", "ships": [{"name": f"s{i}", "class": "sloop"} for i in range(201)]}, {}]}, "sides[0].ships"),
+    (
+        {"sides": [{"navy": "GB", "ships": [{"name": f"s{i}", "class": "sloop"} for i in range(201)]}, {}]},
+        "sides[0].ships",
+    ),
     ({"type": "running_the_guns", "port": {"fortification": 10**9}}, "port.fortification"),
     ({"type": "running_the_guns", "port": {"fortification": 3, "batteries": 10**9}}, "port.batteries"),
     ({"dice": [3] * 10_001}, "dice"),
