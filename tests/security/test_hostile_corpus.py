@@ -14,9 +14,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
+from battles.engagements.table import TableResultRefused
 from battles.engine import SpecError
+from battles.models import TabletopBattle
 from battles.simulator import MAX_SHIPS_PER_SIDE, parse_ship_lines
+from campaign.tabletop import table_mark
 from tests.api.test_simulator_api import SPEC
+from tests.factories import NationFactory
 from tests.security.hostile_corpus import (
     NUL_PATHS,
     NUL_QUERIES,
@@ -24,7 +28,9 @@ from tests.security.hostile_corpus import (
     SIMULATOR_FIELDS,
     SIMULATOR_SHIP_LINES,
 )
+from tests.support.tabletop import gibraltar_siege
 from tests.web.test_simulator import _data
+from tests.worlds import fleet, sea_world
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +142,33 @@ def test_a_nul_in_a_header_or_a_form_field_is_a_400(player: Any) -> None:
     assert client.get("/", HTTP_X_SOMETHING="a\x00b").status_code == 400
     assert client.post("/accounts/login/", {"username": "a\x00b", "password": "x"}).status_code == 400
     assert client.post("/settings/", {"name": "token\x00"}).status_code == 400
+
+
+# --- 3. The table: no fog leaks -------------------------------------------------------------------------
+
+
+def test_a_nation_cannot_ask_for_a_table_battle_where_it_has_no_fleet() -> None:
+    world = sea_world()
+    with pytest.raises(TableResultRefused) as refused:
+        table_mark(campaign=world.campaign, place="north-sea", nation=world.fr)
+    assert refused.value.code == "not_a_side" and "no fleet at North Sea" in str(refused.value)
+    assert not TabletopBattle.objects.filter(campaign=world.campaign).exists()
+    fleet(world, world.fr, "Escadre du Nord", "north-sea", [("3rd-74", 2)])
+    asked = table_mark(campaign=world.campaign, place="north-sea", nation=world.fr)
+    assert asked.status == TabletopBattle.Status.REQUESTED
+
+
+def test_a_table_battle_the_asker_took_no_part_in_shows_it_nothing() -> None:
+    """A third nation that asked for the battle at Gibraltar (say, its fleet left before it was fought)
+    gets neither the pack nor the status: 404, on the page and through the API, like any stranger."""
+    world, table, _ = gibraltar_siege()
+    spain_player = get_user_model().objects.create_user("gravina", "g@example.com", "a-long-test-password")
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=spain_player)
+    TabletopBattle.objects.filter(pk=table.pk).update(requested_by=spain)
+    api = APIClient()
+    api.force_authenticate(spain_player)
+    slug = world.campaign.slug
+    assert api.get(f"/api/v1/campaigns/{slug}/table/{table.pk}/").status_code == 404
+    assert _logged_in(spain_player).get(f"/campaigns/{slug}/table/{table.pk}/").status_code == 404
+    listed = api.get(f"/api/v1/campaigns/{slug}/table/")
+    assert listed.status_code == 200 and str(table.pk) not in listed.content.decode().replace(" ", "")
