@@ -18,6 +18,7 @@ from battles.engagements.table import TableResultRefused
 from battles.engine import SpecError
 from battles.models import TabletopBattle
 from battles.simulator import MAX_SHIPS_PER_SIDE, parse_ship_lines
+from campaign.accounts import campaigns_of_user
 from campaign.tabletop import table_mark
 from tests.api.test_simulator_api import SPEC
 from tests.factories import NationFactory
@@ -172,3 +173,13 @@ def test_a_table_battle_the_asker_took_no_part_in_shows_it_nothing() -> None:
     assert _logged_in(spain_player).get(f"/campaigns/{slug}/table/{table.pk}/").status_code == 404
     listed = api.get(f"/api/v1/campaigns/{slug}/table/")
     assert listed.status_code == 200 and str(table.pk) not in listed.content.decode().replace(" ", "")
+
+
+# --- 8. Co-GMs are among a campaign's people ---------------------------------------------------------------
+
+
+def test_a_co_gm_gets_the_campaigns_it_helps_run() -> None:
+    world = sea_world()
+    helper = get_user_model().objects.create_user("collingwood", "c@example.com", "a-long-test-password")
+    world.campaign.co_gms.add(helper)
+    assert [c.pk for c in campaigns_of_user(helper.pk)] == [world.campaign.pk]
