@@ -96,3 +96,13 @@ def document_unauthorized(result: dict[str, Any], **kwargs: Any) -> dict[str, An
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                 }
     return result
+
+
+class LockoutAwareBasicScheme(OpenApiAuthenticationExtension):
+    """The schema's ``basicAuth`` scheme (where HTTP Basic is on), as drf-spectacular gives DRF's own."""
+
+    target_class = LockoutAwareBasicAuthentication
+    name = "basicAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {"type": "http", "scheme": "basic"}
