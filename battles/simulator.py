@@ -41,6 +41,15 @@ MAX_RUNS = 10_000
 MAX_RUNS_AT_ONCE = 5_000
 CHUNK = 500
 MAX_SHIPS_PER_SIDE = 200
+#: A count in a ship line has at most this many digits: checked before ``int()`` (whose own limit is a
+#: ValueError past 4,300 digits) and long before a ship is built.
+MAX_COUNT_DIGITS = len(str(MAX_SHIPS_PER_SIDE))
+#: The simulator's port: its fortification and battery dice are fought every run, so they are bounded
+#: before anything is fought (Gibraltar, FF 3, throws 30 dice; a campaign's ports have FF 0–3).
+MAX_FORTIFICATION = 20
+MAX_BATTERIES = 100
+#: The ship lines of one side, in characters (a line per ship is a few dozen).
+MAX_SHIP_TEXT = 10_000
 
 _CLASS_ALIASES = {c.lower(): c for c in SHIP_CLASSES} | {"74": "3rd-74", "64": "3rd-64", "cutter": "brig"}
 _LINE = re.compile(r"^\s*(?:(\d+)\s*[x×*]\s*)?([A-Za-z0-9-]+)\s*(?:[x×*]\s*(\d+))?\s*(.*)$")
@@ -62,7 +71,11 @@ def parse_ship_lines(text: str, *, side_name: str) -> list[dict[str, Any]]:
         cls = _CLASS_ALIASES.get(cls_raw.lower())
         if cls is None:
             raise SpecError("ships", f"line {number}: unknown class {cls_raw!r}; allowed: {', '.join(SHIP_CLASSES)}")
-        count = int(before or after or 1)
+        digits = before or after or "1"
+        if len(digits) > MAX_COUNT_DIGITS or int(digits) + len(ships) > MAX_SHIPS_PER_SIDE:
+            # Bounded before a single ship is built: "1st x 3000000" must not build three million first.
+            raise SpecError("ships", f"line {number}: at most {MAX_SHIPS_PER_SIDE} ships a side in the simulator")
+        count = int(digits)
         crew: str | None = None
         condition = "ready"
         for word in rest.split():
@@ -79,9 +92,26 @@ def parse_ship_lines(text: str, *, side_name: str) -> list[dict[str, Any]]:
             if crew:
                 ship["crew"] = crew
             ships.append(ship)
-        if len(ships) > MAX_SHIPS_PER_SIDE:
-            raise SpecError("ships", f"at most {MAX_SHIPS_PER_SIDE} ships a side in the simulator")
     return ships
+
+
+def check_spec_bounds(body: dict[str, Any]) -> None:
+    """Refuse a simulator body (CONTRACT.md's spec, as JSON) whose counts are out of the simulator's
+    bounds, before the spec is parsed or anything is fought: more than ``MAX_SHIPS_PER_SIDE`` ships a
+    side, or a port with more fortification or batteries than ``MAX_FORTIFICATION`` / ``MAX_BATTERIES``
+    (every run throws their dice). Malformed parts are left to ``parse_spec``, which names them."""
+    sides = body.get("sides")
+    if isinstance(sides, list):
+        for k, side in enumerate(sides[:2]):
+            ships = side.get("ships") if isinstance(side, dict) else None
+            if isinstance(ships, list) and len(ships) > MAX_SHIPS_PER_SIDE:
+                raise SpecError(f"sides[{k}].ships", f"at most {MAX_SHIPS_PER_SIDE} ships a side, got {len(ships)}")
+    port = body.get("port")
+    if isinstance(port, dict):
+        for key, most in (("fortification", MAX_FORTIFICATION), ("batteries", MAX_BATTERIES)):
+            value = port.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value > most:
+                raise SpecError(f"port.{key}", f"at most {most} in the simulator, got {value}")
 
 
 NAVY_CHOICES = [(n, NAVY_NAMES[n]) for n in NAVIES]  # names, not codes, in what people read
@@ -96,11 +126,19 @@ class SimulatorForm(forms.Form):
     )
     runs = forms.IntegerField(label="Runs", min_value=1, max_value=MAX_RUNS, initial=1000)
     seed = forms.IntegerField(
-        label="Seed", min_value=0, required=False, help_text="Empty: a new seed; the same seed gives the same odds."
+        label="Seed",
+        min_value=0,
+        max_value=2**63 - 1,
+        required=False,
+        help_text="Empty: a new seed; the same seed gives the same odds.",
     )
     port_name = forms.CharField(label="Port", required=False, initial="Toulon", max_length=80)
-    port_fortification = forms.IntegerField(label="Fortification (FF)", required=False, min_value=0, initial=3)
-    port_batteries = forms.IntegerField(label="Batteries", required=False, min_value=0, initial=0)
+    port_fortification = forms.IntegerField(
+        label="Fortification (FF)", required=False, min_value=0, max_value=MAX_FORTIFICATION, initial=3
+    )
+    port_batteries = forms.IntegerField(
+        label="Batteries", required=False, min_value=0, max_value=MAX_BATTERIES, initial=0
+    )
     port_gibraltar = forms.BooleanField(label="Gibraltar", required=False)
 
     SIDE_FIELDS = ("name", "navy", "admiral", "crew", "in_supply", "weather_gauge", "at_anchor", "ships")
@@ -123,6 +161,7 @@ class SimulatorForm(forms.Form):
                 label="Ships",
                 widget=forms.Textarea(attrs={"rows": 4}),
                 initial=ships,
+                max_length=MAX_SHIP_TEXT,
                 required=k == 0,
                 help_text="One line each: class × count, then optional crew grade and 'damaged', e.g. 1st × 2 B",
             )

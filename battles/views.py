@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from battles.engine import DEFAULT_RULESET, Ruleset, SpecError, parse_spec, render_odds, simulate_odds
 from battles.simulator import CHUNK, MAX_RUNS, MAX_RUNS_AT_ONCE, SimulatorForm, Tally, odds_chunk, odds_rows
+from config.rate_limits import rate_limit_hit
 from rules.ruleset import RulesetError
 
 _SALT = "battles.simulator"
@@ -53,6 +55,12 @@ def simulator_page(
     that frames the page (the campaign, with its header) gives its ``template``, which extends
     ``battles/simulator.html``, and that frame's context as ``page``."""
     htmx = bool(getattr(request, "htmx", False))
+    if request.method == "POST":
+        # The API's budget for simulations (API_THROTTLE_RATES["simulator"]) holds here too, per user;
+        # the chunks of a batch already started have their own, wider one.
+        refused = _throttled(request, "simulator_chunk" if "state" in request.POST else "simulator")
+        if refused is not None:
+            return refused
     if request.method == "POST" and "state" in request.POST:
         return _simulator_chunk(request)
     form = SimulatorForm(request.POST or None)
@@ -90,7 +98,28 @@ def simulator_page(
                         "draw": f"{odds.draw:.1%}",
                     }
                 )
-    return render(request, "battles/simulator_result.html" if htmx else template, context)
+    # A refused form (its errors shown next to the fields) is a 400, as every other refused page; HTMX
+    # swaps only a 2xx into the page, so its fragment keeps 200.
+    status = 400 if request.method == "POST" and form.errors and not htmx else 200
+    return render(request, "battles/simulator_result.html" if htmx else template, context, status=status)
+
+
+def _throttled(request: HttpRequest, scope: str) -> HttpResponse | None:
+    """A 429 with Retry-After when the user has used up ``scope``'s rate, else None (counted)."""
+    rate = settings.API_THROTTLE_RATES.get(scope)
+    if rate is None:
+        return None
+    verdict = rate_limit_hit(scope, f"user-{request.user.pk}", rate)
+    if verdict.allowed:
+        return None
+    response = HttpResponse(
+        f"Too many simulations: at most {rate.replace('/', ' a ')}. "
+        f"Try again in {verdict.retry_after} second{'' if verdict.retry_after == 1 else 's'}.",
+        status=429,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Retry-After"] = str(verdict.retry_after)
+    return response
 
 
 def _progress(

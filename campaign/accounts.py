@@ -87,9 +87,13 @@ def preference_set(*, user_id: int, campaign_id: int, event: MailEvent, enabled:
 
 
 def campaigns_of_user(user_id: int) -> list[Campaign]:
-    """The campaigns the user plays in or runs (those they may get mail from)."""
+    """The campaigns the user plays in or runs, as owner GM or co-GM (those they may get mail from)."""
     playing = Nation.objects.filter(player_id=user_id).values("campaign_id")
-    return list(Campaign.objects.filter(Q(gm_id=user_id) | Q(pk__in=playing)).order_by("name"))
+    return list(
+        Campaign.objects.filter(Q(gm_id=user_id) | Q(co_gms__id=user_id) | Q(pk__in=playing))
+        .distinct()
+        .order_by("name")
+    )
 
 
 def calendar_token_renew(*, user_id: int) -> CalendarToken:

@@ -40,6 +40,7 @@ from campaign.models import Campaign, Nation, Order, Turn
 from campaign.selectors import diplomacy_for_campaign
 from campaign.turn.lifecycle import turn_table_resume
 from campaign.turn.storming import storming_result_check, storming_settle
+from fleets.models import Fleet
 from ports.models import LandUnit, Port, SeaZone
 from rules.siege_table import SiegeResultRefused
 
@@ -84,6 +85,14 @@ def _storming_may_ask(*, campaign: Campaign, turn: Turn, port: Port, nation: Nat
         )
 
 
+def _has_forces_at(*, nation: Nation, zone: SeaZone, port: Port | None) -> bool:
+    """Whether ``nation`` has a fleet in ``port`` (a port's battle) or anywhere in ``zone``."""
+    fleets = Fleet.objects.filter(nation=nation, sea_zone=zone)
+    if port is not None:
+        fleets = fleets.filter(port=port) | Fleet.objects.filter(nation=nation, sea_zone=zone, port__isnull=True)
+    return fleets.exists()
+
+
 @transaction.atomic
 def table_mark(
     *, campaign: Campaign, place: str, nation: Nation | None = None, kind: str = TabletopBattle.Kind.BATTLE
@@ -117,6 +126,15 @@ def table_mark(
         assert port is not None
         _storming_may_ask(campaign=campaign, turn=turn, port=port, nation=nation)
     where = port.name if port is not None else zone.name
+    if not storming and nation is not None and not _has_forces_at(nation=nation, zone=zone, port=port):
+        # A nation asks only where it has ships: otherwise the table (its pack, its status) would tell
+        # it of a battle it never witnessed.
+        raise _refuse(
+            f"{nation.name} has no fleet at {where}: a nation can ask for a battle on the table only where "
+            "its own ships are.",
+            field="place",
+            code="not_a_side",
+        )
     name = f"storming of {where}" if storming else f"battle at {where}"
     existing = TabletopBattle.objects.select_for_update().filter(turn=turn, kind=kind, place=place).first()
     if existing is not None:

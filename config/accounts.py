@@ -17,6 +17,7 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
+from config.client_address import client_address
 from config.tasks import password_reset_send
 
 WINDOW_SECONDS = 3600
@@ -51,7 +52,7 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         email = form.cleaned_data["email"].strip().lower()
-        client = self.request.META.get("REMOTE_ADDR", "")
+        client = client_address(self.request)  # behind the proxy, the client's own (TRUSTED_PROXY_COUNT)
         over_address = _count("address", email) > settings.PASSWORD_RESET_PER_ADDRESS
         over_client = _count("client", client) > settings.PASSWORD_RESET_PER_CLIENT
         if over_address or over_client:

@@ -3,7 +3,12 @@
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
+from django.conf import settings
 from django.http import HttpRequest
+
+from config.client_address import client_address
+from config.rate_limits import rate_limit_hit
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
@@ -19,4 +24,11 @@ class LoginThrottleBackend(AxesStandaloneBackend):
     ) -> None:
         if request is None:
             return None
+        # Per address, logins are only slowed: past LOGIN_ATTEMPTS_PER_ADDRESS in a window this address
+        # waits out the window; no account is locked by it, and no other address is affected.
+        verdict = rate_limit_hit("login-address", client_address(request), settings.LOGIN_ATTEMPTS_PER_ADDRESS)
+        if not verdict.allowed:
+            request.axes_locked_out = True  # type: ignore[attr-defined]
+            request.login_retry_after = verdict.retry_after  # type: ignore[attr-defined]
+            raise AxesBackendPermissionDenied("Too many logins from this address; wait for the window to end.")
         return super().authenticate(request, username, password, **kwargs)

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 
 from battles.api.problems import PROBLEM_CONTENT_TYPE, ProblemEntry, problem_body
 from campaign.json_text import find_forbidden_string, json_depth
@@ -101,3 +102,50 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
         return response
+
+
+_NUL_IN_URL = "%00"
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class NulByteGuardMiddleware:
+    """400 for a NUL byte in the path, the query string, a header or a form body (issue 27).
+
+    PostgreSQL refuses NUL in text: a NUL that reached a query (a calendar feed's token, an admin
+    filter, a choice field) was a 500. No legitimate client sends one, so it is refused here, before
+    any view, with a message saying what was wrong. A form body is read only when it is urlencoded
+    (bounded by DATA_UPLOAD_MAX_MEMORY_SIZE), as CSRF's check would read it; JSON bodies are JSONBodyGuardMiddleware's.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        where = self._where(request)
+        if where is not None:
+            return HttpResponse(
+                f"Bad request: the {where} contains a NUL character (\\x00), which is never allowed.",
+                status=400,
+                content_type="text/plain; charset=utf-8",
+            )
+        return self.get_response(request)
+
+    @staticmethod
+    def _where(request: HttpRequest) -> str | None:
+        if "\x00" in request.path or "\x00" in request.path_info:
+            return "address"
+        if _NUL_IN_URL in str(request.META.get("QUERY_STRING", "")).lower() or any(
+            "\x00" in key or any("\x00" in value for value in request.GET.getlist(key)) for key in request.GET
+        ):
+            return "query string"
+        if any("\x00" in str(value) for key, value in request.META.items() if key.startswith("HTTP_")):
+            return "request's headers"
+        content_type = str(request.META.get("CONTENT_TYPE", ""))
+        if request.method == "POST" and content_type.startswith(_FORM_TYPES):
+            try:
+                fields = request.POST
+            except (RequestDataTooBig, TooManyFieldsSent, MultiPartParserError):
+                return None  # Django's own 400 follows when the view reads the form
+            if any("\x00" in key or any("\x00" in value for value in fields.getlist(key)) for key in fields):
+                return "form"
+        return None

@@ -9,8 +9,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_production_settings_pass_check_deploy() -> None:
-    env = {
+def _production_env() -> dict[str, str]:
+    """This environment under production settings, with what they require and no default."""
+    return {
         **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},  # set by conftest for tests
         "DJANGO_SETTINGS_MODULE": "config.settings.prod",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
@@ -18,6 +19,10 @@ def test_production_settings_pass_check_deploy() -> None:
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
         "DJANGO_ALLOWED_HOSTS": "admiralty.example.org",
     }
+
+
+def test_production_settings_pass_check_deploy() -> None:
+    env = _production_env()
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
@@ -37,3 +42,21 @@ def test_production_settings_refuse_to_start_without_a_secret_key() -> None:
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_the_health_check_is_not_redirected_to_https_under_production_settings() -> None:
+    """Load balancers probe /healthz over plain HTTP: it answers itself (200 or 503), never 301."""
+    env = _production_env()
+    script = (
+        "import django; django.setup()\n"
+        "from django.test import Client\n"
+        "c = Client(HTTP_HOST='admiralty.example.org')\n"
+        "print(c.get('/healthz').status_code, c.get('/accounts/login/').status_code)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    health, login = result.stdout.split()
+    assert health in {"200", "503"}
+    assert login == "301"  # everything else still goes to https

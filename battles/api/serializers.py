@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from battles.engine import BATTLE_TYPES
 from battles.models import Battle, Engagement
-from battles.simulator import MAX_RUNS, MAX_SHIPS_PER_SIDE
+from battles.simulator import MAX_BATTERIES, MAX_FORTIFICATION, MAX_RUNS, MAX_SHIPS_PER_SIDE
 from rules.fireships import Condition as FireshipCondition
 from rules.fireships import ConditionAfter as FireshipConditionAfter
 from rules.fireships import FireshipEffect
@@ -94,8 +94,8 @@ class SideSpecSerializer(serializers.Serializer[Any]):
 
 class PortSpecSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(required=False)
-    fortification = serializers.IntegerField(min_value=0)
-    batteries = serializers.IntegerField(min_value=0, required=False)
+    fortification = serializers.IntegerField(min_value=0, max_value=MAX_FORTIFICATION)
+    batteries = serializers.IntegerField(min_value=0, max_value=MAX_BATTERIES, required=False)
     gibraltar = serializers.BooleanField(required=False)
 
 
@@ -113,6 +113,7 @@ class SimulatorRequestSerializer(serializers.Serializer[Any]):
         child=serializers.IntegerField(min_value=1, max_value=10),
         required=False,
         min_length=1,
+        max_length=10_000,
         help_text="Hand-rolled faces to replay, in order (not with seed or runs).",
     )
     runs = serializers.IntegerField(

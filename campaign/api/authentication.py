@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -42,9 +43,30 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         challenges = [f'Bearer realm="{REALM}"']
-        if any(cls is authentication.BasicAuthentication for cls in _classes()):
+        if any(issubclass(cls, authentication.BasicAuthentication) for cls in _classes()):
             challenges.append(f'Basic realm="{REALM}"')
         return ", ".join(challenges)
+
+
+class LockoutAwareBasicAuthentication(authentication.BasicAuthentication):
+    """HTTP Basic, counted by the login lockout (django-axes): a locked-out client is told to wait —
+    429 with ``Retry-After`` — never 401 "invalid password", which it would read as a wrong password
+    even when it sent the right one."""
+
+    def authenticate(self, request: Request) -> tuple[Any, None] | None:
+        try:
+            return super().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            # Axes flags the request it was given: DRF's Request here, which keeps its own attributes.
+            flagged = [r for r in (request, request._request) if r.__dict__.get("axes_locked_out")]
+            if flagged:
+                wait = flagged[0].__dict__.get("login_retry_after")
+                if wait is None:
+                    wait = int(settings.AXES_COOLOFF_TIME.total_seconds())
+                raise exceptions.Throttled(
+                    wait=wait, detail="Too many failed logins: wait before trying again."
+                ) from None
+            raise
 
 
 def _classes() -> list[Any]:
@@ -74,3 +96,13 @@ def document_unauthorized(result: dict[str, Any], **kwargs: Any) -> dict[str, An
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                 }
     return result
+
+
+class LockoutAwareBasicScheme(OpenApiAuthenticationExtension):
+    """The schema's ``basicAuth`` scheme (where HTTP Basic is on), as drf-spectacular gives DRF's own."""
+
+    target_class = LockoutAwareBasicAuthentication
+    name = "basicAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {"type": "http", "scheme": "basic"}

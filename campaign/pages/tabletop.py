@@ -33,8 +33,17 @@ def _involves(table: TabletopBattle, code: str) -> bool:
     return any(code in side for side in table.side_nations())
 
 
+#: A request's own states, before the turn found (or did not find) a battle there: all its asker may see
+#: of a table it takes no part in, so that its status never tells what happened where it had no forces.
+_ASKED = (TabletopBattle.Status.REQUESTED, TabletopBattle.Status.DECLINED, TabletopBattle.Status.MARKED)
+
+
 def _visible(viewer: Viewer, table: TabletopBattle) -> bool:
-    return viewer.is_gm or table.requested_by_id == viewer.nation.pk or _involves(table, viewer.nation.code)
+    """The GM sees every table; a nation those it fights in (and so witnessed), and its own request
+    only until the turn resolves it."""
+    if viewer.is_gm or _involves(table, viewer.nation.code):
+        return True
+    return table.requested_by_id == viewer.nation.pk and table.status in _ASKED
 
 
 def _place_name(table: TabletopBattle) -> str:

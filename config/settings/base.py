@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL anywhere in a request is a 400 before anything reads it (PostgreSQL refuses NUL in text).
+    "config.middleware.NulByteGuardMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -145,15 +147,22 @@ X_FRAME_OPTIONS = "DENY"
 API_DOCS_PUBLIC = env.bool("API_DOCS_PUBLIC", default=False)
 
 # Login throttling (django-axes) for the web login, the admin login and the API's Basic auth:
-# after AXES_FAILURE_LIMIT failures from one address for one username — or from one address for any
-# usernames — further logins from there are refused with a 429 page until the cool-off has passed.
+# after AXES_FAILURE_LIMIT failures from one address for one username, further logins of that username
+# from there are refused with a 429 page until the cool-off has passed (a GM unlocks sooner in the admin).
 AUTHENTICATION_BACKENDS = [
     "config.auth_backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+# Per account and address: made-up usernames lock nothing real, and a client cannot lock out a user
+# who logs in from elsewhere. An address is only slowed (LOGIN_ATTEMPTS_PER_ADDRESS, per minute).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+LOGIN_ATTEMPTS_PER_ADDRESS = env("LOGIN_ATTEMPTS_PER_ADDRESS", default="60/minute")
+# How many reverse proxies of ours stand in front of the server (config/client_address.py): 0 (the
+# default) takes REMOTE_ADDR as the client; N takes the Nth address from the right of X-Forwarded-For.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_HTTP_RESPONSE_CODE = 429
@@ -276,7 +285,7 @@ API_BASIC_AUTH = env.bool("API_BASIC_AUTH", default=True)
 API_AUTHENTICATION_CLASSES: list[str] = [
     "campaign.api.authentication.BearerTokenAuthentication",
     "rest_framework.authentication.SessionAuthentication",
-    *(["rest_framework.authentication.BasicAuthentication"] if API_BASIC_AUTH else []),
+    *(["campaign.api.authentication.LockoutAwareBasicAuthentication"] if API_BASIC_AUTH else []),
 ]
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -299,6 +308,8 @@ REST_FRAMEWORK = {
 API_THROTTLE_RATES = {
     "api_write": env("API_WRITE_RATE", default="120/minute"),
     "simulator": env("API_SIMULATOR_RATE", default="30/minute"),
+    # The web simulator's later chunks of a batch already counted (500 runs each; 10,000 runs = 20).
+    "simulator_chunk": env("SIMULATOR_CHUNK_RATE", default="300/minute"),
 }
 SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [

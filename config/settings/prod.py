@@ -15,6 +15,8 @@ SITE_URL = env("SITE_URL", default=f"https://{ALLOWED_HOSTS[0]}" if ALLOWED_HOST
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+# Load balancers probe the health check over plain HTTP: a redirect to https would read as "down".
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
@@ -29,6 +31,6 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         c
         for c in API_AUTHENTICATION_CLASSES  # noqa: F405
-        if API_BASIC_AUTH or c != "rest_framework.authentication.BasicAuthentication"
+        if API_BASIC_AUTH or c != "campaign.api.authentication.LockoutAwareBasicAuthentication"
     ],
 }

@@ -138,6 +138,8 @@ def played_world() -> World:
         blockade_port=cherbourg,
     )
     table_mark(campaign=world.campaign, place="channel")
+    # Britain asks for a battle where its own ships are (a nation asks only where it has forces).
+    fleet(world, world.gb, "North Sea Squadron", "north-sea", [("frigate", 1)])
     table_mark(campaign=world.campaign, place="north-sea", nation=world.gb)
     # France's two units ashore before Portsmouth (Britain's one in garrison): its storming, marked for
     # the table, holds the turn after phase 6; Britain enters the result through the API.
