@@ -246,16 +246,23 @@ class SetupDice:
 DEFENDER_SETUP_DICE: Final = 2
 
 
-def roll_setup_dice(dice: Dice, log: StrategicLog, *, place: str) -> SetupDice:
+def roll_setup_dice(
+    dice: Dice, log: StrategicLog, *, place: str, attacker: str | None = None, defender: str | None = None
+) -> SetupDice:
     """Throw the set-up dice for the tide (one for the attacker, then two for the defender) and
-    return them with the tide timing they give. Logged as ``setup``."""
-    attacker = log.roll(dice, purpose=purposes.SETUP, place=place, die="d6", detail="attacker's initial set-up die")
-    defender = tuple(
-        log.roll(dice, purpose=purposes.SETUP, place=place, die="d6", detail=f"defender's set-up die {n}")
+    return them with the tide timing they give. Logged as ``setup``, each die naming its thrower when
+    ``attacker`` / ``defender`` (the sides' names) are given."""
+    by_attacker = f" ({attacker})" if attacker else ""
+    by_defender = f" ({defender})" if defender else ""
+    first = log.roll(
+        dice, purpose=purposes.SETUP, place=place, die="d6", detail=f"attacker's initial set-up die{by_attacker}"
+    )
+    thrown = tuple(
+        log.roll(dice, purpose=purposes.SETUP, place=place, die="d6", detail=f"defender's set-up die {n}{by_defender}")
         for n in range(1, DEFENDER_SETUP_DICE + 1)
     )
-    timing = tide_timing_for(attacker_first=attacker.raw, defender_dice=[d.raw for d in defender])
-    return SetupDice(attacker, defender, timing)
+    timing = tide_timing_for(attacker_first=first.raw, defender_dice=[d.raw for d in thrown])
+    return SetupDice(first, thrown, timing)
 
 
 # --- Terrain states --------------------------------------------------------------------------------

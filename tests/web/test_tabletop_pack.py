@@ -90,14 +90,38 @@ def test_the_server_rolls_the_packs_dice_into_the_turns_dice_log() -> None:
     table.refresh_from_db()
     purposes = [d["purpose"] for d in table.pack["dice"]]
     assert purposes[:2] in (["wind_initial", "wind_speed"], ["wind_initial", "wind_initial"])
-    assert purposes.count("setup") == 3
+    assert purposes.count("setup") == 3 and purposes[-1] == "tide_effect"
     log = Turn.objects.get(pk=world.turn.pk).dice_log
-    assert [d for d in log if d["purpose"] in ("wind_initial", "wind_speed", "setup")] == table.pack["dice"]
+    pack_purposes = ("wind_initial", "wind_speed", "setup", "tide_effect")
+    assert [d for d in log if d["purpose"] in pack_purposes] == table.pack["dice"]
     again = table_pack_roll(table=table)
     assert again.pack["dice"] == table.pack["dice"]  # asked twice: the same dice, logged once
     assert len(Turn.objects.get(pk=world.turn.pk).dice_log) == len(log)
     html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
     assert "Rolled by the server" in html and "Tides of the day" in html
+
+
+def test_the_server_rolls_the_tide_effect_die_and_names_attacker_and_defender() -> None:
+    """Seed 001:48: "After terrain set up a die is rolled by the attacker and compared to the chart
+    below to determine the effect of the tide cycle"; 001:13 names the attacker's and the defender's
+    set-up dice. The server rolls the tide-effect die with the others, seeded and logged (bare: the
+    modifiers are the table's), and the pack and the log say which side throws each die: at a
+    besieged port the side in port defends."""
+    world, table, client = gibraltar_siege()
+    table_pack_roll(table=table)
+    table.refresh_from_db()
+    (effect,) = [d for d in table.pack["dice"] if d["purpose"] == "tide_effect"]
+    assert effect["die"] == "d6" and 1 <= effect["raw"] <= 6 and effect["mod"] == 0
+    setups = [d["detail"] for d in table.pack["dice"] if d["purpose"] == "setup"]
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    defender = html.split("the defender ")[1].split(":")[0]
+    attacker = html.split("the attacker is ")[1].split(" and")[0]
+    assert (attacker, defender) == ("Great Britain", "France")  # the French squadron is in port
+    assert setups[0] == f"attacker's initial set-up die ({attacker})"
+    assert setups[1:] == [f"defender's set-up die {n} ({defender})" for n in (1, 2)]
+    assert f"thrown by the attacker ({attacker})" in effect["detail"]
+    assert dict(table.pack["rolled"])["Tide effect"].startswith(f"1D6 {effect['raw']} for the first tide cycle")
+    assert effect in Turn.objects.get(pk=world.turn.pk).dice_log
 
 
 def test_the_result_form_refuses_a_captor_that_was_not_there_and_keeps_what_was_entered() -> None:
