@@ -4,6 +4,11 @@ quoting it). The campaign-level readings are pinned beside the phases they amend
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, cast
+
+from battles.engagements.loading import _escorts_transports
+from battles.engine.contacts import SightingResult, sighting_roll
 from rules.dice import ScriptedDice
 from rules.economy import EconomyShip, scenario_balance
 from rules.ruleset import DEFAULT_RULESET
@@ -11,6 +16,13 @@ from rules.siege import SiegeState, SiegeUnit, siege_modifiers, siege_roll
 from rules.strategic_log import StrategicLog
 
 R = DEFAULT_RULESET
+
+
+@dataclass
+class _Ship:
+    """A ship as ``_escorts_transports`` reads it: its class only."""
+
+    ship_class: str
 
 
 def _siege(b: int, g: int, *, ff: int = 0, blockaded: bool = True, earlier: int = 0) -> SiegeState:
@@ -58,3 +70,39 @@ def test_12_4_the_siege_total_is_not_clamped() -> None:
     siege_roll(_siege(8, 2, ff=0, earlier=4), R, ScriptedDice([10]), high)
     (die,) = high.records
     assert die.result == 10 + 3 + 4 + 2 == 19
+
+
+def test_12_13_a_side_of_transports_only_escorts_nothing() -> None:
+    """§12.13: "… +1 if the target side has more than 20 ships at sea there or escorts transports (has
+    transports and at least one other ship) (+1 at most) …"."""
+    assert not _escorts_transports(cast(Any, [_Ship("transport"), _Ship("transport")]))
+    assert _escorts_transports(cast(Any, [_Ship("transport"), _Ship("frigate")]))
+    assert not _escorts_transports(cast(Any, [_Ship("frigate")]))
+    both = sighting_roll(
+        ScriptedDice([3]), zone_type="open", light_ships=1, target_ships_at_sea=25, target_escorts_transports=True
+    )
+    assert [m for m in both.modifiers if m[0] == "large target or transports"] == [("large target or transports", 1)]
+
+
+def test_12_14_a_pursuer_re_sights_at_plus_one_against_the_zones_own_number() -> None:
+    """§12.14: "… a pursuer re-sights at +1 against the zone's threshold (the 3+ of fleets that left
+    or entered a port applies only to the movement step in which they did, not to a pursuit), with
+    the other sighting modifiers, and intercepts …"."""
+    result = sighting_roll(ScriptedDice([3]), zone_type="open", light_ships=1, target_ships_at_sea=5, pursuit=True)
+    assert result.needed == 5 and ("pursuit", 1) in result.modifiers and not result.sighted  # 3 + 1 < 5
+
+
+def test_12_15_sighting_in_the_besieged_port_engagement() -> None:
+    """§12.15: "… sighting 3+ with every ordinary sighting modifier and +2 (a natural 1 fails, a
+    natural 6 sights); a modified total of 6 or more catches them at anchor [S: 000:36] …"."""
+
+    def roll(face: int, light_ships: int) -> SightingResult:
+        return sighting_roll(
+            ScriptedDice([face]), zone_type="ocean", light_ships=light_ships, target_ships_at_sea=3, besieged_port=True
+        )
+
+    caught = roll(4, light_ships=0)  # 4 − 1 (no light ships) + 2 = 5: sighted (3+), not at anchor
+    assert (caught.needed, caught.sighted, caught.at_anchor) == (3, True, False)
+    anchored = roll(4, light_ships=3)  # 4 + 1 + 2 = 7: at anchor
+    assert anchored.at_anchor
+    assert not roll(1, light_ships=3).sighted
