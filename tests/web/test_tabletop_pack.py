@@ -10,21 +10,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
-from django.utils import timezone
 from django.utils.html import escape
 
 from battles.models import TabletopBattle
 from campaign.models import Turn
 from campaign.tabletop import TableResultRefused, table_mark, table_pack_roll, table_setup_dice_set
-from campaign.tasks import turn_resolve
-from campaign.turn.lifecycle import turn_claim
 from ports.models import LandUnit
 from rules.dice import SeededDice, derive_seed
 from rules.tabletop import fire_combat, forts, tides, wind
 from rules.tabletop.storming import fire_rolled_text
-from tests.support.tabletop import gibraltar_besieged, gibraltar_siege, gibraltar_storming, table_ships
+from tests.support.tabletop import gibraltar_besieged, gibraltar_siege, gibraltar_storming, table_held, table_ships
 from tests.worlds import fleet, sea_world
 
 pytestmark = pytest.mark.django_db
@@ -297,19 +292,11 @@ def test_a_blockade_fight_at_sea_off_a_port_gets_the_inshore_set_up() -> None:
         blockade_port=world.brest,
     )
     fleet(world, world.fr, "Escadre", "biscay", [("3rd-74", 3), ("frigate", 3)])
-    gm = get_user_model().objects.create_user("gm", "gm@example.com", "sea-dog-1805")
-    world.campaign.gm = gm
-    world.campaign.save()
-    table = table_mark(campaign=world.campaign, place="biscay")
-    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
-    assert turn_resolve(world.turn.pk) == "table"
-    table.refresh_from_db()
+    table, client = table_held(world, "biscay")
     assert table.engagement is not None and table.engagement.port is None  # a fight at sea
     table_pack_roll(table=table)
     table.refresh_from_db()
     assert [d["purpose"] for d in table.pack["dice"]].count("setup") == 3
-    client = Client()
-    client.force_login(gm)
     html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
     assert "Inshore: tides and the naval set-up" in html and "Tides of the day" in html
     assert "off Brest, the attacker is Great Britain and the defender France" in html
