@@ -176,6 +176,18 @@ class TideRoles:
     port: Port
 
 
+def _tide_tables() -> list[PrintableTable]:
+    """Seed 001's tables for an inshore set-up, as the packs print them."""
+    return [
+        tides.tide_timing_table(),
+        tides.tide_cycle_table(),
+        tides.tide_effect_table(),
+        tides.tide_modifiers_table(),
+        tides.grounding_table(),
+        tides.marsh_passage_table(),
+    ]
+
+
 def inshore_port(loaded: TableBattleSides) -> Port | None:
     """The port an inshore set-up is fought off: the engagement's own (a fight at or in a port), else,
     for a fight at sea, the port in the zone that a fleet of either side has posture to blockade (the
@@ -240,14 +252,7 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
     if roles is not None:
         # Seed 001's naval set-up for an inshore battle (at or off a port): the tide from the set-up
         # dice, and the rest.
-        tide_tables = [
-            tides.tide_timing_table(),
-            tides.tide_cycle_table(),
-            tides.tide_effect_table(),
-            tides.tide_modifiers_table(),
-            tides.grounding_table(),
-            tides.marsh_passage_table(),
-        ]
+        tide_tables = _tide_tables()
         setup = (table.pack or {}).get("setup")
         if setup:
             timing = tides.tide_timing_for(attacker_first=setup["attacker"], defender_dice=setup["defender"])
@@ -370,6 +375,10 @@ class StormingPack:
     assault: AssaultAid
     kind: str = "Storming of a besieged port"
     fire_names: tuple[str, ...] = FIRE_NAMES
+    #: Seed 001's inshore set-up for the landing side of the storming (its tables), and who is
+    #: attacker (the besiegers) and defender (the port's owner) for the tide's dice, in words.
+    tide_tables: list[PrintableTable] = field(default_factory=list)
+    tide_roles: str = ""
     rolls: list[dict[str, Any]] = field(default_factory=list)
     rolled: list[tuple[str, str]] = field(default_factory=list)
 
@@ -412,6 +421,13 @@ def storming_pack(table: TabletopBattle) -> StormingPack:
         forts=forts_line,
         fort_tables=fort_tables,
         assault=assault_aid(held.port, held.forces, len(state.garrison), held.ruleset),
+        tide_tables=_tide_tables(),
+        tide_roles=(
+            f"For the tide's dice at {held.port.name}, the attacker is "
+            + " & ".join(sorted({name for name, _ in held.forces}))
+            + f" (the besiegers) and the defender {held.port.owner.name if held.port.owner else 'the garrison'}: "
+            "the attacker throws the initial set-up die and the tide-effect die, the defender his set-up dice."
+        ),
         rolls=list((table.pack or {}).get("dice", [])),
         rolled=[(str(k), str(v)) for k, v in (table.pack or {}).get("rolled", [])],
     )

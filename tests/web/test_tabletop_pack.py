@@ -231,6 +231,18 @@ def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_pa
     assert f"dice {faces[0]} and {faces[1]} ({faces[0]}{faces[1]})" in text.stdout
 
 
+def test_the_storming_pack_offers_the_inshore_set_up() -> None:
+    """Issue 31: the inshore set-up (seed 001, written for "landings ... attacks on offshore island or
+    coastal towns") is offered for a storming too, naming attacker (the besiegers) and defender (the
+    port's owner) for the tide's dice (001:13, 001:48)."""
+    world, table, client = gibraltar_storming()
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    assert "Inshore: tides and the naval set-up" in html
+    assert "the attacker is France (the besiegers) and the defender Great Britain" in html
+    for t in (tides.tide_timing_table(), tides.tide_effect_table(), tides.grounding_table()):
+        assert escape(t.title) in html, t.title
+
+
 def test_a_storming_not_waiting_at_the_table_has_no_dice_rolled() -> None:
     world = gibraltar_besieged()
     table = table_mark(campaign=world.campaign, place="gibraltar", kind="storming")
