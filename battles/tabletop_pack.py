@@ -37,6 +37,7 @@ from rules.tabletop.storming import (
     roll_storming_fires,
     storming_fires,
 )
+from rules.tabletop.tables import Section, section_tables
 
 #: The phase a storming is held by (its siege roll's), in the seed of its pack's dice.
 STORMING_PHASE = 6
@@ -176,16 +177,9 @@ class TideRoles:
     port: Port
 
 
-def _tide_tables() -> list[PrintableTable]:
+def _tide_tables(ruleset: Ruleset) -> list[PrintableTable]:
     """Seed 001's tables for an inshore set-up, as the packs print them."""
-    return [
-        tides.tide_timing_table(),
-        tides.tide_cycle_table(),
-        tides.tide_effect_table(),
-        tides.tide_modifiers_table(),
-        tides.grounding_table(),
-        tides.marsh_passage_table(),
-    ]
+    return list(section_tables(Section.INSHORE, ruleset))
 
 
 def inshore_port(loaded: TableBattleSides) -> Port | None:
@@ -252,7 +246,7 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
     if roles is not None:
         # Seed 001's naval set-up for an inshore battle (at or off a port): the tide from the set-up
         # dice, and the rest.
-        tide_tables = _tide_tables()
+        tide_tables = _tide_tables(ruleset)
         setup = (table.pack or {}).get("setup")
         if setup:
             timing = tides.tide_timing_for(attacker_first=setup["attacker"], defender_dice=setup["defender"])
@@ -421,7 +415,7 @@ def storming_pack(table: TabletopBattle) -> StormingPack:
         forts=forts_line,
         fort_tables=fort_tables,
         assault=assault_aid(held.port, held.forces, len(state.garrison), held.ruleset),
-        tide_tables=_tide_tables(),
+        tide_tables=_tide_tables(held.ruleset),
         tide_roles=(
             f"For the tide's dice at {held.port.name}, the attacker is "
             + " & ".join(sorted({name for name, _ in held.forces}))
