@@ -94,7 +94,7 @@ def port_results_apply(
     goes to ``port_captor``, into a fleet of it in ``port``.
     """
     taken_cond = _conditions_when_taken(report)
-    boarded_by = _boarding_winners(report)
+    boarded_by = boarding_winners(report)
     refs = [r.ref for r in report.ships]
     # Read before any change: a capturing ship may itself be sunk or taken later in the list.
     first_fleet = {pk: s.fleet for pk, s in ships.items()}
@@ -198,7 +198,7 @@ def _conditions_when_taken(report: BattleReport) -> dict[int, str]:
     return current
 
 
-def _boarding_winners(report: BattleReport) -> dict[int, int]:
+def boarding_winners(report: BattleReport) -> dict[int, int]:
     """Captured ship index → the ship that won the boarding (its d6 row says "wins")."""
     winners: dict[int, int] = {}
     for row in report.dice_rows:

@@ -20,6 +20,7 @@ from battles.models import Engagement, TabletopBattle
 from battles.selectors import enemies_now
 from fleets.models import ShipClass
 from ports.models import LandUnit, Port
+from rules import strategic_log as purposes
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import NAVY_NAMES, Ruleset
 from rules.ship_guns import NOMINAL_GUNS
@@ -37,6 +38,7 @@ from rules.tabletop.storming import (
     roll_storming_fires,
     storming_fires,
 )
+from rules.tabletop.tables import Section, section_tables
 
 #: The phase a storming is held by (its siege roll's), in the seed of its pack's dice.
 STORMING_PHASE = 6
@@ -124,6 +126,8 @@ class BattlePack:
     tide_tables: list[PrintableTable] = field(default_factory=list)
     tide_schedule: PrintableTable | None = None
     tide_dice: str = ""
+    #: Who is attacker and who defender for the tide's dice (seed 001:13, 001:48), in words.
+    tide_roles: str = ""
     fort_tables: list[PrintableTable] = field(default_factory=list)
     assault: AssaultAid | None = None
     rolls: list[dict[str, Any]] = field(default_factory=list)
@@ -161,6 +165,57 @@ def _side(loaded: TableBattleSides, k: int, at_anchor_side: int | None) -> PackS
     return PackSide(side.label, names, admirals, ships, side.in_port, at_anchor_side == k)
 
 
+@dataclass(frozen=True)
+class TideRoles:
+    """Who is "attacker" and who "defender" for seed 001's dice (001:13 "the attacker's inital set die
+    score", "the defenders last setup die score"; 001:48 "a die is rolled by the attacker"), by the
+    sides' names. House reading (the seed says only that "the defender would chose where to oppose
+    him, at ... anchorage or port"): the defender is the side in port; else the side of the port's
+    owner; else the side that does not blockade the port; else the second side."""
+
+    attacker: str
+    defender: str
+    port: Port
+
+
+def _tide_tables(ruleset: Ruleset) -> list[PrintableTable]:
+    """Seed 001's tables for an inshore set-up, as the packs print them."""
+    return list(section_tables(Section.INSHORE, ruleset))
+
+
+def inshore_port(loaded: TableBattleSides) -> Port | None:
+    """The port an inshore set-up is fought off: the engagement's own (a fight at or in a port), else,
+    for a fight at sea, the port in the zone that a fleet of either side has posture to blockade (the
+    blockade fight off the port, seed 001's "anchorage or port"); None on the open sea."""
+    engagement = loaded.engagement
+    if engagement.port is not None:
+        return engagement.port
+    for side in loaded.sides:
+        for fleet in side.fleets:
+            port = fleet.blockade_port if fleet.posture == fleet.Posture.BLOCKADE else None
+            if port is not None and port.sea_zone_id == engagement.sea_zone_id:
+                return port
+    return None
+
+
+def tide_roles(loaded: TableBattleSides, port: Port) -> TideRoles:
+    """The attacker and the defender of the tide dice (:class:`TideRoles`)."""
+    sides = loaded.sides
+    defender = next((s for s in sides if s.in_port), None)
+    if defender is None and port.owner_id is not None:
+        defender = next((s for s in sides if any(f.nation_id == port.owner_id for f in s.fleets)), None)
+    if defender is None:
+        blockading = [
+            s for s in sides if any(f.posture == f.Posture.BLOCKADE and f.blockade_port_id == port.pk for f in s.fleets)
+        ]
+        if len(blockading) == 1:
+            defender = next(s for s in sides if s is not blockading[0])
+    if defender is None:
+        defender = sides[1]
+    attacker = next(s for s in sides if s is not defender)
+    return TideRoles(attacker.words, defender.words, port)
+
+
 def battle_pack(table: TabletopBattle) -> BattlePack:
     """The pack of a battle held at the table (its engagement's sides as they stand)."""
     engagement = (
@@ -184,18 +239,15 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
     tide_tables: list[PrintableTable] = []
     schedule = None
     tide_dice = ""
+    tide_roles_text = ""
     fort_tables: list[PrintableTable] = []
     assault = None
-    if port is not None:
-        # Seed 001's naval set-up for an inshore battle: the tide from the set-up dice, and the rest.
-        tide_tables = [
-            tides.tide_timing_table(),
-            tides.tide_cycle_table(),
-            tides.tide_effect_table(),
-            tides.tide_modifiers_table(),
-            tides.grounding_table(),
-            tides.marsh_passage_table(),
-        ]
+    tide_port = inshore_port(loaded)
+    roles = tide_roles(loaded, tide_port) if tide_port is not None else None
+    if roles is not None:
+        # Seed 001's naval set-up for an inshore battle (at or off a port): the tide from the set-up
+        # dice, and the rest.
+        tide_tables = _tide_tables(ruleset)
         setup = (table.pack or {}).get("setup")
         if setup:
             timing = tides.tide_timing_for(attacker_first=setup["attacker"], defender_dice=setup["defender"])
@@ -205,6 +257,12 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
                 + ", ".join(str(d) for d in setup["defender"])
                 + (" (rolled by the server)" if setup.get("rolled") else " (thrown at the table)")
             )
+        tide_roles_text = (
+            f"For the tide's dice off {roles.port.name}, the attacker is {roles.attacker} and the defender "
+            f"{roles.defender}: the attacker throws the initial set-up die and the tide-effect die, the "
+            "defender his set-up dice."
+        )
+    if port is not None:
         forts_line, fort_tables = _port_forts(port, ruleset)
         ashore = LandUnit.objects.filter(port=port, state=LandUnit.State.ASHORE).select_related("nation")
         # Only units of a nation at war with the owner besiege it (as phase 6 counts them); allied
@@ -219,13 +277,14 @@ def battle_pack(table: TabletopBattle) -> BattlePack:
         table=table,
         place=loaded.where,
         kind=engagement.get_kind_display(),
-        inshore=port is not None,
+        inshore=tide_port is not None,
         sides=sides,
         forts=forts_line,
         wind_tables=[wind.initial_wind_table(), wind.wind_change_table(), wind.wind_speed_table()],
         tide_tables=tide_tables,
         tide_schedule=schedule,
         tide_dice=tide_dice,
+        tide_roles=tide_roles_text,
         fort_tables=fort_tables,
         assault=assault,
         rolls=rolls,
@@ -314,6 +373,10 @@ class StormingPack:
     assault: AssaultAid
     kind: str = "Storming of a besieged port"
     fire_names: tuple[str, ...] = FIRE_NAMES
+    #: Seed 001's inshore set-up for the landing side of the storming (its tables), and who is
+    #: attacker (the besiegers) and defender (the port's owner) for the tide's dice, in words.
+    tide_tables: list[PrintableTable] = field(default_factory=list)
+    tide_roles: str = ""
     rolls: list[dict[str, Any]] = field(default_factory=list)
     rolled: list[tuple[str, str]] = field(default_factory=list)
 
@@ -356,6 +419,13 @@ def storming_pack(table: TabletopBattle) -> StormingPack:
         forts=forts_line,
         fort_tables=fort_tables,
         assault=assault_aid(held.port, held.forces, len(state.garrison), held.ruleset),
+        tide_tables=_tide_tables(held.ruleset),
+        tide_roles=(
+            f"For the tide's dice at {held.port.name}, the attacker is "
+            + " & ".join(sorted({name for name, _ in held.forces}))
+            + f" (the besiegers) and the defender {held.port.owner.name if held.port.owner else 'the garrison'}: "
+            "the attacker throws the initial set-up die and the tide-effect die, the defender his set-up dice."
+        ),
         rolls=list((table.pack or {}).get("dice", [])),
         rolled=[(str(k), str(v)) for k, v in (table.pack or {}).get("rolled", [])],
     )
@@ -378,10 +448,13 @@ def storming_pack_roll(
 
 
 def pack_roll(
-    table: TabletopBattle, *, campaign_seed: int, turn_number: int, inshore: bool
+    table: TabletopBattle, *, campaign_seed: int, turn_number: int
 ) -> tuple[list[dict[str, Any]], list[list[str]], dict[str, Any] | None]:
     """Roll the pack's dice for a group that asks the server to: the initial wind (the campaign does
-    not know the wind), the first wind-speed toss and, inshore, the tide's set-up dice. Seeded from
+    not know the wind), the first wind-speed toss and, inshore (at or off a port), the tide's set-up
+    dice and the attacker's tide-effect die for the first tide cycle (seed 001:48), each die naming
+    the side that throws it. The tide-effect die is rolled bare: its modifiers (the shore, the
+    passage, the wind at the table) are the table's to add before reading the chart. Seeded from
     (campaign seed, turn, 4, place, "table"), so they are the same however often asked. Returns the
     strategic-log records, what they gave in words, and the set-up dice (None at sea)."""
     dice = SeededDice(derive_seed(campaign_seed, turn_number, 4, table.place, "table"))
@@ -393,13 +466,38 @@ def pack_roll(
         ["Wind speed", f"{speed.total} (higher die {speed.higher}, lower die {speed.lower})"],
     ]
     setup = None
-    if inshore:
-        thrown = tides.roll_setup_dice(dice, log, place=table.place)
+    roles = _pack_tide_roles(table)
+    if roles is not None:
+        thrown = tides.roll_setup_dice(dice, log, place=table.place, attacker=roles.attacker, defender=roles.defender)
         setup = {"attacker": thrown.attacker.raw, "defender": [d.raw for d in thrown.defender], "rolled": True}
         timing = thrown.timing
         rolled.append(["Tide", f"{timing.anchor.label.lower()} at {tides.clock(timing.hour * 60)}"])
+        effect = log.roll(
+            dice,
+            purpose=purposes.TIDE_EFFECT,
+            place=table.place,
+            die="d6",
+            detail=f"tide effect, first tide cycle, thrown by the attacker ({roles.attacker})",
+        )
+        rolled.append(
+            [
+                "Tide effect",
+                f"1D6 {effect.raw} for the first tide cycle, thrown for the attacker ({roles.attacker}); "
+                "add the modifiers for the shore, the passage and the wind, then read the chart",
+            ]
+        )
     records: list[StrategicDie] = list(log)
     return [r.to_dict() for r in records], rolled, setup
+
+
+def _pack_tide_roles(table: TabletopBattle) -> TideRoles | None:
+    """The tide roles of a held battle fought at or off a port (None at sea or before it is held)."""
+    if table.engagement_id is None:
+        return None
+    engagement = Engagement.objects.select_related("turn__campaign", "sea_zone", "port").get(pk=table.engagement_id)
+    loaded = table_sides(engagement)
+    port = inshore_port(loaded)
+    return tide_roles(loaded, port) if port is not None else None
 
 
 def setup_dice_check(attacker: object, defender: object) -> dict[str, Any]:

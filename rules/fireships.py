@@ -14,7 +14,8 @@ House resolutions (RULES.md wins over these):
 
 * Targets are assigned as §6 assigns barrage dice: fireship k goes at T[(k−1) mod |T|]; if that
   ship has already been sunk by an earlier fireship, at the next one after it in T that is afloat.
-  When every target is sunk, the remaining fireships are not sent and are not expended.
+  When every target is sunk, the remaining fireships are expended without effect (RULES.md §12.10);
+  with no enemy ship in P at all, none is sent.
 * Results never improve a ship: "damaged" on a disabled ship and "disabled" on a disabled ship
   change nothing.
 * The fortification die is ``raw + modifier`` unclamped (it is a stop check, not the combat chart).
@@ -157,7 +158,11 @@ def fireships_attack(
     for k, fireship in enumerate(fireships):
         target = _target_for(k, targets, sunk)
         if target is None:
-            break  # nothing left afloat to burn: the rest stay with the fleet
+            if not targets:
+                break  # no enemy ship in P: no attack, nothing is sent
+            # §12.10: "with none left the remaining fireships are expended without effect".
+            expended.append(fireship)
+            continue
         expended.append(fireship)
         attack = _one_fireship(port, fireship, target, current[target.ship_id], fortification, ruleset, dice, log)
         if attack.condition_after == "sunk":

@@ -13,6 +13,7 @@ from battles.engagements.loading import FightingSide, ZoneState
 from battles.engagements.ordering import BEATEN, BROKE, HELD, LEAVING
 from battles.engine import EngagementReport
 from battles.models import Battle, Engagement
+from battles.port_results import boarding_winners
 from battles.results import (
     CAPTURE_FIELDS,
     CONDITION_FIELDS,
@@ -23,6 +24,7 @@ from battles.results import (
     ship_sink,
     ships_save,
 )
+from battles.selectors import sol_count
 from fleets.models import Admiral, Fleet, Ship
 from ports.models import Port, SeaZone
 from rules.turn_events import BattleFought, BattleShip, EngagementNoted, FleetNoted, SideCaptured, TurnEvent, counted
@@ -154,17 +156,49 @@ def _fates_from_report(
     outcome = report.outcome
     by_ref = {int(r.ref): r for r in report.ships if r.ref is not None}
     taken = _taken_conditions(report, {s.pk: s.condition for side in sides for s in side.line}, names)
+    boarders = _boarders(report)
     fates: dict[int, ShipFate] = {}
     for side in sides:
         enemy = 1 - side.index
         for ship in side.line:
             r = by_ref[ship.pk]
             captor = (r.captured_by if r.captured_by is not None else enemy) if r.fate == "captured" else None
-            fates[ship.pk] = ShipFate(r.fate, captor, None, taken.get(ship.pk, ship.condition))
+            fleet = None
+            if captor is not None and ship.pk in boarders:
+                fleet = _prize_fleet(sides[captor], boarders[ship.pk])
+            fates[ship.pk] = ShipFate(r.fate, captor, fleet, taken.get(ship.pk, ship.condition))
         shares_capture = outcome[side.index] in (BROKE, BEATEN) and outcome[enemy] == HELD
         for ship in side.others:
             fates[ship.pk] = ShipFate("captured", enemy) if shares_capture else ShipFate("intact")
     return fates
+
+
+def _boarders(report: EngagementReport) -> dict[int, int]:
+    """Ship id → the id of the ship that took it by boarding (its boarding d6 "wins"), over every
+    day of the engagement; the last day's word counts."""
+    out: dict[int, int] = {}
+    for day in report.days:
+        refs = [r.ref for r in day.report.ships]
+        for loser, winner in boarding_winners(day.report).items():
+            won, lost = refs[winner], refs[loser]
+            if won is not None and lost is not None:
+                out[int(lost)] = int(won)
+    return out
+
+
+def _prize_fleet(captor: FightingSide, boarder_id: int) -> int | None:
+    """§12.12: "A ship taken by boarding is a prize of the nation of the ship that boarded it ...
+    Each prize joins its nation's fleet in the zone — the side's lead fleet if that is its nation's,
+    else its nation's fleet with most SOL there (ties: lower id)". The id of that fleet (None: the
+    lead fleet, as for the ships a side takes as winner)."""
+    boarder = next((s for s in captor.all_ships() if s.pk == boarder_id), None)
+    if boarder is None or boarder.nation_id == captor.lead.nation_id:
+        return None
+    own = [f for f in captor.fleets if f.nation_id == boarder.nation_id]
+    if not own:
+        return None
+    best = min(own, key=lambda f: (-sol_count(captor.ships[f.pk]), f.pk))
+    return best.pk
 
 
 def _ship_fates_apply(
@@ -219,8 +253,9 @@ def _losses(rows: list[dict[str, Any]], side: int) -> str:
 def _capture(
     ship: Ship, captor: FightingSide, fleet: Fleet, condition: str, state: ZoneState, lost_units: list[int]
 ) -> None:
-    """§4: a prize joins the captor's lead fleet (``fleet``; a table's result may name another fleet
-    of the captor's side) in the condition it was taken in (a ship taken where it could not stay
+    """§4: a prize joins the captor's lead fleet (``fleet``; a ship taken by boarding, its boarder's
+    nation's fleet, §12.12; a table's result may name another fleet of the captor's side) in the
+    condition it was taken in (a ship taken where it could not stay
     afloat comes in ready), after the ships already there or taken earlier in the zone this turn.
     The end of the fleet's line is known from its ships as loaded for this engagement (nothing of
     the fleet is written between that load and here), then counted on."""

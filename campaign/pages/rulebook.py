@@ -21,7 +21,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from campaign.pages.labels import CLASS_LABELS
-from campaign.pages.rulebook_text import ANCHORS, SECTION_TEXT, TITLES
+from campaign.pages.rulebook_text import ANCHORS, CHANGES, SECTION_TEXT, TITLES
 from campaign.viewer import Viewer, viewer_for_player
 from rules.ruleset import (
     DEFAULTS,
@@ -121,6 +121,8 @@ class RulesPage:
     viewer: Viewer
     sections: list[Section]
     house_rules: list[HouseRule]
+    #: The rule changes that play differently from before: (topic, what changed), newest first.
+    changes: list[tuple[str, str]]
 
 
 def _v(ruleset: Ruleset, key: str, *, signed: bool = False) -> Value:
@@ -272,7 +274,9 @@ def rules_for_player(*, user: object, slug: str, nation_code: str | None) -> Rul
     """The rules page of a campaign, for anyone who may see the campaign."""
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)  # type: ignore[arg-type]
     ruleset = viewer.campaign.ruleset
-    return RulesPage(viewer=viewer, sections=rulebook_sections(ruleset), house_rules=_house_rules(ruleset))
+    return RulesPage(
+        viewer=viewer, sections=rulebook_sections(ruleset), house_rules=_house_rules(ruleset), changes=CHANGES
+    )
 
 
 def rules_section_url(slug: str, number: int) -> str:

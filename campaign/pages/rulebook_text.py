@@ -22,6 +22,7 @@ ANCHORS: dict[int, str] = {
     8: "supply-and-storms",
     9: "fireships",
     10: "diplomacy",
+    11: "settled-readings",
 }
 
 TITLES: dict[int, str] = {
@@ -36,6 +37,7 @@ TITLES: dict[int, str] = {
     8: "Supply, storms and attrition",
     9: "Fireships",
     10: "Diplomacy",
+    11: "Settled readings: where the rulebook was unclear",
 }
 
 #: The players' text, one list of paragraphs per section (placeholders as in the module docstring).
@@ -226,4 +228,75 @@ SECTION_TEXT: dict[int, list[str]] = {
         "Allies may use each other's ports, count them for supply, land troops there as guests and fight "
         "on one side, but are never dragged into each other's wars.",
     ],
+    11: [
+        "Where the source rulebooks are silent or can be read two ways, the umpire has settled how the "
+        "game reads them. Each reading below is how this campaign plays.",
+        "Starting money: a nation starts with twice the income it actually receives each turn — its base "
+        "income (never below zero) plus its ports. Where a nation's ports alone are worth more than its "
+        "target income, it starts with twice its ports' value. Ships of the line owned means every one not "
+        "sunk: building, laid up and captured ones included.",
+        "Keels in a port taken last turn: no new keel may be laid down there while the port settles, but "
+        "keels already on its slips (taken over with the port) go on losing a build turn each phase 2. "
+        "None is launched before the second turn after the capture; a keel finished while the port "
+        "settles is launched then.",
+        "Siege superiority is not added up: only the highest that applies counts — "
+        "{siege.superiority_2:signed} at two to one, or {siege.superiority_3:signed} at three to one, or "
+        "{siege.superiority_4:signed} at four to one.",
+        "The siege d10's total is not limited to 1–10: the dice log shows it as it falls, below 1 or above 10.",
+        "Running the guns at a port that holds no ship of a nation at war with you, and whose guns no such "
+        'nation holds, is skipped and reported to you as "nothing to fight": no dice, no battle. An empty '
+        "port whose guns are hostile is attacked as usual (its guns fire; there is no winner).",
+        "Sides at sea: only the nations in the zone that are at war with another nation there take part. "
+        "An ally at war with nobody present stays out of the battle, and its alliances do not count in "
+        "forming the sides.",
+        "When two nations that would join the second side are at war with each other, the second side is "
+        "built one nation at a time, the strongest first; a nation at war with one already in it stays out. "
+        "Nations left out who are at war with each other fight their own battle afterwards in the same "
+        "zone; no nation fights more than one battle a day.",
+        "Default retreat: a side leaving a battle goes by default one step along the shortest path towards "
+        "its nearest own port outside the battle zone — never into a port in the battle zone. To withdraw "
+        "into such a port, name it as your retreat port.",
+        "Blockading the port of a nation you are at peace with: if no nation at war with your fleet owns the "
+        "port or has ships or land units in it, there is no blockade — nothing is recorded or announced and "
+        "your fleet sees nothing inside. The order stands and counts again at the end of each later phase "
+        "4. A blockader sees only the ships of the nations it blockades the port against.",
+        "Fireships go at the enemy ships in the port in line order as the attack begins (laid-up ships "
+        "included, ships building not). If a fireship's target has already been sunk or taken, it goes at "
+        "the next one still afloat in that list; with none left, the remaining fireships are spent for "
+        "nothing.",
+        "An admiral whose flagship ends the battle sunk or in enemy hands is lost. If the flagship is "
+        "retaken, or abandoned by a captor that retired, broke or was beaten, he comes back (his extra "
+        "dice still stop for the rest of that day from the moment it was taken).",
+        "Prizes on a side of several nations: a ship taken by boarding flies the flag of the nation whose "
+        "ship boarded it; ships a side takes as the winner (disabled ships, a breaking side's damaged ships, "
+        "ships outside the line of a side that broke or was beaten) go to the side's leading nation. Each "
+        "prize joins its nation's fleet in the zone — the side's lead fleet if that is its nation's, else "
+        "that nation's fleet with the most ships of the line there (the older fleet on a tie) — in the "
+        "condition it was taken in.",
+        "Escorting transports (for the sighting bonus) means a side with transports and at least one other "
+        "ship; a side of transports only escorts nothing.",
+        "Sighting a side again after a sally: a pursuer sights at {sighting.pursuit_bonus:signed} against "
+        "the zone's usual number; the easier {sighting.port_move}+ against fleets entering or leaving a "
+        "port counts only in the movement step in which they did, not in a pursuit.",
+        "Attacking enemy ships in a besieged port: the sighting roll needs {sighting.port_move}+ with every "
+        "usual sighting modifier and {besieged_port.sighting_bonus:signed} (a 1 always fails, a 6 always "
+        "sights); a total of {besieged_port.at_anchor_on} or more catches them at anchor.",
+    ],
 }
+
+#: The changes of the rules that play differently from before, newest first: (topic, what changed).
+#: Each applies to turns resolved after it; turns already played stand as they were.
+CHANGES: list[tuple[str, str]] = [
+    (
+        "Blockades",
+        "A fleet on blockade at the port of a nation it is at peace with no longer blockades it, unless a "
+        "nation at war with it owns the port or has ships or land units there; nothing is announced and the "
+        "fleet sees nothing inside. A blockader sees only the ships of the nations it blockades the port "
+        "against.",
+    ),
+    (
+        "Prizes",
+        "A ship taken by boarding now flies the flag of the nation whose ship boarded it (before, every "
+        "prize took the flag of the side's leading fleet), and joins that nation's fleet in the zone.",
+    ),
+]

@@ -20,9 +20,10 @@ from battles.engagements import (
 from battles.engagements.table import engagements_at_table
 from battles.models import TabletopBattle
 from battles.selectors import alliances_now
+from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship
-from ports.models import Port
+from ports.models import LandUnit, Port
 from rules.ruleset import SOL_CLASSES
 from rules.strategic_log import StrategicDie
 from rules.turn_events import PortBlockaded, PortLookedInto, SeenShip, counted, event_from_json
@@ -63,30 +64,60 @@ def blockades_establish(ctx: PhaseContext) -> list[Blockade]:
     """§4: "a fleet with posture "blockade P" blockades P if, at the end of phase 4, it is at sea in
     P's zone, has at least 1 SOL, and did not retire, break, evade or get beaten there this turn";
     not a port whose blockaders a sally drove off this turn. Everyone sees the blockade; the
-    blockader sees the ships in the port (§3 fog of war)."""
+    blockader sees the ships in the port of the nations it blockades P against (§3 fog of war).
+
+    §12.9: "If no nation at war with the fleet owns P or has ships or land units in P, P is not
+    blockaded: nothing is recorded or announced and the fleet sees nothing in P"; its posture stands
+    and counts again at the end of each later phase 4."""
     turn = ctx.turn
     blockaders = _blockaders(ctx)
     # One query per kind of row, whatever the blockaders: the blockades already recorded this turn,
-    # and the ships inside the ports blockaded.
+    # the ships inside the ports blockaded and the nations with land units there.
     recorded = {
         (b.port_id, b.fleet_id): b
         for b in Blockade.objects.filter(campaign=ctx.campaign, turn=turn.number, fleet__in=[f.pk for f in blockaders])
     }
-    inside = _ships_inside({f.blockade_port_id for f in blockaders if f.blockade_port_id is not None})
+    ports = {f.blockade_port_id for f in blockaders if f.blockade_port_id is not None}
+    inside = _ships_inside(ports)
+    ashore = _land_unit_nations(ports)
+    diplomacy = diplomacy_for_campaign(campaign_id=ctx.campaign.pk) if blockaders else Diplomacy({})
     made = []
     new: list[Blockade] = []
     for fleet in blockaders:
         port = fleet.blockade_port
         assert port is not None  # a candidate's
+        against = _blockaded_nations(fleet, port, inside[port.pk], ashore[port.pk], diplomacy)
+        if not against:
+            continue  # §12.9: the port of a nation at peace (and nobody at war inside) is no blockade
         blockade = recorded.get((port.pk, fleet.pk))
         if blockade is None:
             blockade = Blockade(campaign=ctx.campaign, turn=turn.number, port=port, fleet=fleet)
             new.append(blockade)
         made.append(blockade)
-        _blockade_report(ctx, fleet, port, inside[port.pk])
+        _blockade_report(ctx, fleet, port, [s for s in inside[port.pk] if s.nation_id in against])
     # Inserted in the order the loop met them, as get_or_create one by one did (same ids).
     Blockade.objects.bulk_create(new)
     return made
+
+
+def _blockaded_nations(fleet: Fleet, port: Port, ships: list[Ship], units: set[int], diplomacy: Diplomacy) -> set[int]:
+    """§4: the nations ``fleet`` blockades ``port`` against: "every nation at war with it that owns P
+    or has ships or land units in P" (ids; empty: no blockade, §12.9)."""
+    present = {s.nation_id for s in ships} | units
+    if port.owner_id is not None:
+        present.add(port.owner_id)
+    return {n for n in present if diplomacy.at_war(fleet.nation_id, n)}
+
+
+def _land_unit_nations(ports: set[int]) -> dict[int, set[int]]:
+    """The nations with land units in each of ``ports`` (garrison or ashore), by port id (one query)."""
+    out: dict[int, set[int]] = defaultdict(set)
+    rows = LandUnit.objects.filter(
+        port__in=ports, state__in=[LandUnit.State.GARRISON, LandUnit.State.ASHORE]
+    ).values_list("port_id", "nation_id")
+    for port_id, nation_id in rows:
+        out[port_id].add(nation_id)
+    return out
 
 
 def _blockaders(ctx: PhaseContext) -> list[Fleet]:

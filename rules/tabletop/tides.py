@@ -246,16 +246,23 @@ class SetupDice:
 DEFENDER_SETUP_DICE: Final = 2
 
 
-def roll_setup_dice(dice: Dice, log: StrategicLog, *, place: str) -> SetupDice:
+def roll_setup_dice(
+    dice: Dice, log: StrategicLog, *, place: str, attacker: str | None = None, defender: str | None = None
+) -> SetupDice:
     """Throw the set-up dice for the tide (one for the attacker, then two for the defender) and
-    return them with the tide timing they give. Logged as ``setup``."""
-    attacker = log.roll(dice, purpose=purposes.SETUP, place=place, die="d6", detail="attacker's initial set-up die")
-    defender = tuple(
-        log.roll(dice, purpose=purposes.SETUP, place=place, die="d6", detail=f"defender's set-up die {n}")
+    return them with the tide timing they give. Logged as ``setup``, each die naming its thrower when
+    ``attacker`` / ``defender`` (the sides' names) are given."""
+    by_attacker = f" ({attacker})" if attacker else ""
+    by_defender = f" ({defender})" if defender else ""
+    first = log.roll(
+        dice, purpose=purposes.SETUP, place=place, die="d6", detail=f"attacker's initial set-up die{by_attacker}"
+    )
+    thrown = tuple(
+        log.roll(dice, purpose=purposes.SETUP, place=place, die="d6", detail=f"defender's set-up die {n}{by_defender}")
         for n in range(1, DEFENDER_SETUP_DICE + 1)
     )
-    timing = tide_timing_for(attacker_first=attacker.raw, defender_dice=[d.raw for d in defender])
-    return SetupDice(attacker, defender, timing)
+    timing = tide_timing_for(attacker_first=first.raw, defender_dice=[d.raw for d in thrown])
+    return SetupDice(first, thrown, timing)
 
 
 # --- Terrain states --------------------------------------------------------------------------------
@@ -534,11 +541,40 @@ def grounding_for(element: Element, face: int, *, strong_wind: bool) -> Groundin
     return Grounding(Element(element), number, face, aground, aground and strong_wind)
 
 
+#: "Low draft craft can move thru with little risk in high tide in calm" (001:103). House reading: the
+#: low-draft craft are the elements of grounding number 2 or less (Shp(I,X), galleys other than Gy(S),
+#: boats: in the campaign, sloops, brigs and fireships), and "little risk" is no grounding check in
+#: GGo* shoal water while it is high water and calm.
+LOW_DRAFT_NUMBER: Final = 2
+
+
+def low_draft(element: Element) -> bool:
+    """Whether ``element`` is a low-draft craft (:data:`LOW_DRAFT_NUMBER`)."""
+    return GROUNDING_NUMBER[Element(element)] <= LOW_DRAFT_NUMBER
+
+
+def grounding_check_needed(element: Element, *, tide: TidePhase, calm: bool) -> bool:
+    """Whether an element ending its move in GGo* shoal water checks for grounding: always, except a
+    low-draft craft at high water in a calm, which "can move thru with little risk" (001:103)."""
+    return not (low_draft(element) and tide is TidePhase.HIGH and calm)
+
+
 def roll_grounding(
-    dice: Dice, log: StrategicLog, *, place: str, element: Element, strong_wind: bool, subject: str | None = None
-) -> Grounding:
+    dice: Dice,
+    log: StrategicLog,
+    *,
+    place: str,
+    element: Element,
+    strong_wind: bool,
+    subject: str | None = None,
+    tide: TidePhase | None = None,
+    calm: bool = False,
+) -> Grounding | None:
     """Roll one element's grounding check at the end of its move in GGo* water (logged as
-    ``grounding``, the element's number as the modifier)."""
+    ``grounding``, the element's number as the modifier). With the ``tide`` given, a low-draft craft
+    at high water in a calm rolls nothing and None is returned (:func:`grounding_check_needed`)."""
+    if tide is not None and not grounding_check_needed(element, tide=tide, calm=calm):
+        return None
     number = GROUNDING_NUMBER[Element(element)]
     die = log.roll(
         dice, purpose=purposes.GROUNDING, place=place, die="d6", mod=number, subject=subject, detail=str(element)
@@ -771,6 +807,8 @@ def grounding_table() -> PrintableTable:
             + ".",
             "Campaign ships: ships of the line and 4th rates are Shp(S); heavy frigates, frigates and transports "
             "Shp(O); sloops, brigs and fireships Shp(I).",
+            f"Low draft craft (number {LOW_DRAFT_NUMBER} or less: sloops, brigs and fireships) move through with "
+            "little risk at high water in a calm: they make no grounding check then.",
         ),
     )
 

@@ -146,10 +146,14 @@ def test_a_sunk_target_passes_the_next_fireship_on_to_the_next_ship_afloat() -> 
     assert [a.target_id for a in report.attacks] == [1, 2, 2]
 
 
-def test_fireships_with_nothing_left_to_burn_are_kept() -> None:
-    """House resolution: once every enemy ship in P is sunk the rest are not sent, nor expended."""
+def test_fireships_with_nothing_left_to_burn_are_expended_without_effect() -> None:
+    """§12.10: "The list is the enemy ships in P in line order when the attack begins (in ordinary
+    included, building excluded); if fireship k's ship has been sunk or captured meanwhile, it goes at
+    the next one after it in that list that is not, cycling; with none left the remaining fireships are
+    expended without effect." With no enemy ship in P at all there is no attack: none is sent."""
     report = attack([10], fireships=(901, 902))
-    assert report.expended == (901,) and report.unused == (902,)
+    assert report.expended == (901, 902) and report.unused == ()
+    assert len(report.attacks) == 1  # the second rolls no die and does nothing
     assert attack([], fireships=(901,), targets=()).unused == (901,)
 
 

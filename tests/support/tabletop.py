@@ -36,18 +36,25 @@ def gibraltar_siege() -> tuple[World, TabletopBattle, Client]:
     LandUnit.objects.create(campaign=world.campaign, nation=world.gb, state="garrison", port=gib)
     fleet(world, world.fr, "Escadre de Cadix", "gibraltar", [("3rd-74", 3)])
     fleet(world, world.gb, "Mediterranean Fleet", "strait", [("1st", 1), ("3rd-74", 2), ("frigate", 1)])
+    table, client = table_held(world, "gibraltar")
+    assert table.engagement is not None and table.engagement.kind == "besieged_port"
+    return world, table, client
+
+
+def table_held(world: World, place: str) -> tuple[TabletopBattle, Client]:
+    """The GM marks ``place`` for the table and the turn resolves: the battle found there waits at the
+    table. Returns it, with a client logged in as the GM."""
     gm = get_user_model().objects.create_user("gm", "gm@example.com", GM_PASSWORD)
     world.campaign.gm = gm
     world.campaign.save()
-    table = table_mark(campaign=world.campaign, place="gibraltar")
+    table = table_mark(campaign=world.campaign, place=place)
     assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
     assert turn_resolve(world.turn.pk) == "table"
     table.refresh_from_db()
     assert table.status == TabletopBattle.Status.WAITING and table.engagement is not None
-    assert table.engagement.kind == "besieged_port"
     client = Client()
     client.force_login(gm)
-    return world, table, client
+    return table, client
 
 
 def table_ships(table: TabletopBattle) -> list[Ship]:

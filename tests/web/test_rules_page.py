@@ -81,3 +81,19 @@ def test_a_cited_rule_in_a_report_links_to_its_section_and_the_file_name_is_gone
     assert f'<a class="rule-link" href="{rules}#at-sea">§4</a>' in html
     assert f'<a class="rule-link" href="{rules}#ports-and-sieges">§7</a>' in html
     assert "RULES.md" not in html
+
+
+def test_the_settled_readings_and_the_changes_are_told_in_players_words(fw: FogWorld) -> None:
+    """Issue 31: the rules page carries the umpire's settled readings (RULES.md §12) in players' words,
+    with no reference to the rules file, and a "changes" list naming the two readings that play
+    differently from before: a blockade of a neutral port (§12.9) and whose flag a prize takes (§12.12)."""
+    html = _rules(fw)
+    text = _text(html)
+    assert 'id="settled-readings"' in html and "§11 Settled readings" in text
+    assert "only the highest that applies counts" in text
+    assert "+1 at two to one, or +2 at three to one, or +3 at four to one" in text
+    assert "no blockade" in text and "flies the flag of the nation whose ship boarded it" in text
+    assert 'id="rules-changes"' in html
+    changes = text[text.index("Changes to the rules") : text.index("Dice, grades and nations")]
+    assert "Blockades:" in changes and "Prizes:" in changes and "at peace with" in changes
+    assert "RULES.md" not in html and "shared" not in html and "CONTRACT" not in html

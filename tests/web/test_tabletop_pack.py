@@ -19,9 +19,12 @@ from ports.models import LandUnit
 from rules.dice import SeededDice, derive_seed
 from rules.tabletop import fire_combat, forts, tides, wind
 from rules.tabletop.storming import fire_rolled_text
-from tests.support.tabletop import gibraltar_besieged, gibraltar_siege, gibraltar_storming, table_ships
+from tests.support.tabletop import gibraltar_besieged, gibraltar_siege, gibraltar_storming, table_held, table_ships
+from tests.worlds import fleet, sea_world
 
 pytestmark = pytest.mark.django_db
+
+BLOCKADE_FIGHT_SEED = 1  # checked: the two squadrons in Biscay meet
 
 
 def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dice(tmp_path: Path) -> None:
@@ -90,14 +93,38 @@ def test_the_server_rolls_the_packs_dice_into_the_turns_dice_log() -> None:
     table.refresh_from_db()
     purposes = [d["purpose"] for d in table.pack["dice"]]
     assert purposes[:2] in (["wind_initial", "wind_speed"], ["wind_initial", "wind_initial"])
-    assert purposes.count("setup") == 3
+    assert purposes.count("setup") == 3 and purposes[-1] == "tide_effect"
     log = Turn.objects.get(pk=world.turn.pk).dice_log
-    assert [d for d in log if d["purpose"] in ("wind_initial", "wind_speed", "setup")] == table.pack["dice"]
+    pack_purposes = ("wind_initial", "wind_speed", "setup", "tide_effect")
+    assert [d for d in log if d["purpose"] in pack_purposes] == table.pack["dice"]
     again = table_pack_roll(table=table)
     assert again.pack["dice"] == table.pack["dice"]  # asked twice: the same dice, logged once
     assert len(Turn.objects.get(pk=world.turn.pk).dice_log) == len(log)
     html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
     assert "Rolled by the server" in html and "Tides of the day" in html
+
+
+def test_the_server_rolls_the_tide_effect_die_and_names_attacker_and_defender() -> None:
+    """Seed 001:48: "After terrain set up a die is rolled by the attacker and compared to the chart
+    below to determine the effect of the tide cycle"; 001:13 names the attacker's and the defender's
+    set-up dice. The server rolls the tide-effect die with the others, seeded and logged (bare: the
+    modifiers are the table's), and the pack and the log say which side throws each die: at a
+    besieged port the side in port defends."""
+    world, table, client = gibraltar_siege()
+    table_pack_roll(table=table)
+    table.refresh_from_db()
+    (effect,) = [d for d in table.pack["dice"] if d["purpose"] == "tide_effect"]
+    assert effect["die"] == "d6" and 1 <= effect["raw"] <= 6 and effect["mod"] == 0
+    setups = [d["detail"] for d in table.pack["dice"] if d["purpose"] == "setup"]
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    defender = html.split("the defender ")[1].split(":")[0]
+    attacker = html.split("the attacker is ")[1].split(" and")[0]
+    assert (attacker, defender) == ("Great Britain", "France")  # the French squadron is in port
+    assert setups[0] == f"attacker's initial set-up die ({attacker})"
+    assert setups[1:] == [f"defender's set-up die {n} ({defender})" for n in (1, 2)]
+    assert f"thrown by the attacker ({attacker})" in effect["detail"]
+    assert dict(table.pack["rolled"])["Tide effect"].startswith(f"1D6 {effect['raw']} for the first tide cycle")
+    assert effect in Turn.objects.get(pk=world.turn.pk).dice_log
 
 
 def test_the_result_form_refuses_a_captor_that_was_not_there_and_keeps_what_was_entered() -> None:
@@ -204,6 +231,18 @@ def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_pa
     assert f"dice {faces[0]} and {faces[1]} ({faces[0]}{faces[1]})" in text.stdout
 
 
+def test_the_storming_pack_offers_the_inshore_set_up() -> None:
+    """Issue 31: the inshore set-up (seed 001, written for "landings ... attacks on offshore island or
+    coastal towns") is offered for a storming too, naming attacker (the besiegers) and defender (the
+    port's owner) for the tide's dice (001:13, 001:48)."""
+    world, table, client = gibraltar_storming()
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    assert "Inshore: tides and the naval set-up" in html
+    assert "the attacker is France (the besiegers) and the defender Great Britain" in html
+    for t in (tides.tide_timing_table(), tides.tide_effect_table(), tides.grounding_table()):
+        assert escape(t.title) in html, t.title
+
+
 def test_a_storming_not_waiting_at_the_table_has_no_dice_rolled() -> None:
     world = gibraltar_besieged()
     table = table_mark(campaign=world.campaign, place="gibraltar", kind="storming")
@@ -247,3 +286,30 @@ def test_the_storming_result_form_refuses_a_port_taken_while_the_garrison_stands
     assert table.status == TabletopBattle.Status.APPLIED
     lost = LandUnit.objects.filter(campaign=world.campaign, state=LandUnit.State.LOST).select_related("nation")
     assert sorted((u.nation.code, u.siege_train) for u in lost) == [("FR", False), ("GB", False)]
+
+
+def test_a_blockade_fight_at_sea_off_a_port_gets_the_inshore_set_up() -> None:
+    """Issue 31: the inshore set-up (seed 001, "at a narrow straits ... river mouth, anchorage or port")
+    is offered for a blockade fight at sea off a port too, not only for a battle at a port: a French
+    squadron at sea in Biscay meets the British squadron blockading Brest. Brest is French, so France
+    defends and Britain, blockading, attacks."""
+    world = sea_world(seed=BLOCKADE_FIGHT_SEED)
+    fleet(
+        world,
+        world.gb,
+        "Inshore Squadron",
+        "biscay",
+        [("3rd-74", 3), ("frigate", 3)],
+        posture="blockade",
+        blockade_port=world.brest,
+    )
+    fleet(world, world.fr, "Escadre", "biscay", [("3rd-74", 3), ("frigate", 3)])
+    table, client = table_held(world, "biscay")
+    assert table.engagement is not None and table.engagement.port is None  # a fight at sea
+    table_pack_roll(table=table)
+    table.refresh_from_db()
+    assert [d["purpose"] for d in table.pack["dice"]].count("setup") == 3
+    html = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack/").content.decode()
+    assert "Inshore: tides and the naval set-up" in html and "Tides of the day" in html
+    assert "off Brest, the attacker is Great Britain and the defender France" in html
+    assert "Forts and batteries" not in html  # at sea, out of the forts' reach

@@ -29,8 +29,10 @@ from rules.tabletop.tides import (
     TidePhase,
     Wind,
     element_for_class,
+    grounding_check_needed,
     grounding_for,
     grounding_table,
+    low_draft,
     marsh_passage_for,
     marsh_passage_table,
     may_try_unstick,
@@ -347,7 +349,7 @@ def test_grounding_examples() -> None:
     result = roll_grounding(
         ScriptedDice([6]), log, place="z", element=Element.SHP_O, strong_wind=True, subject="ship:3"
     )
-    assert result.aground and result.wrecked
+    assert result is not None and result.aground and result.wrecked
     (die,) = log.records
     assert (die.purpose, die.raw, die.mod, die.result, die.subject) == ("grounding", 6, 3, 9, "ship:3")
 
@@ -488,3 +490,36 @@ def test_grounding_notes_follow_the_seed() -> None:
     assert "On a reef: stranded, or destroyed in a strong wind." in notes[1]
     assert notes[2].startswith("Once an element of a naval group has crossed the shoal")
     assert "at the tide level they grounded in or a higher one" in notes[3] and "+2 at high water" in notes[3]
+
+
+def test_low_draft_craft_pass_shoal_water_at_high_tide_in_a_calm() -> None:
+    """001:103: "Low draft craft can move thru with little risk in high tide in calm." House reading:
+    the craft of grounding number 2 or less (the campaign's sloops, brigs and fireships) make no
+    grounding check in GGo* shoal water at high water in a calm; at any other tide, or in any wind,
+    and for deeper ships always, they check as usual."""
+    assert [e for e in Element if low_draft(e)] == [
+        Element.SHP_I,
+        Element.SHP_X,
+        Element.GY_O,
+        Element.GY_F,
+        Element.BT_S,
+        Element.BT_O,
+        Element.BT_I,
+        Element.BT_X,
+    ]
+    assert {c for c, e in CLASS_ELEMENTS.items() if low_draft(e)} == {"sloop", "brig", "fireship"}
+    assert not grounding_check_needed(Element.SHP_I, tide=TidePhase.HIGH, calm=True)
+    assert grounding_check_needed(Element.SHP_I, tide=TidePhase.HIGH, calm=False)
+    assert grounding_check_needed(Element.SHP_I, tide=TidePhase.EBB, calm=True)
+    assert grounding_check_needed(Element.SHP_O, tide=TidePhase.HIGH, calm=True)
+    log = StrategicLog()
+    dice = ScriptedDice([6])
+    skipped = roll_grounding(
+        dice, log, place="z", element=Element.SHP_I, strong_wind=False, tide=TidePhase.HIGH, calm=True
+    )
+    assert skipped is None and not log.records
+    rolled = roll_grounding(
+        dice, log, place="z", element=Element.SHP_I, strong_wind=False, tide=TidePhase.LOW, calm=True
+    )
+    assert rolled is not None and rolled.aground and len(log.records) == 1
+    assert "make no grounding check" in grounding_table().notes[-1]
