@@ -120,9 +120,11 @@ def gm_turn_resolve_now(*, campaign: Campaign, actor: Actor) -> Turn:
 
 @transaction.atomic
 def gm_turn_retry(*, turn: Turn, actor: Actor) -> Turn:
-    """Let the sweep resume a turn whose resolution failed (turn_retry), audited."""
+    """Resume a turn whose resolution failed (turn_retry), audited: it is handed to the workers after
+    commit at once (the task's lease keeps a sweep enqueuing it too from running it twice)."""
     error = turn.error
     retried = turn_retry(turn=turn)
+    transaction.on_commit(partial(turn_resolve.delay, turn.pk))
     campaign = Campaign.objects.get(pk=turn.campaign_id)
     audit_record(
         campaign=campaign,
