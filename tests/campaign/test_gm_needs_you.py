@@ -19,6 +19,7 @@ from campaign.models import Campaign, Nation, NmrPolicy, Turn
 from campaign.tabletop import table_mark, table_result_dispute, table_result_enter
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
+from tests.support.tabletop import table_ships
 from tests.worlds import World, two_power_world, two_sallies
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +160,8 @@ def test_a_disputed_result_is_on_the_desk_and_fought_by_the_dice_after_confirmat
     assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
     assert turn_resolve(world.turn.pk) == "table"
     table.refresh_from_db()
-    table = table_result_enter(table=table, body={"ships": [], "held_field": None}, side=0, by="fr-player")
+    rows = [{"ship": ship.pk, "fate": "intact"} for ship in table_ships(table)]
+    table = table_result_enter(table=table, body={"ships": rows, "held_field": None}, side=0, by="fr-player")
     table_result_dispute(table=table, side=1, reason="Two of ours escaped.")
     page = _desk(client, world)
     assert "The result of the battle at Brest (turn 1) is disputed: Side 2: Two of ours escaped." in page
