@@ -31,6 +31,7 @@ class AuditAction(models.TextChoices):
     TURN_RESOLVE_NOW = "turn_resolve_now", "Turn resolved now"
     TURN_DRY_RUN = "turn_dry_run", "Dry run of the open turn"
     TURN_EXTENDED = "turn_extended", "Deadline extended"
+    TURN_DEADLINE_SET = "turn_deadline_set", "Deadline set"
     TURN_RETRIED = "turn_retried", "Resolution retried"
     RULES_CHANGED = "rules_changed", "Rules changed"
     HOUSE_OPTIONS_CHANGED = "house_options_changed", "House options changed"

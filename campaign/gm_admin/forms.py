@@ -99,12 +99,33 @@ class EndCampaignForm(forms.Form):
 class ExtendForm(forms.Form):
     days = forms.IntegerField(min_value=0, max_value=365, initial=1)
     hours = forms.IntegerField(min_value=0, max_value=23, initial=0)
+    reason = forms.CharField(
+        max_length=300, required=False, help_text="Why, for the audit log (e.g. “France asked for a weekend”)."
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not data.get("days") and not data.get("hours"):
             raise forms.ValidationError("Extend by at least one hour.")
         return data
+
+
+class DeadlineForm(forms.Form):
+    """An exact new deadline, earlier or later, typed in the GM's own time zone, and why."""
+
+    deadline = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        label="New deadline",
+        help_text="In your time zone; earlier or later than the current one, but in the future.",
+        error_messages={"invalid": "Enter a date and time, e.g. 2026-12-24 18:00."},
+    )
+    reason = forms.CharField(max_length=300, help_text="Why, for the players' mail and the audit log.")
+
+    def clean_deadline(self) -> Any:
+        deadline = self.cleaned_data["deadline"]
+        if deadline is not None and deadline <= timezone.now():
+            raise ValidationError("That time has passed; choose one in the future (or resolve the turn now).")
+        return deadline
 
 
 class LayDownForm(forms.Form):
