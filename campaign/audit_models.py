@@ -28,6 +28,8 @@ class AuditAction(models.TextChoices):
     CAMPAIGN_PAUSED = "campaign_paused", "Campaign paused"
     CAMPAIGN_RESUMED = "campaign_resumed", "Campaign resumed"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended"
+    CAMPAIGN_EXPORTED = "campaign_exported", "Campaign exported"
+    CAMPAIGN_IMPORTED = "campaign_imported", "Campaign imported"
     TURN_RESOLVE_NOW = "turn_resolve_now", "Turn resolved now"
     TURN_DRY_RUN = "turn_dry_run", "Dry run of the open turn"
     TURN_EXTENDED = "turn_extended", "Deadline extended"

@@ -110,6 +110,57 @@ class ExtendForm(forms.Form):
         return data
 
 
+class ImportCopyForm(forms.Form):
+    """An export document uploaded as a copy: its new name and address, and who plays which nation."""
+
+    document = forms.FileField(
+        label="Export file", help_text="A campaign's export (.json), as the Export button downloads it."
+    )
+    name = forms.CharField(max_length=100, help_text="The copy's name, as players read it.")
+    slug = forms.SlugField(
+        max_length=49, help_text="Its address: lower-case letters, digits and hyphens, e.g. channel-1805-copy."
+    )
+    players = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 40}),
+        help_text="One line per nation: its code, =, the player's username or email, e.g. GB=nelson. "
+        "Nations not named start without a player; you run the copy.",
+    )
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"]
+        try:
+            slug_validator(slug)
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from None
+        if Campaign.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(f"A campaign with the address {slug!r} exists already; choose another.")
+        return slug
+
+    def clean_players(self) -> dict[str, Any]:
+        """Each line's nation code and its user, found by exact username or email."""
+        found: dict[str, Any] = {}
+        problems: list[str] = []
+        users = get_user_model().objects
+        for number, line in enumerate(self.cleaned_data["players"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            code, sep, who = (part.strip() for part in line.partition("="))
+            if not sep or not code or not who:
+                problems.append(f"Line {number} ({line.strip()!r}): write it as CODE=username, e.g. GB=nelson.")
+                continue
+            user = users.filter(username=who).first() or users.filter(email__iexact=who).first()
+            if user is None:
+                problems.append(f"Line {number}: no account with the username or email {who!r}.")
+            elif code.upper() in found:
+                problems.append(f"Line {number}: {code.upper()} is given a player twice.")
+            else:
+                found[code.upper()] = user
+        if problems:
+            raise forms.ValidationError(problems)
+        return found
+
+
 class DeadlineForm(forms.Form):
     """An exact new deadline, earlier or later, typed in the GM's own time zone, and why."""
 
