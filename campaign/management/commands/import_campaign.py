@@ -13,8 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.backup import MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH, BackupError
-from campaign.gm_backup import gm_campaign_import
+from campaign.backup import MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH, BackupError, campaign_import
 from campaign.json_text import forbidden_string, json_depth
 
 EXIT_REFUSED = 2
@@ -57,8 +56,8 @@ class Command(BaseCommand):
                 raise _refuse(f"--player {mapping!r}: write it as NATION=USER, e.g. --player GB=nelson.")
             players[code.strip().upper()] = self._user(username.strip(), f"--player {mapping}")
         try:
-            campaign = gm_campaign_import(
-                document=document, slug=options["slug"], replace=options["replace"], gm=gm, players=players, actor=None
+            campaign = campaign_import(
+                document=document, slug=options["slug"], replace=options["replace"], gm=gm, players=players
             )
         except BackupError as exc:
             raise _refuse(str(exc)) from exc
