@@ -82,7 +82,16 @@ class CampaignAdminForm(forms.ModelForm[Campaign]):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(NeedsYouPages, BackupPages, DeskPages, StartEndPages, TurnPages, RulesEditorPages, RepairAdminMixin, CampaignScopedAdmin):
+class CampaignAdmin(
+    NeedsYouPages,
+    BackupPages,
+    DeskPages,
+    StartEndPages,
+    TurnPages,
+    RulesEditorPages,
+    RepairAdminMixin,
+    CampaignScopedAdmin,
+):
     campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm", "desk_link")
     list_filter = ("status",)

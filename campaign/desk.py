@@ -87,7 +87,11 @@ class DeskTable:
 
     @property
     def what(self) -> str:
-        return f"the storming of {self.place}" if self.kind == TabletopBattle.Kind.STORMING else f"the battle at {self.place}"
+        return (
+            f"the storming of {self.place}"
+            if self.kind == TabletopBattle.Kind.STORMING
+            else f"the battle at {self.place}"
+        )
 
 
 @dataclass
@@ -150,7 +154,9 @@ class Desk:
                     "fix the cause, then retry it (finished phases are not repeated)."
                 )
             else:
-                text = f"The resolution of turn {turn.number} failed ({_times(turn.attempts)}); the sweep tries it again."
+                text = (
+                    f"The resolution of turn {turn.number} failed ({_times(turn.attempts)}); the sweep tries it again."
+                )
             needs.append(NeedsYou("failed_turn", text, error=turn.error, turn_pk=turn.pk))
         if turn is not None and turn.status == Turn.Status.OPEN and self.nmr_waits:
             names = ", ".join(n.name for n in self.missing)
@@ -168,7 +174,9 @@ class Desk:
             if t.status == TabletopBattle.Status.REQUESTED:
                 who = t.requested_by or "A player"
                 needs.append(
-                    NeedsYou("request", f"{who} asks for {t.what} (turn {t.turn}) to be fought at the table.", table_pk=t.pk)
+                    NeedsYou(
+                        "request", f"{who} asks for {t.what} (turn {t.turn}) to be fought at the table.", table_pk=t.pk
+                    )
                 )
             elif t.status == TabletopBattle.Status.DISPUTED:
                 needs.append(
@@ -180,7 +188,9 @@ class Desk:
                 )
             elif t.status == TabletopBattle.Status.CONFIRMED:
                 needs.append(
-                    NeedsYou("confirmed", f"The result of {t.what} (turn {t.turn}) awaits your approval.", table_pk=t.pk)
+                    NeedsYou(
+                        "confirmed", f"The result of {t.what} (turn {t.turn}) awaits your approval.", table_pk=t.pk
+                    )
                 )
             elif t.status in TabletopBattle.OUTSTANDING:
                 needs.append(

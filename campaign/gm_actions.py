@@ -30,8 +30,8 @@ from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import (
     TurnControlError,
     campaign_pause,
-    clock_turn,
     campaign_resume,
+    clock_turn,
     open_turn,
     turn_claim,
     turn_deadline_set,

@@ -82,7 +82,9 @@ def _document(raw: bytes) -> object:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BackupError(f"The file is not UTF-8 text (byte {exc.start}); upload the export as it was downloaded.") from exc
+        raise BackupError(
+            f"The file is not UTF-8 text (byte {exc.start}); upload the export as it was downloaded."
+        ) from exc
     if json_depth(text) > MAX_DOCUMENT_DEPTH:
         raise BackupError(f"The file is nested deeper than {MAX_DOCUMENT_DEPTH} levels; no campaign export is.")
     try:

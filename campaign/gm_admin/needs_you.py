@@ -73,7 +73,8 @@ CAMPAIGN_ACTIONS: dict[str, _CampaignAction] = {
     ),
     "resume": _CampaignAction(
         "Resume the campaign",
-        "The clock runs again; the deadline moves on by the time the campaign was paused. Every player is told by mail.",
+        "The clock runs again; the deadline moves on by the time the campaign was paused. "
+        "Every player is told by mail.",
         "Resume",
         _resume,
     ),
@@ -161,9 +162,7 @@ class NeedsYouPages(CampaignPages):
         except TurnControlError as exc:
             self.message_user(request, str(exc), messages.ERROR)
         else:
-            self.message_user(
-                request, f"Turn {turn.number} is being resolved again, from its first unfinished phase."
-            )
+            self.message_user(request, f"Turn {turn.number} is being resolved again, from its first unfinished phase.")
         return self._to_desk(pk)
 
     def table_action_view(self, request: HttpRequest, pk: int, table_pk: int, action: str) -> HttpResponse:

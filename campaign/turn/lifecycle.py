@@ -322,7 +322,9 @@ def turn_deadline_set(*, campaign: Campaign, deadline: datetime, now: datetime |
         .first()
     )
     if turn is None:
-        raise TurnControlError(f"{campaign.name} has no open turn, nor one waiting for the table, to set a deadline for.")
+        raise TurnControlError(
+            f"{campaign.name} has no open turn, nor one waiting for the table, to set a deadline for."
+        )
     before = turn.deadline
     if before == deadline:
         raise TurnControlError(f"Turn {turn.number}'s deadline is that time already.")
