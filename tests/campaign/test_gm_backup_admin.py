@@ -69,7 +69,7 @@ def test_the_gm_exports_and_imports_a_copy_in_the_admin() -> None:
     assert entry.summary == (
         "Channel 1805 (practice) imported from an export of Channel 1805 (channel-1805), turn 1, run by barham."
     )
-    assert entry.after["players"] == {"GB": "nelson"}
+    assert entry.after is not None and entry.after["players"] == {"GB": "nelson"}
     # The original is untouched and the GM runs both.
     assert Campaign.objects.get(pk=world.campaign.pk).name == "Channel 1805"
     assert client.get(reverse("admin:campaign_campaign_desk", args=[copy.pk])).status_code == 200
