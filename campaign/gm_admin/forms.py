@@ -21,6 +21,17 @@ from ports.models import Port
 from rules.ruleset import SETTINGS, Setting
 
 
+def new_campaign_slug(slug: str) -> str:
+    """A slug a new campaign can take: valid, and no campaign's already (else a form error saying so)."""
+    try:
+        slug_validator(slug)
+    except ValidationError as exc:
+        raise forms.ValidationError(exc.messages) from None
+    if Campaign.objects.filter(slug=slug).exists():
+        raise forms.ValidationError(f"A campaign with the address {slug!r} exists already; choose another.")
+    return slug
+
+
 class RulesetForm(forms.Form):
     """One whole-number field per rule setting, bounded as the ruleset allows."""
 
@@ -73,14 +84,7 @@ class StartCampaignForm(forms.Form):
         scenario.choices = [(name, name) for name in available_scenarios()]
 
     def clean_slug(self) -> str:
-        slug: str = self.cleaned_data["slug"]
-        try:
-            slug_validator(slug)
-        except ValidationError as exc:
-            raise forms.ValidationError(exc.messages) from None
-        if Campaign.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(f"A campaign with the address {slug!r} exists already; choose another.")
-        return slug
+        return new_campaign_slug(self.cleaned_data["slug"])
 
     def clean_first_deadline(self) -> Any:
         when = self.cleaned_data["first_deadline"]
@@ -128,14 +132,7 @@ class ImportCopyForm(forms.Form):
     )
 
     def clean_slug(self) -> str:
-        slug: str = self.cleaned_data["slug"]
-        try:
-            slug_validator(slug)
-        except ValidationError as exc:
-            raise forms.ValidationError(exc.messages) from None
-        if Campaign.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(f"A campaign with the address {slug!r} exists already; choose another.")
-        return slug
+        return new_campaign_slug(self.cleaned_data["slug"])
 
     def clean_players(self) -> dict[str, Any]:
         """Each line's nation code and its user, found by exact username or email."""
