@@ -199,6 +199,12 @@ class TabletopBattle(models.Model):
     dispute = models.TextField(blank=True, help_text="Why a side disputes the entered result.")
     pack = models.JSONField(default=dict, blank=True, help_text="Dice rolled for the pack and set-up choices.")
     note = models.CharField(max_length=300, blank=True)
+    record = models.TextField(
+        blank=True,
+        help_text="The pack's page as it stood when the GM approved the result (self-contained HTML), "
+        "kept as the battle's record once the battle no longer waits at the table.",
+    )
+    approved_at = models.DateTimeField(null=True, blank=True, help_text="When the GM approved the result.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -24,8 +24,10 @@ from django.utils.html import format_html
 from campaign.audit_admin import AuditEntryAdmin as AuditEntryAdmin  # registers the audit log's page
 from campaign.beat_admin import beat_admin_for_superusers_only
 from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_resolve_now, gm_turn_retry
+from campaign.gm_admin.backup_pages import BackupPages
 from campaign.gm_admin.desk import DeskPages
 from campaign.gm_admin.nation_pages import NationPages
+from campaign.gm_admin.needs_you import NeedsYouPages
 from campaign.gm_admin.rules_editor import RulesEditorPages
 from campaign.gm_admin.start_end import StartEndPages
 from campaign.gm_admin.turn_pages import TurnPages
@@ -80,7 +82,16 @@ class CampaignAdminForm(forms.ModelForm[Campaign]):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(DeskPages, StartEndPages, TurnPages, RulesEditorPages, RepairAdminMixin, CampaignScopedAdmin):
+class CampaignAdmin(
+    NeedsYouPages,
+    BackupPages,
+    DeskPages,
+    StartEndPages,
+    TurnPages,
+    RulesEditorPages,
+    RepairAdminMixin,
+    CampaignScopedAdmin,
+):
     campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm", "desk_link")
     list_filter = ("status",)

@@ -72,6 +72,8 @@ def table_battles_export(campaign: Campaign, keys: DocKeys) -> list[dict[str, An
             "dispute": t.dispute,
             "pack": t.pack,
             "note": t.note,
+            "record": t.record,
+            "approved_at": _dt(t.approved_at),
         }
         for t in rows
     ]
@@ -191,4 +193,6 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
             dispute=t["dispute"],
             pack=_pack_in(t["pack"], rows.land_unit),
             note=t["note"],
+            record=t.get("record", ""),
+            approved_at=_when(t.get("approved_at")),
         )

@@ -13,9 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Count, Max, Subquery
 from django.utils import timezone
 
+from battles.models import TabletopBattle
 from campaign.models import Campaign, Delivery, Invitation, Nation, NationTurn, NmrPolicy, Order, Turn, TurnReport
 from campaign.orders.describe import order_in_words
 from campaign.orders.names import campaign_order_names
@@ -70,6 +72,46 @@ class DeskInvitation:
 
 
 @dataclass
+class DeskTable:
+    """A battle (or storming) on the table that the GM has to answer: a player's request, or one held
+    at the table (waiting, entered, disputed or confirmed)."""
+
+    pk: int
+    kind: str  # TabletopBattle.Kind
+    status: str  # TabletopBattle.Status
+    status_text: str
+    place: str
+    turn: int
+    requested_by: str
+    dispute: str
+
+    @property
+    def what(self) -> str:
+        return (
+            f"the storming of {self.place}"
+            if self.kind == TabletopBattle.Kind.STORMING
+            else f"the battle at {self.place}"
+        )
+
+
+@dataclass
+class NeedsYou:
+    """One line of the desk's "Needs you" list: what waits for the GM, in words, and which buttons
+    answer it (``kind`` picks them in the template; the ids say what they act on)."""
+
+    kind: str  # failed_turn | nmr | table | request | dispute | confirmed | mail | invitation
+    text: str
+    error: str = ""
+    turn_pk: int | None = None
+    table_pk: int | None = None
+    invitation_pk: int | None = None
+
+
+#: An invitation not accepted this close to the end of its link's life is listed as "expiring".
+INVITATION_EXPIRING = timedelta(days=2)
+
+
+@dataclass
 class Desk:
     campaign: Campaign
     turn: Turn | None
@@ -77,6 +119,98 @@ class Desk:
     failed_mail: list[DeskDelivery]
     failed_mail_total: int
     invitations: list[DeskInvitation] = field(default_factory=list)
+    tables: list[DeskTable] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """The turn's resolution failed (it keeps its error); the sweep stops retrying at TURN_MAX_ATTEMPTS."""
+        return self.turn is not None and self.turn.status == Turn.Status.RESOLVING and bool(self.turn.error)
+
+    @property
+    def gave_up(self) -> bool:
+        return self.failed and self.turn is not None and self.turn.attempts >= settings.TURN_MAX_ATTEMPTS
+
+    @property
+    def requests(self) -> list[DeskTable]:
+        return [t for t in self.tables if t.status == TabletopBattle.Status.REQUESTED]
+
+    @property
+    def disputes(self) -> list[DeskTable]:
+        return [t for t in self.tables if t.status == TabletopBattle.Status.DISPUTED]
+
+    @property
+    def at_table(self) -> list[DeskTable]:
+        return [t for t in self.tables if t.status in TabletopBattle.OUTSTANDING]
+
+    @property
+    def needs_you(self) -> list[NeedsYou]:
+        """Everything waiting for the GM, the most urgent first (read from what the desk holds: no query)."""
+        needs: list[NeedsYou] = []
+        turn = self.turn
+        if turn is not None and self.failed:
+            if self.gave_up:
+                text = (
+                    f"The resolution of turn {turn.number} failed {_times(turn.attempts)} and stopped: "
+                    "fix the cause, then retry it (finished phases are not repeated)."
+                )
+            else:
+                text = (
+                    f"The resolution of turn {turn.number} failed ({_times(turn.attempts)}); the sweep tries it again."
+                )
+            needs.append(NeedsYou("failed_turn", text, error=turn.error, turn_pk=turn.pk))
+        if turn is not None and turn.status == Turn.Status.OPEN and self.nmr_waits:
+            names = ", ".join(n.name for n in self.missing)
+            due = turn.deadline is not None and turn.deadline <= timezone.now()
+            when = "its deadline has passed and it waits for you" if due else "at its deadline it will wait for you"
+            needs.append(
+                NeedsYou(
+                    "nmr",
+                    f"Turn {turn.number} has no orders from {names}; {when}: enter orders for "
+                    f"{'it' if len(self.missing) == 1 else 'them'}, set a later deadline, or resolve it now.",
+                    turn_pk=turn.pk,
+                )
+            )
+        for t in self.tables:
+            if t.status == TabletopBattle.Status.REQUESTED:
+                who = t.requested_by or "A player"
+                needs.append(
+                    NeedsYou(
+                        "request", f"{who} asks for {t.what} (turn {t.turn}) to be fought at the table.", table_pk=t.pk
+                    )
+                )
+            elif t.status == TabletopBattle.Status.DISPUTED:
+                needs.append(
+                    NeedsYou(
+                        "dispute",
+                        f"The result of {t.what} (turn {t.turn}) is disputed: {t.dispute}",
+                        table_pk=t.pk,
+                    )
+                )
+            elif t.status == TabletopBattle.Status.CONFIRMED:
+                needs.append(
+                    NeedsYou(
+                        "confirmed", f"The result of {t.what} (turn {t.turn}) awaits your approval.", table_pk=t.pk
+                    )
+                )
+            elif t.status in TabletopBattle.OUTSTANDING:
+                needs.append(
+                    NeedsYou("table", f"Turn {t.turn} waits for {t.what}: {t.status_text.lower()}.", table_pk=t.pk)
+                )
+        if self.failed_mail_total:
+            n = self.failed_mail_total
+            needs.append(NeedsYou("mail", f"{n} mail{'s' if n != 1 else ''} could not be sent."))
+        now = timezone.now()
+        for i in self.invitations:
+            if i.expires_at - now <= INVITATION_EXPIRING:
+                state = "has expired" if i.expired else f"expires {i.expires_at:%Y-%m-%d %H:%M} UTC"
+                needs.append(
+                    NeedsYou(
+                        "invitation",
+                        f"The invitation of {i.email} to command {i.nation} is not accepted and its link {state}.",
+                        invitation_pk=i.pk,
+                    )
+                )
+        return needs
 
     @property
     def missing(self) -> list[DeskNation]:
@@ -98,7 +232,9 @@ FAILED_MAIL_SHOWN = 20
 
 def desk_for_gm(*, campaign: Campaign) -> Desk:
     """The desk of ``campaign`` (at most 10 queries, whatever its size)."""
-    turn = Turn.objects.filter(campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.RESOLVING]).first()
+    turn = Turn.objects.filter(
+        campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.RESOLVING, Turn.Status.TABLE]
+    ).first()
     if turn is None:
         turn = Turn.objects.filter(campaign=campaign).defer("snapshot", "dice_log").order_by("-number").first()
     # Counts per nation in their own grouped queries: joining orders and ships in one would multiply rows.
@@ -153,7 +289,34 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
         for d in failed.select_related("recipient", "nation").order_by("-created_at")[:FAILED_MAIL_SHOWN]
     ]
     total = len(shown) if len(shown) < FAILED_MAIL_SHOWN else failed.count()
-    return Desk(campaign, turn, list(nations.values()), shown, total, _pending_invitations(campaign))
+    return Desk(
+        campaign, turn, list(nations.values()), shown, total, _pending_invitations(campaign), _open_tables(campaign)
+    )
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
+def _open_tables(campaign: Campaign) -> list[DeskTable]:
+    """The battles on the table the GM has to answer: requests, and those the turn waits for (one query)."""
+    wanted = (TabletopBattle.Status.REQUESTED, *TabletopBattle.OUTSTANDING)
+    rows = TabletopBattle.objects.filter(campaign=campaign, status__in=wanted).select_related(
+        "turn", "sea_zone", "port", "requested_by"
+    )
+    return [
+        DeskTable(
+            pk=t.pk,
+            kind=t.kind,
+            status=t.status,
+            status_text=t.get_status_display(),
+            place=t.port.name if t.port is not None else t.sea_zone.name,
+            turn=t.turn.number,
+            requested_by=t.requested_by.name if t.requested_by is not None else "",
+            dispute=t.dispute,
+        )
+        for t in rows.order_by("turn__number", "place")
+    ]
 
 
 def _pending_invitations(campaign: Campaign) -> list[DeskInvitation]:
@@ -187,4 +350,13 @@ def _last_reports(campaign: Campaign, nations: dict[int, DeskNation]) -> None:
             nations[nation_id].report_lines = [event.text for event in report_events(body)]
 
 
-__all__ = ["FAILED_MAIL_SHOWN", "Desk", "DeskDelivery", "DeskInvitation", "DeskNation", "desk_for_gm"]
+__all__ = [
+    "FAILED_MAIL_SHOWN",
+    "Desk",
+    "DeskDelivery",
+    "DeskInvitation",
+    "DeskNation",
+    "DeskTable",
+    "NeedsYou",
+    "desk_for_gm",
+]

@@ -9,7 +9,7 @@ lower service's error, and neither the change nor an entry is written.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -32,8 +32,10 @@ from campaign.turn.lifecycle import (
     campaign_not_ended,
     campaign_pause,
     campaign_resume,
+    clock_turn,
     open_turn,
     turn_claim,
+    turn_deadline_set,
     turn_extend,
     turn_retry,
 )
@@ -80,9 +82,9 @@ def gm_campaign_resume(*, campaign: Campaign, actor: Actor, now: datetime | None
 
 
 @transaction.atomic
-def gm_turn_extend(*, campaign: Campaign, actor: Actor, by: timedelta) -> Turn:
-    """Move the open turn's deadline on by ``by`` (turn_extend), audited."""
-    before = _deadline(open_turn(campaign))
+def gm_turn_extend(*, campaign: Campaign, actor: Actor, by: timedelta, reason: str = "") -> Turn:
+    """Move the open turn's deadline on by ``by`` (turn_extend), audited with the reason given."""
+    before = _deadline(clock_turn(campaign))
     turn = turn_extend(campaign=campaign, by=by)
     audit_record(
         campaign=campaign,
@@ -91,6 +93,31 @@ def gm_turn_extend(*, campaign: Campaign, actor: Actor, by: timedelta) -> Turn:
         summary=f"Deadline of turn {turn.number} extended by {_duration(by)}.",
         before={"deadline": before},
         after={"deadline": _deadline(turn)},
+        reason=reason,
+    )
+    return turn
+
+
+@transaction.atomic
+def gm_turn_deadline_set(
+    *, campaign: Campaign, actor: Actor, deadline: datetime, reason: str, now: datetime | None = None
+) -> Turn:
+    """Set the deadline of the turn the clock runs to an exact time, earlier or later
+    (turn_deadline_set), audited with the reason, which is required."""
+    reason = reason.strip()
+    if not reason:
+        raise TurnControlError("Give a reason for the new deadline; the players and the audit log read it.")
+    turn, before = turn_deadline_set(campaign=campaign, deadline=deadline, now=now)
+    assert turn.deadline is not None
+    moved = "brought forward" if turn.deadline < before else "put back"
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.TURN_DEADLINE_SET,
+        summary=f"Deadline of turn {turn.number} {moved} to {turn.deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC.",
+        before={"deadline": before.isoformat()},
+        after={"deadline": _deadline(turn)},
+        reason=reason,
     )
     return turn
 
@@ -122,9 +149,11 @@ def gm_turn_resolve_now(*, campaign: Campaign, actor: Actor) -> Turn:
 
 @transaction.atomic
 def gm_turn_retry(*, turn: Turn, actor: Actor) -> Turn:
-    """Let the sweep resume a turn whose resolution failed (turn_retry), audited."""
+    """Resume a turn whose resolution failed (turn_retry), audited: it is handed to the workers after
+    commit at once (the task's lease keeps a sweep enqueuing it too from running it twice)."""
     error = turn.error
     retried = turn_retry(turn=turn)
+    transaction.on_commit(partial(turn_resolve.delay, turn.pk))
     campaign = Campaign.objects.get(pk=turn.campaign_id)
     audit_record(
         campaign=campaign,
@@ -357,6 +386,7 @@ __all__ = [
     "gm_rules_update",
     "gm_ship_lay_down",
     "gm_treasury_adjust",
+    "gm_turn_deadline_set",
     "gm_turn_dry_run",
     "gm_turn_extend",
     "gm_turn_resolve_now",

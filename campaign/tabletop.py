@@ -22,9 +22,13 @@ what is allowed; a refused call changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+from django.contrib.staticfiles import finders
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from battles.engagements.table import (
@@ -35,7 +39,14 @@ from battles.engagements.table import (
     table_sides,
 )
 from battles.models import Battle, TabletopBattle
-from battles.tabletop_pack import pack_roll, setup_dice_check, storming_pack_roll, wind_dice_check
+from battles.tabletop_pack import (
+    battle_pack,
+    pack_roll,
+    setup_dice_check,
+    storming_pack,
+    storming_pack_roll,
+    wind_dice_check,
+)
 from campaign.models import Campaign, Nation, Order, Turn
 from campaign.selectors import diplomacy_for_campaign
 from campaign.turn.lifecycle import turn_table_resume
@@ -272,6 +283,10 @@ def table_result_approve(*, table: TabletopBattle) -> Battle | None:
             "Only a result confirmed by both sides (or entered by the game master) can be approved; "
             f"this one is {table.get_status_display().lower()}."
         )
+    # The pack as it stands now, before the result changes the forces it lists: the battle's record.
+    now = timezone.now()
+    table.record = _pack_record(table, approved_at=now)
+    table.approved_at = now
     battle: Battle | None = None
     if table.is_storming:
         try:
@@ -282,9 +297,26 @@ def table_result_approve(*, table: TabletopBattle) -> Battle | None:
         battle = table_result_apply(table=table, body=table.result)
     table.refresh_from_db(fields=["pack"])
     table.status = TabletopBattle.Status.APPLIED
-    table.save(update_fields=["status", "updated_at"])
+    table.save(update_fields=["status", "record", "approved_at", "updated_at"])
     turn_table_resume(turn_id=table.turn_id, now=timezone.now())
     return battle
+
+
+def _pack_record(table: TabletopBattle, *, approved_at: datetime) -> str:
+    """The pack's printable page as it stands, self-contained (its stylesheet inline, as the PDF is
+    printed from), marked approved: kept on the table battle once it no longer waits at the table."""
+    pack = storming_pack(table) if table.is_storming else battle_pack(table)
+    found = finders.find("pack.css")
+    css = Path(str(found)).read_text(encoding="utf-8") if found else ""
+    template = "campaign/table_storming_pack.html" if table.is_storming else "campaign/table_pack.html"
+    context = {
+        "d": {"table": table, "deadline": None},
+        "p": pack,
+        "campaign": table.campaign,
+        "inline_css": css,
+        "approved_at": approved_at,
+    }
+    return render_to_string(template, context)
 
 
 @transaction.atomic

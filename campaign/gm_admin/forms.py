@@ -21,6 +21,17 @@ from ports.models import Port
 from rules.ruleset import SETTINGS, Setting
 
 
+def new_campaign_slug(slug: str) -> str:
+    """A slug a new campaign can take: valid, and no campaign's already (else a form error saying so)."""
+    try:
+        slug_validator(slug)
+    except ValidationError as exc:
+        raise forms.ValidationError(exc.messages) from None
+    if Campaign.objects.filter(slug=slug).exists():
+        raise forms.ValidationError(f"A campaign with the address {slug!r} exists already; choose another.")
+    return slug
+
+
 class RulesetForm(forms.Form):
     """One whole-number field per rule setting, bounded as the ruleset allows."""
 
@@ -73,14 +84,7 @@ class StartCampaignForm(forms.Form):
         scenario.choices = [(name, name) for name in available_scenarios()]
 
     def clean_slug(self) -> str:
-        slug: str = self.cleaned_data["slug"]
-        try:
-            slug_validator(slug)
-        except ValidationError as exc:
-            raise forms.ValidationError(exc.messages) from None
-        if Campaign.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(f"A campaign with the address {slug!r} exists already; choose another.")
-        return slug
+        return new_campaign_slug(self.cleaned_data["slug"])
 
     def clean_first_deadline(self) -> Any:
         when = self.cleaned_data["first_deadline"]
@@ -99,12 +103,77 @@ class EndCampaignForm(forms.Form):
 class ExtendForm(forms.Form):
     days = forms.IntegerField(min_value=0, max_value=365, initial=1)
     hours = forms.IntegerField(min_value=0, max_value=23, initial=0)
+    reason = forms.CharField(
+        max_length=300, required=False, help_text="Why, for the audit log (e.g. “France asked for a weekend”)."
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not data.get("days") and not data.get("hours"):
             raise forms.ValidationError("Extend by at least one hour.")
         return data
+
+
+class ImportCopyForm(forms.Form):
+    """An export document uploaded as a copy: its new name and address, and who plays which nation."""
+
+    document = forms.FileField(
+        label="Export file", help_text="A campaign's export (.json), as the Export button downloads it."
+    )
+    name = forms.CharField(max_length=100, help_text="The copy's name, as players read it.")
+    slug = forms.SlugField(
+        max_length=49, help_text="Its address: lower-case letters, digits and hyphens, e.g. channel-1805-copy."
+    )
+    players = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 40}),
+        help_text="One line per nation: its code, =, the player's username or email, e.g. GB=nelson. "
+        "Nations not named start without a player; you run the copy.",
+    )
+
+    def clean_slug(self) -> str:
+        return new_campaign_slug(self.cleaned_data["slug"])
+
+    def clean_players(self) -> dict[str, Any]:
+        """Each line's nation code and its user, found by exact username or email."""
+        found: dict[str, Any] = {}
+        problems: list[str] = []
+        users = get_user_model().objects
+        for number, line in enumerate(self.cleaned_data["players"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            code, sep, who = (part.strip() for part in line.partition("="))
+            if not sep or not code or not who:
+                problems.append(f"Line {number} ({line.strip()!r}): write it as CODE=username, e.g. GB=nelson.")
+                continue
+            user = users.filter(username=who).first() or users.filter(email__iexact=who).first()
+            if user is None:
+                problems.append(f"Line {number}: no account with the username or email {who!r}.")
+            elif code.upper() in found:
+                problems.append(f"Line {number}: {code.upper()} is given a player twice.")
+            else:
+                found[code.upper()] = user
+        if problems:
+            raise forms.ValidationError(problems)
+        return found
+
+
+class DeadlineForm(forms.Form):
+    """An exact new deadline, earlier or later, typed in the GM's own time zone, and why."""
+
+    deadline = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        label="New deadline",
+        help_text="In your time zone; earlier or later than the current one, but in the future.",
+        error_messages={"invalid": "Enter a date and time, e.g. 2026-12-24 18:00."},
+    )
+    reason = forms.CharField(max_length=300, help_text="Why, for the players' mail and the audit log.")
+
+    def clean_deadline(self) -> Any:
+        deadline = self.cleaned_data["deadline"]
+        if deadline is not None and deadline <= timezone.now():
+            raise ValidationError("That time has passed; choose one in the future (or resolve the turn now).")
+        return deadline
 
 
 class LayDownForm(forms.Form):

@@ -1,4 +1,4 @@
-"""The open turn's pages: a dry run (nothing written) and extending its deadline."""
+"""The open turn's pages: a dry run (nothing written) and setting its deadline (exact, or extended)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 
-from campaign.gm_actions import gm_turn_dry_run, gm_turn_extend
+from campaign.gm_actions import gm_turn_deadline_set, gm_turn_dry_run, gm_turn_extend
 from campaign.gm_admin.base import CampaignPages
-from campaign.gm_admin.forms import ExtendForm
-from campaign.turn.lifecycle import TurnControlError, open_turn
+from campaign.gm_admin.forms import DeadlineForm, ExtendForm
+from campaign.models import Turn
+from campaign.turn.lifecycle import TurnControlError, clock_turn, open_turn
 
 
 class TurnPages(CampaignPages):
@@ -45,23 +47,42 @@ class TurnPages(CampaignPages):
         return TemplateResponse(request, "admin/campaign/dry_run.html", context)
 
     def extend_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Set the deadline of the turn the clock runs: to an exact time (earlier or later), or on by
+        some days and hours; each with its reason, audited, every player told by mail."""
         campaign = self._campaign(request, pk)
-        form = ExtendForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
+        exact = request.method == "POST" and "deadline" in request.POST
+        form = ExtendForm(request.POST if request.method == "POST" and not exact else None)
+        deadline_form = DeadlineForm(request.POST if exact else None)
+        turn: Turn | None = None
+        if exact and deadline_form.is_valid():
+            try:
+                turn = gm_turn_deadline_set(
+                    campaign=campaign,
+                    actor=request.user,
+                    deadline=deadline_form.cleaned_data["deadline"],
+                    reason=deadline_form.cleaned_data["reason"],
+                )
+            except TurnControlError as exc:
+                deadline_form.add_error(None, str(exc))
+        elif request.method == "POST" and not exact and form.is_valid():
             by = timedelta(days=form.cleaned_data["days"], hours=form.cleaned_data["hours"])
             try:
-                turn = gm_turn_extend(campaign=campaign, actor=request.user, by=by)
+                turn = gm_turn_extend(campaign=campaign, actor=request.user, by=by, reason=form.cleaned_data["reason"])
             except TurnControlError as exc:
                 form.add_error(None, str(exc))
-            else:
-                self.message_user(request, f"Turn {turn.number} now ends {turn.deadline:%Y-%m-%d %H:%M} UTC.")
-                return HttpResponseRedirect(reverse("admin:campaign_campaign_change", args=[pk]))
+        if turn is not None and turn.deadline is not None:
+            when = timezone.localtime(turn.deadline)
+            self.message_user(request, f"Turn {turn.number} now ends {when:%A %-d %B %Y, %H:%M} ({when.tzname()}).")
+            return HttpResponseRedirect(reverse("admin:campaign_campaign_desk", args=[pk]))
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Extend the deadline of {campaign}",
+            "title": f"Set the deadline of {campaign}",
+            "campaign": campaign,
+            "clock": clock_turn(campaign),
             "nation": None,
             "form": form,
-            "intro": "Adds time to the open turn's deadline.",
+            "deadline_form": deadline_form,
+            "zone": timezone.get_current_timezone_name(),
             "opts": self.model._meta,
         }
-        return TemplateResponse(request, "admin/campaign/extend.html", context)
+        return TemplateResponse(request, "admin/campaign/extend.html", context, status=200)

@@ -29,6 +29,7 @@ CLOCK_CHANGES = {
     "paused": "The clock is paused",
     "resumed": "The clock is running again",
     "extended": "The deadline is extended",
+    "deadline_set": "The game master set a new deadline",
 }
 
 SUBJECTS = {

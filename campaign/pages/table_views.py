@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
@@ -217,6 +218,8 @@ def _pack_html(request: HttpRequest, slug: str, table_id: int, *, inline_css: bo
     """The pack's page; for the PDF with its stylesheet inline (Chromium prints it from memory)."""
     data = table_for_player(user=request.user, slug=slug, table_id=table_id, nation_code=request.GET.get("nation"))
     if data.pack is None:
+        if data.table.record:
+            return _approved_pack(data.table.record, inline_css=inline_css), data
         raise PermissionDenied("This battle has no pack: it is not waiting at the table.")
     css = ""
     if inline_css:
@@ -225,6 +228,16 @@ def _pack_html(request: HttpRequest, slug: str, table_id: int, *, inline_css: bo
     context = {"d": data, "p": data.pack, "campaign": data.viewer.campaign, "inline_css": css}
     template = "campaign/table_storming_pack.html" if data.table.is_storming else "campaign/table_pack.html"
     return render_to_string(template, context, request=request), data
+
+
+def _approved_pack(record: str, *, inline_css: bool) -> str:
+    """An approved battle's pack as it stood then, kept with its stylesheet inline (self-contained, as
+    the PDF is printed from); the page a browser shows links the site's stylesheet instead, since the
+    Content-Security-Policy takes styles only from the site's own files."""
+    start, end = record.find("<style>"), record.find("</style>")
+    if inline_css or start == -1 or end < start:
+        return record
+    return f'{record[:start]}<link rel="stylesheet" href="{static("pack.css")}">{record[end + len("</style>") :]}'
 
 
 @login_required

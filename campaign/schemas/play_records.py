@@ -238,8 +238,12 @@ def table_records() -> dict[str, dict[str, Any]]:
                 "dispute": _text(TabletopBattle, "dispute", 2000),
                 "pack": {"type": "object"},
                 "note": column(TabletopBattle, "note"),
+                "record": column(TabletopBattle, "record", type="string"),
+                "approved_at": column(TabletopBattle, "approved_at"),
             },
-            optional=("kind",),  # written since stormings went to the table; absent: a battle
+            # kind: written since stormings went to the table (absent: a battle); record and
+            # approved_at since approved packs are kept (issue 29; absent: none kept).
+            optional=("kind", "record", "approved_at"),
         ),
     )
     # A storming's result has its own shape; the schema picks it by kind, so that an error names the

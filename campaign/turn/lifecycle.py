@@ -324,6 +324,35 @@ def turn_extend(*, campaign: Campaign, by: timedelta) -> Turn:
 
 
 @transaction.atomic
+def turn_deadline_set(*, campaign: Campaign, deadline: datetime, now: datetime | None = None) -> tuple[Turn, datetime]:
+    """Set the deadline of the turn the clock runs (the open turn, or one waiting for the table) to an
+    exact time, earlier or later than it was; it must lie in the future. Every player is told by mail.
+    Returns the turn and its previous deadline."""
+    now = now or timezone.now()
+    if deadline <= now:
+        raise TurnControlError(
+            f"The new deadline ({deadline:%Y-%m-%d %H:%M %Z}) has passed; choose a time in the future "
+            "(to resolve the turn at once, use Resolve now)."
+        )
+    turn = (
+        Turn.objects.select_for_update()
+        .filter(campaign=campaign, status__in=[Turn.Status.OPEN, Turn.Status.TABLE])
+        .first()
+    )
+    if turn is None:
+        raise TurnControlError(
+            f"{campaign.name} has no open turn, nor one waiting for the table, to set a deadline for."
+        )
+    before = turn.deadline
+    if before == deadline:
+        raise TurnControlError(f"Turn {turn.number}'s deadline is that time already.")
+    turn.deadline = deadline
+    turn.save(update_fields=["deadline"])
+    clock_changed_record(campaign=campaign, turn=turn, change="deadline_set", now=now)
+    return turn, before if before is not None else deadline
+
+
+@transaction.atomic
 def nation_ready_set(
     *,
     nation: Nation,
