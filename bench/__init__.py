@@ -4,4 +4,4 @@ Each module in ``BENCHMARKS`` exposes ``main() -> None`` (``main(argv)`` if it t
 prints its own figures.
 """
 
-BENCHMARKS: tuple[str, ...] = ("bench.battles", "bench.turns", "bench.web", "bench.fleet_of_campaigns")
+BENCHMARKS: tuple[str, ...] = ("bench.battles", "bench.turns", "bench.web", "bench.fleet_of_campaigns", "bench.soak")
