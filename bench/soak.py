@@ -45,7 +45,7 @@ from bench.soak_checks import (
     ships_in_one_place,
     turns_resolved_once,
 )
-from bench.soak_web import Api, Broken, Browser, Processes, Soak, SmtpSink
+from bench.soak_web import Api, Broken, Browser, Processes, SmtpSink, Soak
 
 DATABASE = "admiralty_soak"
 PASSWORD = "soak-Trafalgar-1805"
@@ -191,7 +191,10 @@ class CampaignSoak:
             raise Broken(f"accepting the invitation to {code} answered {accepted.status_code}")
         from campaign.models import Nation
 
-        username = Nation.objects.select_related("player").get(campaign_id=self.campaign_id, code=code).player.username
+        player = Nation.objects.select_related("player").get(campaign_id=self.campaign_id, code=code).player
+        if player is None:
+            raise Broken(f"{code} has no player after its invitation was accepted")
+        username = player.get_username()
         token = self.command("api_token", username, "--name", "soak").strip()
         return Player(
             code, username, address, Browser(self.env.soak, username, PASSWORD), Api(self.env.soak, token, username)
@@ -354,8 +357,10 @@ def run(
                 f"seed {campaign_seed}, step {played.step} ({played.action}): {broken}\n"
                 f"  replay: {replay.format(step=played.step)}"
             )
-            env.log(f"FAILED {failures[-1]}")
-        env.stats["turns"] += played.resolved_turns() if hasattr(played, "campaign_id") else 0
+            env.log(f"FAILED {failures[-1]}", flush=True)
+        turns_played = played.resolved_turns() if hasattr(played, "campaign_id") else 0
+        env.stats["turns"] += turns_played
+        env.log(f"seed {campaign_seed}: {played.step} steps, {turns_played} turns resolved", flush=True)
     return failures
 
 
@@ -381,11 +386,11 @@ def main(argv: list[str] | None = None) -> None:
     from bench.turns import bench_database_prepare
 
     url = bench_database_prepare(DATABASE)
+    import logging
+
     from django.conf import settings
 
     from config.celery import app
-
-    import logging
 
     for noisy in ("mail.log", "axes", "axes.watch_login", "django.request"):  # aiosmtpd's every SMTP line, every login
         logging.getLogger(noisy).setLevel(logging.ERROR)

@@ -67,15 +67,16 @@ def dispatch(run: CampaignSoak) -> None:
     sender = run.rng.choice(run.players)
     codes = [p.code for p in run.players if p is not sender]
     public = run.rng.random() < 0.25 or not codes
-    body = {
+    to = [] if public else run.rng.sample(codes, min(len(codes), run.rng.randint(1, 2)))
+    body: dict[str, object] = {
         "subject": f"Step {run.step}",
         "body": f"Our compliments, and a proposal for turn {open_number(run)}.",
-        **({"public": True} if public else {"to": run.rng.sample(codes, min(len(codes), run.rng.randint(1, 2)))}),
+        **({"public": True} if public else {"to": to}),
     }
     sent = sender.api.call("POST", f"{run.api}/dispatches/", body)
     run.env.stats[f"dispatches_{sent.status_code}"] += 1
     if sent.status_code == 201 and not public:
-        reader = next(p for p in run.players if p.code in body["to"])
+        reader = next(p for p in run.players if p.code in to)
         reply = {"conversation": sent.json()["conversation"], "body": "Received with thanks."}
         reader.api.call("POST", f"{run.api}/dispatches/", reply)
 

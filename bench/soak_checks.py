@@ -11,12 +11,9 @@ import json
 import re
 from collections import Counter
 from email.message import Message
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bench.soak_web import Broken
-
-if TYPE_CHECKING:
-    from bench.soak import Table
 
 BATTLE_LINK = re.compile(r"https?://[^/\s\"'<>]+(/campaigns/[\w-]+/battles/\d+/)")
 
@@ -190,7 +187,8 @@ def fog_leaks(text: str, hidden: set[str]) -> list[str]:
     return sorted(h for h in hidden if re.search(rf"(?<![\w]){re.escape(h)}(?![\w])", text))
 
 
-def tables_waiting(campaign_id: int) -> list[Table]:
+def tables_waiting(campaign_id: int) -> list[Any]:
+    """The table battles not yet applied (pk, kind, status), oldest first."""
     from battles.models import TabletopBattle
 
     return list(

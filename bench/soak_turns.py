@@ -114,7 +114,7 @@ def kill_mid_turn(run: CampaignSoak, number: int) -> None:
     while time.monotonic() < end:
         status = turn_status(run, number)
         done = TurnPhase.objects.filter(turn__campaign_id=run.campaign_id, turn__number=number).count()
-        if status in ("resolving", "table") and done >= phases_before_kill or status == "resolved":
+        if (status in ("resolving", "table") and done >= phases_before_kill) or status == "resolved":
             break
         time.sleep(0.01)
     mid = turn_status(run, number) != "resolved"
@@ -183,7 +183,8 @@ def _no_form(table_id: int) -> Any:
 def battle_result(rng: random.Random, state: dict[str, Any]) -> dict[str, Any]:
     rows = []
     for ship in state["ships"]:
-        fate = rng.choice(("intact", "intact", "intact", "damaged", "disabled"))
+        # "intact": as it came in (a ship already damaged may not come out better); sunk is always possible.
+        fate = rng.choice(("intact", "intact", "intact", "intact", "sunk"))
         if ship.get("captors") and rng.random() < 0.1:
             rows.append(
                 {"ship": ship["id"], "fate": "captured", "captured_by": ship["captors"][0], "taken_in": "damaged"}

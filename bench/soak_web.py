@@ -183,10 +183,8 @@ class Api:
 
     def call(self, method: str, url: str, body: Any = None, **headers: str) -> Any:
         send: Callable[..., Any] = getattr(self.client, method.lower())
-        if body is None:
-            response = send(url, **headers)
-        else:
-            response = send(url, body, content_type="application/json", **headers)
+        json_body = {} if body is None else {"data": body, "content_type": "application/json"}
+        response = send(url, **json_body, **headers)
         return self.soak.seen(response, f"{method} {url} as {self.who}")
 
 
@@ -198,9 +196,12 @@ class SmtpSink:
     each with ``X-Envelope-To`` (as the test suite's server does)."""
 
     def __init__(self) -> None:
+        import logging
         import socket
 
         from aiosmtpd.controller import Controller
+
+        logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every line of every session
 
         self.messages: list[Message] = []
         with socket.socket() as probe:  # a free port (aiosmtpd checks its server by connecting to it)
