@@ -233,6 +233,8 @@ def smtp_env(port: int) -> dict[str, str]:
 # --- real workers -------------------------------------------------------------------------------------
 
 
+#: One process a worker (as the test suite's workers), INFO so that every task's failure is logged.
+WORKER_OPTIONS = ("--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO")
 #: Failures a worker's log shows (a task that raised, a turn that failed).
 FAILURE_MARKS = ("raised unexpected", "Traceback (most recent call last)", "ERROR/")
 
@@ -283,19 +285,7 @@ class Processes:
 
         self.count += 1
         node = f"soak-{self.label}-{os.getpid()}-{self.count}@{os.uname().nodename}"
-        self._start(
-            node,
-            [
-                "worker",
-                "--pool=solo",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel=INFO",
-                "-n",
-                node,
-            ],
-        )
+        self._start(node, ["worker", *WORKER_OPTIONS, "-n", node])
         end = time.monotonic() + 60
         while time.monotonic() < end:
             if self.running[node].poll() is not None:
