@@ -81,7 +81,9 @@ class Env:
     smtp: Any  # has .messages
     processes: Processes
     skip: frozenset[str] = frozenset()
+    extra_players: int = 2  # most players beyond PLAYED a campaign gets
     stats: Counter[str] = field(default_factory=Counter)
+    seconds: Counter[str] = field(default_factory=Counter)  # wall time by action, checks included
     log: Any = print
 
 
@@ -157,6 +159,7 @@ class CampaignSoak:
 
         from campaign.models import Campaign
 
+        started = time.monotonic()
         self.command("load_scenario", "europe-1805", "--slug", self.slug, "--seed", str(self.seed))
         self.campaign_id = Campaign.objects.values_list("pk", flat=True).get(slug=self.slug)
         starting_position(self.campaign_id)
@@ -167,9 +170,12 @@ class CampaignSoak:
         self.gm_api = Api(self.env.soak, self.command("api_token", gm, "--name", "soak").strip(), gm)
         gm_id = get_user_model().objects.values_list("pk", flat=True).get(username=gm)
         self.admin_change({"gm": str(gm_id), "nmr_policy": "hold", "show_readiness": "on"})
-        extra = self.rng.sample(("RU", "NL", "DK", "SE", "PT", "NA", "US", "OT"), self.rng.randint(0, 2))
+        extra = self.rng.sample(
+            ("RU", "NL", "DK", "SE", "PT", "NA", "US", "OT"), self.rng.randint(0, self.env.extra_players)
+        )
         for code in (*PLAYED, *sorted(extra)):
             self.players.append(self.join(code))
+        self.env.seconds["setup"] += time.monotonic() - started
 
     def join(self, code: str) -> Player:
         """The GM invites an address to play ``code``; the mail's link; a password chosen there."""
@@ -227,9 +233,11 @@ class CampaignSoak:
             self.step += 1
             names = [a for a in ACTIONS if a not in self.env.skip]
             self.action = self.rng.choices(names, weights=[ACTIONS[a] for a in names])[0]
+            started = time.monotonic()
             getattr(soak_actions, self.action)(self)
             self.env.stats["steps"] += 1
             self.check(full=self.action in ("resolve", "revert", "refight", "copy"))
+            self.env.seconds[self.action] += time.monotonic() - started
         self.step += 1
         self.action = "end"
         soak_actions.end(self)
@@ -358,10 +366,23 @@ def run(
                 f"  replay: {replay.format(step=played.step)}"
             )
             env.log(f"FAILED {failures[-1]}", flush=True)
+            settle_broken(played, env)
         turns_played = played.resolved_turns() if hasattr(played, "campaign_id") else 0
         env.stats["turns"] += turns_played
         env.log(f"seed {campaign_seed}: {played.step} steps, {turns_played} turns resolved", flush=True)
     return failures
+
+
+def settle_broken(played: CampaignSoak, env: Env) -> None:
+    """A campaign that broke an invariant is ended (its stuck turn would keep failing in the worker, and
+    the next campaign would be blamed), and the failures its worker logged so far are set aside."""
+    if hasattr(played, "campaign_id"):
+        try:
+            played.command("end_campaign", played.slug, "--reason", "Broke an invariant in the soak.", refusals_ok=True)
+        except Broken:
+            pass
+    time.sleep(2)
+    env.processes.failures()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -430,5 +451,6 @@ def report(env: Env, failures: list[str], seconds: float) -> None:
         flush=True,
     )
     print("  " + ", ".join(f"{k} {v}" for k, v in sorted(s.items()) if k not in ("steps", "turns")), flush=True)
+    print("  seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in env.seconds.most_common()), flush=True)
     for failure in failures:
         print(f"FAILURE {failure}", flush=True)

@@ -157,6 +157,9 @@ def table_settle(run: CampaignSoak, table_id: int) -> None:
     enterer = players.get(0) or players.get(1)
     if way in ("entered", "disputed") and enterer is not None:
         entered = enterer.api.call("POST", target, body)
+        if entered.status_code == 400 and body.get("held_field") is not None:
+            body = {**body, "held_field": None}  # the side chosen kept no ship fit to hold it: neither did
+            entered = enterer.api.call("POST", target, body)
         if entered.status_code != 200:
             raise Broken(f"a valid result was refused ({entered.status_code}): {entered.content[:800]!r} for {body}")
         other = players.get(1 - entered.json()["my_side"])
@@ -169,6 +172,9 @@ def table_settle(run: CampaignSoak, table_id: int) -> None:
                 other.browser.submit(page, form, {"action": "dispute", "reason": "Our frigate was never taken."})
     if gm.call("GET", url).json().get("status") not in ("confirmed",):
         entered = gm.call("POST", target, body)  # the GM's entry stands for both sides
+        if entered.status_code == 400 and body.get("held_field") is not None:
+            body = {**body, "held_field": None}  # the side chosen kept no ship fit to hold it: neither did
+            entered = gm.call("POST", target, body)
         if entered.status_code != 200:
             raise Broken(f"the GM's valid result was refused ({entered.status_code}): {entered.content[:800]!r}")
     approved = gm.call("POST", url + "approve/")
