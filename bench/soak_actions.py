@@ -96,6 +96,8 @@ def ready(run: CampaignSoak) -> None:
 def policy(run: CampaignSoak) -> None:
     """The GM changes the missing-orders house option (and whether readiness shows) in the admin."""
     choice = run.rng.choice(("hold", "return_to_port", "ask_gm"))
+    if choice == "return_to_port" and "return-to-port" in run.env.skip:
+        choice = "hold"
     run.env.stats[f"policy_{choice}"] += 1
     run.admin_change({"nmr_policy": choice, "show_readiness": "on" if run.rng.random() < 0.8 else None})  # type: ignore[dict-item]
 
