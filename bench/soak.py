@@ -33,7 +33,7 @@ import json
 import os
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +85,7 @@ class Env:
     skip: frozenset[str] = frozenset()
     extra_players: int = 2  # most players beyond PLAYED a campaign gets
     stats: Counter[str] = field(default_factory=Counter)
-    seconds: Counter[str] = field(default_factory=Counter)  # wall time by action, checks included
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))  # wall time by action, checks too
     log: Any = print
 
 
@@ -453,6 +453,9 @@ def report(env: Env, failures: list[str], seconds: float) -> None:
         flush=True,
     )
     print("  " + ", ".join(f"{k} {v}" for k, v in sorted(s.items()) if k not in ("steps", "turns")), flush=True)
-    print("  seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in env.seconds.most_common()), flush=True)
+    print(
+        "  seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(env.seconds.items(), key=lambda kv: -kv[1])),
+        flush=True,
+    )
     for failure in failures:
         print(f"FAILURE {failure}", flush=True)
