@@ -109,7 +109,15 @@ def same_campaign(first: dict[str, Any], second: dict[str, Any]) -> str:
             return [without_times(v) for v in value]
         return value
 
-    a, b = (without_times(json.loads(json.dumps(same_run(doc)))) for doc in (first, second))
+    def without_people(doc: dict[str, Any]) -> dict[str, Any]:
+        # The two runs' accounts have their own names (one nation each per campaign and address).
+        doc["campaign"].pop("gm", None)
+        doc["campaign"].pop("co_gms", None)
+        for nation in doc.get("nations", []):
+            nation.pop("player", None)
+        return doc
+
+    a, b = (without_times(without_people(json.loads(json.dumps(same_run(doc))))) for doc in (first, second))
     return "" if a == b else differences(a, b)
 
 
