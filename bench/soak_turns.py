@@ -208,5 +208,5 @@ def storming_result(rng: random.Random, state: dict[str, Any]) -> dict[str, Any]
     return {
         "garrison_lost": garrison_lost,
         "besiegers_lost": lost,
-        "port_taken": garrison_lost == garrison and rng.random() < 0.5,
+        "port_taken": garrison_lost == garrison,  # §7: with no garrison unit left the port is taken
     }
