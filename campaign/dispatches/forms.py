@@ -9,6 +9,18 @@ from django import forms
 from campaign.dispatches.services import MAX_MUTE_TURNS, MAX_REASON, MAX_SUBJECT
 from campaign.models import Nation
 
+
+def counted_without_cutting(field: forms.Field, limit: int, *, help_text: str | None = None) -> None:
+    """Show a live count against ``limit`` (static/js/char-counter.js) instead of the browser's
+    ``maxlength``: a browser silently cuts pasted text at ``maxlength``, so a long letter pasted into
+    the box lost its end without a word. Over the limit, the service refuses it and says by how much,
+    and the form comes back with the whole text in it."""
+    field.widget.attrs.pop("maxlength", None)
+    field.widget.attrs["data-max-chars"] = str(limit)
+    if help_text is not None:
+        field.help_text = help_text
+
+
 #: The "to" choice that makes a dispatch a public proclamation.
 ALL = "ALL"
 
@@ -30,8 +42,10 @@ class StartForm(forms.Form):
         field = self.fields["to"]
         assert isinstance(field, forms.MultipleChoiceField)
         field.choices = everyone if public_only else everyone + [(n.code, n.name) for n in recipients]
-        self.fields["body"].help_text = f"Plain text, at most {max_length} characters."
-        self.fields["body"].widget.attrs["maxlength"] = str(max_length)
+        counted_without_cutting(self.fields["subject"], MAX_SUBJECT)
+        counted_without_cutting(
+            self.fields["body"], max_length, help_text=f"Plain text, at most {max_length:,} characters."
+        )
 
     def recipients(self) -> list[str] | None:
         """The codes written to, or None for a public proclamation."""
@@ -50,8 +64,9 @@ class BodyForm(forms.Form):
 
     def __init__(self, *args: object, max_length: int, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["body"].help_text = f"Plain text, at most {max_length} characters."
-        self.fields["body"].widget.attrs["maxlength"] = str(max_length)
+        counted_without_cutting(
+            self.fields["body"], max_length, help_text=f"Plain text, at most {max_length:,} characters."
+        )
 
 
 class ReasonForm(forms.Form):

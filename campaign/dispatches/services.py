@@ -78,8 +78,9 @@ def _clean_body(campaign: Campaign, body: str) -> str:
         raise DispatchRefused("The dispatch is empty: write something to send.", field="body")
     if len(text) > campaign.dispatch_max_length:
         raise DispatchRefused(
-            f"The dispatch is {len(text)} characters long; this campaign allows at most "
-            f"{campaign.dispatch_max_length}.",
+            f"The dispatch is {len(text):,} characters long; this campaign allows at most "
+            f"{campaign.dispatch_max_length:,}: shorten it by {len(text) - campaign.dispatch_max_length:,} "
+            "and send it again (nothing was sent).",
             field="body",
         )
     return text

@@ -178,10 +178,24 @@ class _ContactBook:
         self.seen.clear()
 
     def result(self) -> list[Contact]:
-        """The contacts kept; a sighting followed by a meeting in the same zone and step is the meeting."""
-        contacts = self.contacts.values()
-        met = {(c.zone_key, c.nation_code, c.step) for c in contacts if c.how == "met"}
-        return [c for c in contacts if not (c.how == "sighted" and (c.zone_key, c.nation_code, c.step) in met)]
+        """One contact per force: per nation and zone at sea (and per port blockaded), the fullest
+        account of it — a fight over a meeting over a sighting, then the latest step, then the most
+        ships — so a squadron sighted in step 1 and fought in step 2 is one row, not two. A force of
+        which nothing is left (every ship sunk or taken in the fight) is no longer a known force."""
+        best: dict[tuple[str, str, str], Contact] = {}
+        for contact in self.contacts.values():
+            key = (contact.zone_key, contact.nation_code, contact.port_key)
+            if key not in best or _fullness(contact) > _fullness(best[key]):
+                best[key] = contact
+        return [c for c in best.values() if c.present or not c.ships]
+
+
+#: How much a contact tells of a force, least first.
+_HOW_RANK = {"sighted": 0, "in port": 1, "met": 2, "fought": 3}
+
+
+def _fullness(contact: Contact) -> tuple[int, int, int]:
+    return (_HOW_RANK.get(contact.how, 0), contact.step or 0, len(contact.ships))
 
 
 def _read_battle(

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from campaign.models import Campaign, Delivery, MailEvent, Relation, Turn
+from campaign.models import Campaign, Delivery, Dispatch, MailEvent, Relation, Turn
 from campaign.tasks import mail_deliveries_send
 from tests.support.dispatches import PASSWORD, Powers, three_powers
 from tests.support.mail import parts
@@ -212,3 +212,40 @@ def test_anonymous_press_hides_the_sender_from_players_not_from_a_gm_who_reads_a
     gm_desktop.goto(f"{base}/campaigns/{slug}/dispatches/?nation=GB")
     expect(gm_desktop.locator("#mute")).to_contain_text("Mute a nation")
     gm_desktop.screenshot(path=str(screenshots / "dispatches_gm_desktop.png"), full_page=True)
+
+
+def test_a_letter_longer_than_the_limit_is_never_cut_the_count_and_the_refusal_say_by_how_much(
+    live_server: Any, browser: Browser
+) -> None:
+    """Issue 28: a 3,605-character letter pasted into the 2,000-character box was cut without a word
+    (the box's maxlength). Now the whole text stays, a live count says how far over it is, and sending
+    it is refused with the same figures and the text kept in the box; nothing is sent."""
+    p = three_powers()
+    base, slug = live_server.url, p.campaign.slug
+    limit = Campaign.objects.get(pk=p.campaign.pk).dispatch_max_length
+    letter = ("My dear Admiral, the fleet sails at dawn. " * 200)[: limit + 1605]
+    nelson = player(browser, base, "nelson")
+    nelson.goto(f"{base}/campaigns/{slug}/dispatches/")
+    nelson.get_by_label("France", exact=True).check()
+    nelson.get_by_role("textbox", name="Subject").fill("A long letter")
+    box = nelson.get_by_role("textbox", name="Dispatch")
+    box.fill(letter)
+    assert len(box.input_value()) == len(letter)  # nothing cut
+    expect(nelson.locator("#id_body-count")).to_have_text(
+        f"1,605 characters over the limit of {limit:,}: shorten it before sending."
+    )
+    expect(box).to_have_attribute("aria-invalid", "true")
+    assert no_sideways_scroll(nelson)
+
+    nelson.get_by_role("button", name="Send").click()
+    expect(nelson.locator("form.dispatch-form")).to_contain_text(
+        f"The dispatch is {len(letter):,} characters long; this campaign allows at most {limit:,}: shorten it by 1,605"
+    )
+    assert nelson.get_by_role("textbox", name="Dispatch").input_value().replace("\r\n", "\n") == letter.strip()
+    assert not Dispatch.objects.filter(campaign=p.campaign).exists()
+
+    # Shortened to the limit, the count turns back to "N of 2,000" and the letter goes.
+    nelson.get_by_role("textbox", name="Dispatch").fill(letter[:limit])
+    expect(nelson.locator("#id_body-count")).to_have_text(f"{limit:,} of {limit:,} characters")
+    nelson.get_by_role("button", name="Send").click()
+    expect(nelson.locator("body")).to_contain_text("Dispatch sent.")

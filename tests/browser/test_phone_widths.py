@@ -221,3 +221,44 @@ def test_an_order_moves_down_its_list_on_a_phone_with_and_without_javascript(
         )
         context.close()
     assert list(gb.orders.values_list("pk", flat=True)) == [first.pk, second.pk]
+
+
+LANDSCAPE = {"width": 844, "height": 390}
+
+
+def test_in_landscape_the_header_and_tabs_leave_most_of_the_first_screen_to_the_page(
+    live_server: Any, browser: Browser, screenshots: Path
+) -> None:
+    """Issue 28: on a phone held sideways (844 × 390) the masthead, the campaign's header and its tabs
+    filled the first screen. Now they take at most 40 % of it, on every page with the campaign header,
+    and there is one navigation: the masthead names the simulator only off the campaign pages."""
+    world = journey_world()
+    slug = world["campaign"].slug
+    phone = _logged_in(browser, live_server.url, LANDSCAPE)
+    heights: dict[str, float] = {}
+    for name in ("dashboard", "orders", "turns", "dispatches"):
+        path = _pages(slug, 0, 0)[name]
+        response = phone.goto(live_server.url + path)
+        assert response is not None and response.status == 200, path
+        heights[name] = phone.evaluate("document.querySelector('nav.tabs').getBoundingClientRect().bottom")
+        assert phone.get_by_role("link", name="Simulator", exact=True).count() == 1, name
+        assert _too_wide(phone) is None or phone.evaluate("document.documentElement.scrollWidth") <= LANDSCAPE["width"]
+        phone.screenshot(path=str(screenshots / f"landscape-{name}.png"))
+    assert max(heights.values()) <= 0.4 * LANDSCAPE["height"], heights
+    phone.goto(live_server.url + "/")
+    assert phone.get_by_role("link", name="Simulator", exact=True).count() == 1  # off the campaign pages
+
+
+def test_the_site_has_a_favicon_and_a_manifest_a_phone_can_pin(live_server: Any, browser: Browser) -> None:
+    """Issue 28: /favicon.ico was 404; a phone could not pin the site to its home screen."""
+    page = browser.new_page()
+    icon = page.request.get(live_server.url + "/favicon.ico")
+    assert icon.status == 200 and icon.headers["content-type"] in ("image/x-icon", "image/vnd.microsoft.icon")
+    manifest = page.request.get(live_server.url + "/manifest.webmanifest")
+    assert manifest.status == 200 and manifest.headers["content-type"].startswith("application/manifest+json")
+    body = manifest.json()
+    assert body["name"] == "Admiralty" and body["display"] == "standalone"
+    for icon_entry in body["icons"]:
+        assert page.request.get(live_server.url + icon_entry["src"]).status == 200, icon_entry["src"]
+    page.goto(live_server.url + "/accounts/login/")
+    assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"

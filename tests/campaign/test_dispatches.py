@@ -139,7 +139,10 @@ def test_unread_counts_in_the_header_cost_no_query_of_their_own(p: Powers, djang
 def test_refusals_name_the_problem_and_change_nothing(p: Powers) -> None:
     cases: list[tuple[dict[str, Any], str]] = [
         ({"to": ["FR"], "body": "   "}, "empty"),
-        ({"to": ["FR"], "body": "x" * 2001}, "2001 characters long; this campaign allows at most 2000"),
+        (
+            {"to": ["FR"], "body": "x" * 2001},
+            "2,001 characters long; this campaign allows at most 2,000: shorten it by 1 ",
+        ),
         ({"to": ["XX"]}, "No nation XX in this campaign; its nations are France, Great Britain, Spain"),
         ({"to": ["GB"]}, "cannot write to itself"),
         ({"to": []}, "Choose at least one nation"),

@@ -143,7 +143,14 @@ def test_a_refused_dispatch_is_shown_on_the_form_and_nothing_is_sent(p: Powers) 
     Campaign.objects.filter(pk=p.campaign.pk).update(dispatch_max_length=10)
     response = post_new(p, p.nelson, ["FR"], "Far too long a dispatch")
     assert response.status_code == 200
-    assert "The dispatch is 23 characters long; this campaign allows at most 10." in text(response.content.decode())
+    page_text = text(response.content.decode())
+    assert (
+        "The dispatch is 23 characters long; this campaign allows at most 10: shorten it by 13 and send it again"
+        " (nothing was sent)." in page_text
+    )
+    # The whole text comes back in the box, and the box carries no maxlength that would cut a paste.
+    assert ">\nFar too long a dispatch</textarea>" in response.content.decode()
+    assert "maxlength" not in response.content.decode().split('name="body"')[0].rsplit("<textarea", 1)[-1]
     response = post_new(p, p.nelson, ["ALL", "FR"], "Both")
     assert "Choose either all nations (a public proclamation) or named nations, not both." in text(
         response.content.decode()

@@ -278,6 +278,22 @@ def test_a_meeting_replaces_the_sighting_of_the_same_step() -> None:
     assert [c.how for c in contacts] == ["met"]  # type: ignore[attr-defined]
 
 
+def test_a_squadron_sighted_then_fought_is_one_force_and_a_destroyed_one_is_gone() -> None:
+    """Issue 28: "Known enemy forces" listed one squadron twice (sighted in step 1, met in step 2)
+    and kept a fleet every ship of which was sunk or taken."""
+    sighted = sighting("biscay", [("FR", "3rd-74", "ready")] * 2, step=1)
+    met_later = {**sighting("biscay", [("FR", "3rd-74", "ready")] * 2, step=2), "how": "met", "text": "met"}
+    sighted_later = sighting("channel", [("ES", "frigate", "ready")], step=1)
+    again = sighting("channel", [("ES", "frigate", "ready")], step=2)
+    contacts = _parse([sighted, met_later, sighted_later, again])
+    assert sorted((c.nation_code, c.zone_key, c.how, c.step) for c in contacts) == [  # type: ignore[attr-defined]
+        ("ES", "channel", "sighted", 2),
+        ("FR", "biscay", "met", 2),
+    ]
+    all_gone = sighting("channel", [("FR", "1st", "sunk"), ("FR", "2nd", "captured")], step=3)
+    assert [c.nation_code for c in _parse([all_gone])] == []  # type: ignore[attr-defined]
+
+
 def test_allied_and_own_ships_in_a_report_are_not_enemies() -> None:
     event = sighting("channel", [("GB", "1st", "ready"), ("ES", "2nd", "ready"), ("FR", "frigate", "ready")])
     contacts = _parse([event], friendly=frozenset({"GB", "ES"}))
