@@ -274,7 +274,10 @@ class CampaignSoak:
             if (address, path) in self.links_checked and not recheck:
                 continue
             self.links_checked.add((address, path))
-            status = readers[address].get(path).status_code
+            answer = readers[address].get(path)
+            if answer.status_code == 302:  # a re-fought battle's link leads to its new fight
+                answer = readers[address].get(answer["Location"])
+            status = answer.status_code
             self.env.stats["links_opened"] += 1
             if status not in (200, 410):
                 raise Broken(f"the battle link {path} mailed to {address} answers {status}")

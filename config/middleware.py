@@ -122,6 +122,11 @@ class NulByteGuardMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         where = self._where(request)
+        if where is not None and request.path.startswith("/api/"):
+            # The API's one error format (battles.api.problems), so each endpoint's documented 400 holds.
+            detail = f"The {where} contains a NUL character (\\x00), which is never allowed."
+            body = problem_body(status=400, detail=detail, errors=[ProblemEntry(f"({where})", "bad_text", detail)])
+            return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
         if where is not None:
             return HttpResponse(
                 f"Bad request: the {where} contains a NUL character (\\x00), which is never allowed.",

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db.models import Sum
+from django.test import Client
 from django.utils import timezone
 
 from battles.models import Battle
@@ -153,6 +155,28 @@ def test_refight_changes_that_battle_only_and_keeps_the_books(start_worker, smtp
     assert "The battle fleet action at Brest (Bay of Biscay), turn 1" in body
     assert "The Brest sally's dice were disputed" in body
     wait_for(lambda: sum("turn 1 resolved: your report" in s.lower() for _, s in subjects()) == 4)
+
+    # Issue 25: the links in the first report mails still lead somewhere. The re-fought battle's old
+    # link leads to its new fight; the battle of the other place, fought again unchanged, likewise.
+    gm, nelson = Client(), Client()
+    gm.force_login(players.gm)
+    nelson.force_login(players.gb)
+    slug = world.campaign.slug
+    for place in ("biscay", "channel"):
+        answer = gm.get(f"/campaigns/{slug}/battles/{old[place].pk}/")
+        assert answer.status_code == 302 and answer["Location"] == f"/campaigns/{slug}/battles/{new[place].pk}/"
+        assert gm.get(answer["Location"]).status_code == 200
+    # A plain revert sets the new fights aside: their links say so, with the GM's reason (410).
+    campaign_revert(campaign=world.campaign, turn_number=1, reason="Orders were lost in the post", actor=players.gm)
+    for who in (gm, nelson):
+        gone = who.get(f"/campaigns/{slug}/battles/{new['biscay'].pk}/")
+        assert gone.status_code == 410
+        assert "set aside" in gone.content.decode() and "Orders were lost in the post" in gone.content.decode()
+        assert "Bay of Biscay" in gone.content.decode()
+    # Nobody outside the campaign learns that a battle was ever there.
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("stranger", "s@example.org", "stranger-pass-1"))
+    assert stranger.get(f"/campaigns/{slug}/battles/{new['biscay'].pk}/").status_code == 404
 
 
 def test_the_refight_and_rerun_commands_wait_for_the_workers(start_worker, capsys) -> None:
