@@ -127,8 +127,10 @@ def test_archived_rows_are_gone_for_players_and_readable_by_the_gm(client: Clien
 
     campaign_revert(campaign=world.campaign, turn_number=1, reason="Disputed sallies", actor=players.gm)
 
-    # Players: the battle page, the turn's report, the API and the export know nothing of it.
-    assert client.get(reverse("battles:detail", args=[slug, battle.pk])).status_code == 404
+    # Players: the battle's old link says it was set aside and why (410, issue 25: links in mails
+    # stay alive); the list, the turn's report, the API and the export know nothing of it.
+    gone = client.get(reverse("battles:detail", args=[slug, battle.pk]))
+    assert gone.status_code == 410 and "Disputed sallies" in gone.content.decode()
     listed = client.get(reverse("battles:list", args=[slug])).content.decode()
     assert "Bay of Biscay" not in listed
     api = client.get(f"/api/v1/campaigns/{slug}/battles/")

@@ -135,7 +135,13 @@ def test_a_nul_in_a_path_is_a_400(player: Any, path: str) -> None:
 @pytest.mark.parametrize("query", NUL_QUERIES)
 @pytest.mark.parametrize("page", ["/", "/accounts/login/", "/api/v1/campaigns/", "/admin/campaign/campaign/"])
 def test_a_nul_in_a_query_string_is_a_400(player: Any, page: str, query: str) -> None:
-    assert _logged_in(player).get(page + query).status_code == 400
+    response = _logged_in(player).get(page + query)
+    if page.startswith("/api/"):
+        # The API's views refuse their own query parameters, in the API's one error format (the
+        # schema fuzz holds each to its documented answer): a 4xx problem, never a 5xx.
+        assert 400 <= response.status_code < 500 and response["Content-Type"] == "application/problem+json"
+    else:
+        assert response.status_code == 400
 
 
 def test_a_nul_in_a_header_or_a_form_field_is_a_400(player: Any) -> None:
