@@ -44,6 +44,7 @@ class BattleFacts:
     sides: tuple[tuple[str, ...], ...]
     winner: int | None
     in_line: frozenset[int]
+    place: str = ""
 
     def side_of(self, code: str) -> int | None:
         return next((k for k, nations in enumerate(self.sides) if code in nations), None)
@@ -116,11 +117,15 @@ class ReportSummary:
         parts += [f"{name} blockaded" for name in self.blockading]
         if self.ships_lost and not self.battles:
             parts.append(f"{counted(self.ships_lost, 'ship')} lost")
-        if not parts:
+        if not parts:  # a quiet turn: what the orders did, and the money
             if not self.orders:
-                return "a quiet turn, no orders given"
-            done = f"{counted(self.carried_out, 'order')} carried out"
-            return done + (f", {len(self.skipped)} skipped" if self.skipped else "")
+                parts.append("no orders given")
+            if self.carried_out:
+                parts.append(f"{counted(self.carried_out, 'order')} carried out")
+            if self.skipped:
+                parts.append(f"{counted(len(self.skipped), 'order')} skipped")
+            if self.income is not None:
+                parts.append(f"income {self.income} EP")
         return ", ".join(parts[:3]) + (f" and {len(parts) - 3} more" if len(parts) > 3 else "")
 
 
@@ -132,12 +137,13 @@ def battle_facts(
     battles: dict[int, BattleFacts] = {}
     ids = sorted(set(battle_ids))
     if ids:
-        for pk, sides, winner, report in Battle.objects.filter(pk__in=ids).values_list(
-            "pk", "sides", "winner", "report"
-        ):
+        rows = Battle.objects.filter(pk__in=ids).values_list(
+            "pk", "sides", "winner", "report", "sea_zone__name", "port__name"
+        )
+        for pk, sides, winner, report, zone_name, port_name in rows:
             rows = report.get("ships") if isinstance(report, Mapping) else None
             line = frozenset(r["ref"] for r in rows or [] if isinstance(r, Mapping) and isinstance(r.get("ref"), int))
-            battles[pk] = BattleFacts(_side_nations(sides), winner, line)
+            battles[pk] = BattleFacts(_side_nations(sides), winner, line, port_name or zone_name or "")
     engagements: dict[int, BattleFacts] = {}
     ids = sorted(set(engagement_ids))
     if ids:
@@ -167,7 +173,10 @@ def report_summary(
     for e in events:
         if isinstance(e, OrderCarriedOut | OrderSkipped):
             label = kind_labels.get(e.order_kind, e.order_kind.replace("_", " "))
-            s.orders.append(OrderLine(e.order_position, label, e.text, isinstance(e, OrderSkipped), e.code))
+            skipped = isinstance(e, OrderSkipped)
+            # A skip's text names the order ("Order 2 (run_guns) skipped: why"): the line says only why.
+            text = e.text.split(" skipped: ", 1)[-1] if skipped else e.text
+            s.orders.append(OrderLine(e.order_position, label, text[:1].upper() + text[1:], skipped, e.code))
         elif isinstance(e, BattleFought):
             _battle(s, e, nation_code, battles.get(e.battle_id))
         elif isinstance(e, SideCaptured):
@@ -218,7 +227,7 @@ def _battle(s: ReportSummary, e: BattleFought, code: str, facts: BattleFacts | N
     mine = facts.side_of(code) if facts is not None else None
     if facts is None or mine is None:
         return  # a battle seen, not fought: the story tells it
-    place = e.place_name or "sea"
+    place = e.place_name or facts.place or "sea"
     result = "drawn" if facts.winner is None else ("won" if facts.winner == mine else "lost")
     s.battles.append(BattleLine(e.battle_id, place, result))
     for row in e.ships:

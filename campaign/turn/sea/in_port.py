@@ -183,7 +183,7 @@ def _sally_plan(world: SeaWorld, port: Port, orders: list[tuple[Order, Mover]], 
     )
     for order, mover in group:
         sallied.add(mover.fleet.pk)
-        notes.append(MoveNote(order, False, f"sallies from {port.name} against the {world.label(blockade)} blockaders"))
+        notes.append(MoveNote(order, False, f"sallies from {port.name} against the blockaders of {world.words(blockade)}"))
     return notes
 
 
