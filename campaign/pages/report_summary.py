@@ -137,12 +137,14 @@ def battle_facts(
     battles: dict[int, BattleFacts] = {}
     ids = sorted(set(battle_ids))
     if ids:
-        rows = Battle.objects.filter(pk__in=ids).values_list(
+        found = Battle.objects.filter(pk__in=ids).values_list(
             "pk", "sides", "winner", "report", "sea_zone__name", "port__name"
         )
-        for pk, sides, winner, report, zone_name, port_name in rows:
-            rows = report.get("ships") if isinstance(report, Mapping) else None
-            line = frozenset(r["ref"] for r in rows or [] if isinstance(r, Mapping) and isinstance(r.get("ref"), int))
+        for pk, sides, winner, report, zone_name, port_name in found:
+            listed: Any = report.get("ships") if isinstance(report, Mapping) else None
+            line = frozenset(
+                int(r["ref"]) for r in listed or [] if isinstance(r, Mapping) and isinstance(r.get("ref"), int)
+            )
             battles[pk] = BattleFacts(_side_nations(sides), winner, line, port_name or zone_name or "")
     engagements: dict[int, BattleFacts] = {}
     ids = sorted(set(engagement_ids))

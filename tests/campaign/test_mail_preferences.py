@@ -32,7 +32,8 @@ def test_every_mail_carries_one_click_unsubscribe_headers_for_its_own_event(smtp
     report = next(
         m
         for m in smtp_inbox.messages
-        if m["X-Envelope-To"] == people["GB"].email and str(m["Subject"]).startswith("[Channel 1805] Turn 1: no orders given")
+        if m["X-Envelope-To"] == people["GB"].email
+        and str(m["Subject"]).startswith("[Channel 1805] Turn 1: no orders given")
     )
     assert report["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     link = "".join(str(report["List-Unsubscribe"]).split()).strip("<>")  # unfolded

@@ -4,6 +4,8 @@ that check refused it at resolution — and every ``*_noted`` event carries a co
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
@@ -22,9 +24,8 @@ def test_each_order_has_one_outcome_event_with_its_id_and_a_code() -> None:
     sails = order_store(world.turn, world.gb, "move", fleet=world.channel_fleet.pk, path=["sea", "downs"])
     # The Western Approaches do not touch the North Sea: the move's own check refuses it at resolution.
     astray = order_store(world.turn, world.gb, "move", fleet=western.pk, path=["north-sea"])
-    nowhere = order_store(
-        world.turn, world.gb, "lay_down", **{"class": "frigate", "name": "Amazon", "port": "atlantis"}
-    )
+    lay_down: dict[str, Any] = {"class": "frigate", "name": "Amazon", "port": "atlantis"}
+    nowhere = order_store(world.turn, world.gb, "lay_down", **lay_down)
     turn_resolve_inline(world.turn)
 
     report = TurnReport.objects.get(turn=world.turn, nation=world.gb).body["events"]
@@ -68,7 +69,8 @@ def test_every_noted_event_has_a_code_of_its_kind_and_the_schema_lists_them() ->
     assert "code" in schemas["OrderCarriedOutEvent"]["required"]
 
 
-def _enum(schemas: dict, prop: dict) -> list[str]:
+def _enum(schemas: dict[str, Any], prop: dict[str, Any]) -> list[str]:
     """An enum the schema moved into a component of its own (``$ref`` or ``allOf``)."""
-    ref = prop.get("$ref") or next(iter(prop.get("allOf") or []), {}).get("$ref", "")
+    first: dict[str, Any] = next(iter(prop.get("allOf") or []), {})
+    ref = str(prop.get("$ref") or first.get("$ref", ""))
     return list(schemas[ref.rsplit("/", 1)[-1]]["enum"]) if ref else []

@@ -183,7 +183,8 @@ def _sally_plan(world: SeaWorld, port: Port, orders: list[tuple[Order, Mover]], 
     )
     for order, mover in group:
         sallied.add(mover.fleet.pk)
-        notes.append(MoveNote(order, False, f"sallies from {port.name} against the blockaders of {world.words(blockade)}"))
+        against = f"the blockaders of {world.words(blockade)}"
+        notes.append(MoveNote(order, False, f"sallies from {port.name} against {against}"))
     return notes
 
 
