@@ -17,10 +17,11 @@ from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.api.base import problem_response
+from battles.api.base import ApiView, problem_response
 from battles.api.problems import Problem, ProblemEntry
 from campaign.api.conventions import CLOSED, MAX_BIGINT, NATION, SEEN, api_nation, id_within, orders_closed
 from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
+from campaign.api.play_serializers import OrderValidationSerializer
 from campaign.api.serializers import (
     OrderListSerializer,
     OrderReorderSerializer,
@@ -43,7 +44,14 @@ from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import ListChanged, OrderRefused, OrdersRefused, RefusalCode, TurnClosed
 from campaign.orders.selectors import nation_ready, order_list_version, orders_for_turn
-from campaign.orders.services import order_add, order_update, order_withdraw, orders_reorder, orders_replace
+from campaign.orders.services import (
+    order_add,
+    order_update,
+    order_withdraw,
+    orders_reorder,
+    orders_replace,
+    orders_replace_check,
+)
 
 REFUSED = {
     400: problem_response(
@@ -53,13 +61,20 @@ REFUSED = {
 }
 
 
-def _entry(refused: OrderRefused) -> ProblemEntry:
-    return ProblemEntry(refused.field, refused.code.value, refused.message)
+def _entry(refused: OrderRefused, *, listed: bool = False) -> ProblemEntry:
+    """One refusal as an error: in a submitted list (``listed``) with its ``index`` and its field as a
+    path into the list (``[2].path``); with the refusal's numbers (cost, available, limit…)."""
+    index = refused.index if listed else None
+    field = refused.field
+    if index is not None:
+        field = f"[{index}].{field}" if field else f"[{index}]"
+    return ProblemEntry(field, refused.code.value, refused.message, index=index, numbers=refused.numbers)
 
 
-def _refused(detail: str, refusals: list[OrderRefused], *, code: str | None = None) -> Problem:
+def _refused(detail: str, refusals: list[OrderRefused], *, code: str | None = None, listed: bool = False) -> Problem:
     """A 400 naming every refusal with its machine-readable code and the body field it concerns."""
-    return Problem(status.HTTP_400_BAD_REQUEST, detail, errors=[_entry(r) for r in refusals], code=code)
+    entries = [_entry(r, listed=listed) for r in refusals]
+    return Problem(status.HTTP_400_BAD_REQUEST, detail, errors=entries, code=code)
 
 
 def _data(request: Request) -> Any:
@@ -92,6 +107,18 @@ def _open_desk(request: Request, slug: str, named: Named | None = None) -> Order
 
 def _named(request: Request, body_turns: list[Any] | None = None) -> Named:
     return named_of(request, body_turns or [])
+
+
+def _list_body(request: Request) -> tuple[Any, Named]:
+    """The body of ``PUT /orders/`` (and of its validation): the list, each order's ``"turn"`` taken
+    out, and the turn and list version the writer names."""
+    bodies = _data(request)
+    turns: list[Any] = []
+    if isinstance(bodies, list):
+        pairs = [without_turn(b) for b in bodies]
+        bodies = [b for b, _ in pairs]
+        turns = [t for _, given in pairs for t in given]
+    return bodies, _named(request, turns)
 
 
 def _written(desk: OrderDesk, was_ready: bool) -> dict[str, Any]:
@@ -146,7 +173,7 @@ def _order_list(
     }
 
 
-def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Problem:
+def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1, listed: bool = False) -> Problem:
     if isinstance(refused, TurnClosed):
         return turn_closed_problem(refused)
     if isinstance(refused, ListChanged):
@@ -159,6 +186,7 @@ def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Probl
             f"{len(refusals)} of {total} orders refused; nothing was stored.",
             refusals,
             code=RefusalCode.ORDERS_REFUSED.value,
+            listed=listed,
         )
     return _refused(refused.message, [refused])
 
@@ -216,13 +244,7 @@ class OrderListView(IdempotentApiView):
         responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def put(self, request: Request, slug: str) -> Response:
-        bodies = _data(request)
-        turns: list[Any] = []
-        if isinstance(bodies, list):
-            pairs = [without_turn(b) for b in bodies]
-            bodies = [b for b, _ in pairs]
-            turns = [t for _, given in pairs for t in given]
-        named = _named(request, turns)
+        bodies, named = _list_body(request)
         desk = _open_desk(request, slug, named)
         was_ready = _was_ready(desk)
         try:
@@ -230,7 +252,7 @@ class OrderListView(IdempotentApiView):
                 nation=desk.nation, bodies=bodies, actor=request.user, named_turn=named.turn, version=named.version
             )
         except OrderRefused as refused:
-            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
+            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1, listed=True) from None
         written = _written(desk, was_ready)
         data = OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position), written)).data
         return Response(data, headers=_headers(desk, written))
@@ -328,3 +350,45 @@ class OrderDetailView(IdempotentApiView):
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
         return Response(status=status.HTTP_204_NO_CONTENT, headers=_headers(desk, _written(desk, was_ready)))
+
+
+class OrderValidateView(ApiView):
+    """``POST /orders/validate/``: the body of ``PUT /orders/`` checked by the replacement's own check
+    (:func:`~campaign.orders.services.orders_replace_check`), answered as PUT would, storing nothing."""
+
+    query_parameters = ("nation",)
+    refuses_bad_text_by_field = True
+
+    @extend_schema(
+        operation_id="orders_validate",
+        summary="Check a whole list of orders as PUT /orders/ would, without storing anything",
+        description="200 with each order as it would be stored and in words; or 400 with exactly the refusals "
+        "PUT /orders/ would give (each with its index in the list, its field as a path such as [2].path, its "
+        "code and numbers). Nothing is stored and the ready mark is untouched. If-Match and a \"turn\" are "
+        "honoured as by PUT.",
+        parameters=[NATION, IF_MATCH],
+        request=order_body_schema(many=True),
+        responses={200: OrderValidationSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        bodies, named = _list_body(request)
+        desk = _open_desk(request, slug, named)
+        try:
+            cleans = orders_replace_check(
+                nation=desk.nation, bodies=bodies, named_turn=named.turn, version=named.version
+            )
+        except OrderRefused as refused:
+            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1, listed=True) from None
+        assert desk.turn is not None  # an open desk has its turn
+        orders = [
+            Order(position=c.position, kind=c.kind, body=c.body, fleet=c.fleet, nation=desk.nation) for c in cleans
+        ]
+        data = {
+            "nation": desk.nation.code,
+            "turn": desk.turn.number,
+            "orders": [
+                {"position": o.position, "kind": o.kind, "description": order_describe(o), "body": o.body}
+                for o in orders
+            ],
+        }
+        return Response(OrderValidationSerializer(data).data)

@@ -387,6 +387,36 @@ def order_move(*, order: Order, by: int, actor: Actor = None, named_turn: int | 
     return next(o for o in moved if o.pk == order.pk)
 
 
+def _replacement_checked(
+    *, nation: Nation, bodies: object, named_turn: int | None, version: str | None
+) -> tuple[Turn, list[CleanOrder]]:
+    """The one check of a whole new list (orders_replace's, and the API's validation without storing):
+    the open turn (locked), the list's version, then every order in listed order. Raises
+    :class:`OrdersRefused` listing every refused order (each with its ``index`` in ``bodies``), or a
+    plain :class:`OrderRefused` when the submission as a whole cannot be taken."""
+    if isinstance(bodies, str | bytes | Mapping) or not isinstance(bodies, Sequence):
+        raise OrderRefused(
+            f"The orders must be a JSON list of order objects, not {json_type(bodies)}.",
+            code=RefusalCode.NOT_A_LIST,
+        )
+    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    _list_unchanged(nation=nation, turn=turn, version=version)
+    cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=bodies)
+    refused = [r for r in refusals if r is not None]
+    if refused:
+        raise OrdersRefused(refused)
+    return turn, [clean for clean in cleans if clean is not None]
+
+
+@transaction.atomic
+def orders_replace_check(
+    *, nation: Nation, bodies: object, named_turn: int | None = None, version: str | None = None
+) -> list[CleanOrder]:
+    """What :func:`orders_replace` would store for ``bodies``, or its refusals; stores nothing (the
+    API's ``POST /orders/validate/``). The same check as a replacement, so the two never disagree."""
+    return _replacement_checked(nation=nation, bodies=bodies, named_turn=named_turn, version=version)[1]
+
+
 @transaction.atomic
 def orders_replace(
     *,
@@ -402,17 +432,7 @@ def orders_replace(
     :class:`OrderRefused` when the submission as a whole cannot be taken (orders closed, not a list);
     then nothing is stored. An empty list withdraws every order (and still counts as submitted).
     """
-    if isinstance(bodies, str | bytes | Mapping) or not isinstance(bodies, Sequence):
-        raise OrderRefused(
-            f"The orders must be a JSON list of order objects, not {json_type(bodies)}.",
-            code=RefusalCode.NOT_A_LIST,
-        )
-    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
-    _list_unchanged(nation=nation, turn=turn, version=version)
-    cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=bodies)
-    refused = [r for r in refusals if r is not None]
-    if refused:
-        raise OrdersRefused(refused)
+    turn, cleans = _replacement_checked(nation=nation, bodies=bodies, named_turn=named_turn, version=version)
     old = [_order_json(o) for o in Order.objects.filter(turn=turn, nation=nation).order_by("position")]
     Order.objects.filter(turn=turn, nation=nation).delete()
     orders = [
@@ -426,7 +446,6 @@ def orders_replace(
             fleet=clean.fleet,
         )
         for clean in cleans
-        if clean is not None
     ]
     try:
         stored = Order.objects.bulk_create(orders)
