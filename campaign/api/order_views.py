@@ -364,7 +364,7 @@ class OrderValidateView(ApiView):
         summary="Check a whole list of orders as PUT /orders/ would, without storing anything",
         description="200 with each order as it would be stored and in words; or 400 with exactly the refusals "
         "PUT /orders/ would give (each with its index in the list, its field as a path such as [2].path, its "
-        "code and numbers). Nothing is stored and the ready mark is untouched. If-Match and a \"turn\" are "
+        'code and numbers). Nothing is stored and the ready mark is untouched. If-Match and a "turn" are '
         "honoured as by PUT.",
         parameters=[NATION, IF_MATCH],
         request=order_body_schema(many=True),

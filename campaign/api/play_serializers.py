@@ -66,7 +66,9 @@ class MovementRulesSerializer(serializers.Serializer[Any]):
 
 
 class QuotaRulesSerializer(serializers.Serializer[Any]):
-    period = serializers.ChoiceField(choices=[(p, p) for p in QUOTA_PERIODS], help_text="This year's column.")
+    period = serializers.ChoiceField(
+        choices=[(p, p) for p in QUOTA_PERIODS], help_text="This year's column of the quota table."
+    )
     percent = serializers.IntegerField(help_text="The caller's navy's quota this year (%).")
     four_decker_limit = serializers.IntegerField(help_text="Four-deckers a nation may own, not counting captured.")
     period_starts = serializers.DictField(

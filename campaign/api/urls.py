@@ -26,9 +26,7 @@ urlpatterns = [
     ),
     path("campaigns/<slug:slug>/nations/", play_views.NationListView.as_view(), name="nations"),
     path("campaigns/<slug:slug>/rules/", play_views.RulesView.as_view(), name="rules"),
-    path(
-        "campaigns/<slug:slug>/fleets/<int:fleet_id>/moves/", play_views.FleetMovesView.as_view(), name="fleet_moves"
-    ),
+    path("campaigns/<slug:slug>/fleets/<int:fleet_id>/moves/", play_views.FleetMovesView.as_view(), name="fleet_moves"),
     path("campaigns/<slug:slug>/turns/", play_views.TurnListView.as_view(), name="turns"),
     path("campaigns/<slug:slug>/ready/", views.ReadyView.as_view(), name="ready"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.TurnReportView.as_view(), name="turn"),

@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that could refuse: a CORS preflight carries no credentials (config/api_edges.py).
+    "config.api_edges.ApiCorsMiddleware",
     # A NUL anywhere in a request is a 400 before anything reads it (PostgreSQL refuses NUL in text).
     "config.middleware.NulByteGuardMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
@@ -142,9 +144,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# The OpenAPI schema (/api/schema/) and its browsable docs (/api/docs/): to logged-in users only,
-# unless this is set (config.permissions.ApiDocsPermission reads it on every request).
+# The OpenAPI schema (/api/schema/) is public; its browsable docs (/api/docs/) are for logged-in users
+# only, unless this is set (config.permissions.ApiDocsPermission reads it on every request).
 API_DOCS_PUBLIC = env.bool("API_DOCS_PUBLIC", default=False)
+# Web origins (e.g. https://dashboard.example.org) whose pages may call /api/ from a browser (CORS,
+# config.api_edges.ApiCorsMiddleware); empty: no cross-origin calls.
+API_CORS_ORIGINS = env.list("API_CORS_ORIGINS", default=[])
 
 # Login throttling (django-axes) for the web login, the admin login and the API's Basic auth:
 # after AXES_FAILURE_LIMIT failures from one address for one username, further logins of that username
