@@ -41,6 +41,8 @@ class CurrentTurn:
     #: The campaign has ended: its last turn may still be open in the database, but it takes no more
     #: orders and readiness, and no deadline runs (the services refuse them too).
     campaign_ended: bool = False
+    #: The season's key ("high_summer"), as the API spells it; ``season_label`` is for people.
+    season: str = ""
 
     @property
     def is_open(self) -> bool:
@@ -117,6 +119,7 @@ def _current_turn(latest: Turn | None) -> CurrentTurn | None:
         status=latest.status,
         status_label=latest.get_status_display(),
         season_label=latest.get_season_display(),
+        season=latest.season,
         year=latest.year,
         deadline=latest.deadline,
         campaign_ended=latest.campaign.status == Campaign.Status.ENDED,

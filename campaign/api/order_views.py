@@ -272,6 +272,13 @@ class OrderListView(IdempotentApiView):
         desk = _open_desk(request, slug, named)
         was_ready = _was_ready(desk)
         try:
+            unknown = sorted(str(k) for k in data if k != "order") if isinstance(data, dict) else []
+            if unknown:
+                raise OrderRefused(
+                    f'Unknown key {unknown[0]!r}: the body is {{"order": [order ids]}} (and an optional "turn").',
+                    code=RefusalCode.UNKNOWN_KEY,
+                    field=unknown[0],
+                )
             ids = data.get("order") if isinstance(data, dict) else None
             if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
                 raise OrderRefused(

@@ -20,7 +20,11 @@ from rules.economy import repair_cost
 from rules.ruleset import BIG_CLASSES, QUOTA_PERIODS, SHIP_CLASS_NAMES, SHIP_CLASSES, SOL_CLASSES, Ruleset
 from rules.ruleset import DEFAULTS as RULEBOOK
 
-_RELATION = {Relation.State.WAR: "war", Relation.State.PEACE: "peace", Relation.State.ALLIANCE: "alliance"}
+_RELATION: dict[str, str] = {
+    Relation.State.WAR: "war",
+    Relation.State.PEACE: "peace",
+    Relation.State.ALLIANCE: "alliance",
+}
 
 
 def nations_for_player(*, user: User, slug: str, nation_code: str | None) -> list[dict[str, Any]]:
@@ -122,8 +126,5 @@ def legal_paths(move: MapMove) -> list[dict[str, Any]]:
 def turns_for_player(*, user: User, slug: str, nation_code: str | None) -> list[dict[str, Any]]:
     """The campaign's turns, newest first (nothing secret: numbers, dates and states)."""
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
-    return list(
-        Turn.objects.filter(campaign=viewer.campaign)
-        .order_by("-number")
-        .values("number", "year", "season", "status", "deadline", "resolved_at")
-    )
+    rows = Turn.objects.filter(campaign=viewer.campaign).order_by("-number")
+    return [dict(row) for row in rows.values("number", "year", "season", "status", "deadline", "resolved_at")]

@@ -37,7 +37,8 @@ class CampaignSummarySerializer(serializers.Serializer[Any]):
 class TurnStateSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="open | resolving | resolved")
-    season = serializers.CharField(source="season_label", help_text="e.g. Spring")
+    season = serializers.ChoiceField(choices=Season.choices)
+    season_name = serializers.CharField(source="season_label", help_text="The season in words, e.g. 'High Summer'.")
     year = serializers.IntegerField()
     deadline = serializers.DateTimeField(allow_null=True)
 
@@ -96,7 +97,7 @@ class AdmiralSerializer(serializers.Serializer[Any]):
 class ShipSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    ship_class = serializers.ChoiceField(choices=SHIP_CLASSES, help_text="Ship class (CONTRACT.md).")
+    ship_class = serializers.ChoiceField(choices=SHIP_CLASSES, help_text="Ship class.")
     nation = serializers.CharField(source="nation.code")
     original_nation = serializers.CharField(source="original_nation.code", help_text="Differs when captured.")
     condition = serializers.CharField(help_text="ready | damaged | disabled")
@@ -162,7 +163,8 @@ class TurnBattleSerializer(BattleSummarySerializer):
 
 class TurnReportSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
-    season = serializers.CharField()
+    season = serializers.ChoiceField(choices=Season.choices)
+    season_name = serializers.CharField(help_text="The season in words, e.g. 'High Summer'.")
     year = serializers.IntegerField()
     nation = serializers.CharField(source="viewer.nation.code")
     events = TurnEventsField(

@@ -265,13 +265,19 @@ class TurnReportView(ApiView):
         history = turn_history_for_player(
             user=request.user, slug=slug, number=id_within(number, MAX_INT), nation_code=api_nation(request, slug)
         )
+        resolved, season = (
+            Turn.objects.filter(campaign=history.viewer.campaign, number=history.number)
+            .values_list("resolved_at", "season")
+            .get()
+        )
         fought = {b.id: b.fought for b in history.battles}
         battles = list(Battle.objects.filter(pk__in=fought).select_related("turn", "sea_zone", "port").order_by("id"))
         for battle in battles:
             battle.fought = fought[battle.pk]  # type: ignore[attr-defined]  # read by TurnBattleSerializer
         data = {
             "number": history.number,
-            "season": history.season,
+            "season": season,
+            "season_name": history.season,
             "year": history.year,
             "viewer": history.viewer,
             "events": history.report.events if history.report is not None else [],
@@ -279,11 +285,6 @@ class TurnReportView(ApiView):
             "previous": history.previous,
             "next": history.next,
         }
-        resolved = (
-            Turn.objects.filter(campaign=history.viewer.campaign, number=history.number)
-            .values_list("resolved_at", flat=True)
-            .first()
-        )
         return conditional(request, TurnReportSerializer(data).data, last_modified=resolved)
 
 
