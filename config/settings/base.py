@@ -14,6 +14,7 @@ import django_stubs_ext
 import environ
 from celery.schedules import crontab
 
+from config.api_guide import API_GUIDE
 from config.celery_queues import MAIL, task_queues, task_routes
 
 django_stubs_ext.monkeypatch()
@@ -332,7 +333,7 @@ SPECTACULAR_SETTINGS = {
         "battles.api.schema_shapes.declare_headers",
     ],
     "TITLE": "Admiralty API",
-    "DESCRIPTION": "Napoleonic naval campaign manager.",
+    "DESCRIPTION": API_GUIDE,
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
