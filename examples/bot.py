@@ -45,7 +45,7 @@ class Api:
         return data if status == 200 else sys.exit(f"GET {path or 'nation view'}: {status} {data and data['detail']}")
 
     def every(self, path: str) -> list[Any]:
-        return self.get(f"{path}?page_size=500")["results"]  # a map has fewer zones and ports than that
+        return self.get(f"{path}?page_size=500")["results"]  # a campaign has fewer nations, zones, ports
 
 
 def distances(zones: dict[str, Any], targets: set[str]) -> dict[str, int]:
@@ -61,7 +61,7 @@ def distances(zones: dict[str, Any], targets: set[str]) -> dict[str, int]:
 
 
 def plan(api: Api, view: dict[str, Any]) -> list[dict[str, Any]]:
-    at_war = {n["code"] for n in api.get("nations/") if n["relation"] == "war"}
+    at_war = {n["code"] for n in api.every("nations/") if n["relation"] == "war"}
     rules = api.get("rules/")
     zones = {z["key"]: z for z in api.every("zones/")}
     ports = api.every("ports/")

@@ -27,20 +27,21 @@ from campaign.pages.map_moves import map_move_for_player
 
 
 class NationListView(ApiView):
-    query_parameters = ("nation",)
+    query_parameters = ("nation", "page", "page_size")
 
     @extend_schema(
         operation_id="nations_list",
-        summary="Every nation: its player, how it stands to the caller's nation, offers between them, ready",
+        summary="Every nation: its player, how it stands to the caller's nation, offers between them, ready "
+        "(paginated, by code)",
         description="relation is war, peace or alliance to the caller's nation (self for it): attack only "
         "nations at war. offers are the pending offers of peace or alliance between each nation and the "
         "caller's (no one else's). ready is null where the campaign hides readiness from players.",
-        parameters=[NATION],
-        responses={200: NationSerializer(many=True), **SEEN},
+        parameters=[NATION, *PAGE_QUERY],
+        responses={200: page_of(NationSerializer), **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
         rows = nations_for_player(user=request.user, slug=slug, nation_code=api_nation(request, slug))
-        return Response(NationSerializer(rows, many=True).data)
+        return paginated(self, request, rows, NationSerializer)
 
 
 class RulesView(ApiView):

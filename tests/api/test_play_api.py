@@ -35,7 +35,7 @@ def _as(user: Any) -> APIClient:
 
 
 def test_the_nations_list_gives_each_relation_to_the_callers_nation(fw: FogWorld) -> None:
-    rows = {r["code"]: r for r in _as(fw.nelson).get(f"{BASE}/nations/").json()}
+    rows = {r["code"]: r for r in _as(fw.nelson).get(f"{BASE}/nations/").json()["results"]}
     assert {c: r["relation"] for c, r in rows.items()} == {
         "GB": "self",
         "FR": "war",
@@ -45,7 +45,7 @@ def test_the_nations_list_gives_each_relation_to_the_callers_nation(fw: FogWorld
     assert rows["GB"]["player"] == "nelson" and rows["FR"]["player"] == "villeneuve"
     assert rows["PT"]["player"] is None and rows["NL"]["name"] == "Batavian Republic"
     # France sees the same world from its side: the Dutch are its allies, Portugal a neutral.
-    french = {r["code"]: r["relation"] for r in _as(fw.villeneuve).get(f"{BASE}/nations/").json()}
+    french = {r["code"]: r["relation"] for r in _as(fw.villeneuve).get(f"{BASE}/nations/").json()["results"]}
     assert french == {"GB": "war", "FR": "self", "PT": "peace", "NL": "alliance"}
 
 
@@ -53,25 +53,25 @@ def test_offers_are_shown_only_to_the_two_nations_they_concern(fw: FogWorld) -> 
     DiplomaticOffer.objects.create(
         campaign=fw.campaign, from_nation=fw.w.fr, to_nation=fw.w.gb, kind=DiplomaticOffer.Kind.PEACE, turn=1
     )
-    british = {r["code"]: r for r in _as(fw.nelson).get(f"{BASE}/nations/").json()}
+    british = {r["code"]: r for r in _as(fw.nelson).get(f"{BASE}/nations/").json()["results"]}
     assert british["FR"]["offers"] == [{"from_nation": "FR", "to_nation": "GB", "kind": "peace", "turn": 1}]
     assert british["PT"]["offers"] == [] and british["GB"]["offers"] == []
     # Portugal's player (here the GM looking through Portugal) sees no letter between two others.
-    portuguese = _as(fw.gm).get(f"{BASE}/nations/?nation=PT").json()
+    portuguese = _as(fw.gm).get(f"{BASE}/nations/?nation=PT").json()["results"]
     assert all(r["offers"] == [] for r in portuguese)
 
 
 def test_readiness_is_given_unless_the_campaign_hides_it(fw: FogWorld) -> None:
     NationTurn.objects.filter(nation=fw.w.fr).update(ready=True)
-    rows = {r["code"]: r["ready"] for r in _as(fw.nelson).get(f"{BASE}/nations/").json()}
+    rows = {r["code"]: r["ready"] for r in _as(fw.nelson).get(f"{BASE}/nations/").json()["results"]}
     assert rows == {"GB": False, "FR": True, "PT": False, "NL": False}
     Campaign.objects.filter(pk=fw.campaign.pk).update(show_readiness=False)
-    hidden = {r["code"]: r["ready"] for r in _as(fw.nelson).get(f"{BASE}/nations/").json()}
+    hidden = {r["code"]: r["ready"] for r in _as(fw.nelson).get(f"{BASE}/nations/").json()["results"]}
     assert set(hidden.values()) == {None}
 
 
 def test_the_nations_list_shows_nothing_secret(fw: FogWorld) -> None:
-    for row in _as(fw.nelson).get(f"{BASE}/nations/").json():
+    for row in _as(fw.nelson).get(f"{BASE}/nations/").json()["results"]:
         assert set(row) == {"code", "name", "player", "relation", "offers", "ready"}
     assert _as(fw.nelson).get(f"{BASE}/nations/?nation=FR").status_code == 403
     assert _as(fw.outsider).get(f"{BASE}/nations/").status_code == 404
