@@ -9,7 +9,7 @@ shapes strict OpenAPI 3.0.3 tools read the same way.
 - :func:`declare_headers`: the headers the API sends are declared on the answers that carry them
   (ETag, Last-Modified, Cache-Control on a conditional read; ETag and the ready mark on an order
   write; Idempotent-Replayed on a replay; Retry-After on 429; WWW-Authenticate on 401), and every
-  operation documents a 500 as a problem.
+  operation documents a 500 and a 503 as problems.
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ _READY_CLEARED = _header("true when this write cleared the nation's ready mark."
 _REPLAYED = _header("true on the stored answer of an Idempotency-Key already used for this request.")
 _RETRY_AFTER = _header("Seconds to wait before the next write.")
 _WWW_AUTHENTICATE = _header("How to authenticate: Bearer (a personal API token) or Basic.")
-_SERVER_ERROR = "The server failed; the answer is a problem (server_error) and nothing was changed."
+_SERVER_ERROR = "The server failed: a problem (server_error). Retry with the same Idempotency-Key."
+_UNAVAILABLE = "A service the site needs (Redis) is down: a problem (service_unavailable); try again later."
 
 
 def _parameter_names(operation: dict[str, Any]) -> set[str]:
@@ -118,8 +119,7 @@ def declare_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 responses["429"].setdefault("headers", {})["Retry-After"] = _RETRY_AFTER
             if "401" in responses:
                 responses["401"].setdefault("headers", {})["WWW-Authenticate"] = _WWW_AUTHENTICATE
-            responses.setdefault(
-                "500",
-                {"description": _SERVER_ERROR, "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": _PROBLEM}}}},
-            )
+            problem = {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": _PROBLEM}}}
+            responses.setdefault("500", {"description": _SERVER_ERROR, "content": problem})
+            responses.setdefault("503", {"description": _UNAVAILABLE, "content": problem})
     return result
