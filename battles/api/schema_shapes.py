@@ -2,7 +2,7 @@
 shapes strict OpenAPI 3.0.3 tools read the same way.
 
 - :func:`typed_nullables`: ``nullable`` is ignored by strict 3.0.3 tools beside a ``$ref`` or an
-  ``allOf`` without ``type``; each such schema gets the referenced component's type.
+  ``allOf`` without ``type``; each such schema becomes a ``oneOf`` of the reference and a typed null.
 - :func:`strict_bodies`: the bodies whose unknown keys the server refuses (every order kind, the ready
   mark, a new listed order) say ``additionalProperties: false``; a reorder's ``order`` is required; an
   order's text fields are never empty (the order check refuses an empty string).
@@ -35,16 +35,22 @@ def _walk(node: Any, visit: Any) -> None:
 
 
 def typed_nullables(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A nullable reference as ``oneOf: [the reference, null]``, where null is a typed schema that
+    allows only null: what strict 3.0.3 tools and client generators (openapi-python-client gives
+    ``Admiral | None``) read alike. Giving the ``allOf`` a ``type`` instead made the generator drop
+    the null."""
     schemas = result.get("components", {}).get("schemas", {})
 
     def visit(node: dict[str, Any]) -> None:
         if not node.get("nullable") or "type" in node:
             return
-        if "$ref" in node:  # siblings of a $ref are ignored: move it into an allOf
-            node["allOf"] = [{"$ref": node.pop("$ref")}]
-        refs = [part.get("$ref", "") for part in node.get("allOf", [])]
-        if len(refs) == 1 and refs[0].startswith(_REF):
-            node["type"] = schemas.get(refs[0].removeprefix(_REF), {}).get("type", "object")
+        refs = [node["$ref"]] if "$ref" in node else [part.get("$ref", "") for part in node.get("allOf", [])]
+        if len(refs) != 1 or not refs[0].startswith(_REF):
+            return
+        kind = schemas.get(refs[0].removeprefix(_REF), {}).get("type", "object")
+        for key in ("$ref", "allOf", "nullable"):
+            node.pop(key, None)
+        node["oneOf"] = [{"$ref": refs[0]}, {"type": kind, "nullable": True, "enum": [None]}]
 
     _walk(result, visit)
     return result
