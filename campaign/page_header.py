@@ -14,7 +14,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, NmrPolicy, Turn
-from campaign.orders.deadline import names_in_words
 from campaign.viewer import Viewer
 
 
@@ -41,6 +40,13 @@ def page_paths(viewer: Viewer) -> dict[str, str]:
     paths["simulator"] = reverse("campaign:simulator", args=[slug])
     paths["dispatches"] = reverse("campaign:dispatches", args=[slug])
     return paths
+
+
+def names_in_words(names: list[str]) -> str:
+    """Names as a sentence lists them: "Spain", "Spain and France", "Spain, France and Russia"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def turn_waits_for(viewer: Viewer) -> str:

@@ -358,8 +358,10 @@ def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
         return table
     turn = Turn.objects.select_for_update().get(pk=table.turn_id)
     if table.is_storming:
-        records, rolled, setup = storming_pack_roll(table, campaign_seed=table.campaign.seed, turn_number=turn.number)
-        table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled, "setup": setup}
+        records, rolled, tide_setup = storming_pack_roll(
+            table, campaign_seed=table.campaign.seed, turn_number=turn.number
+        )
+        table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled, "setup": tide_setup}
     else:
         records, rolled, setup = pack_roll(table, campaign_seed=table.campaign.seed, turn_number=turn.number)
         table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}

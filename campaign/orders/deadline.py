@@ -23,6 +23,7 @@ from campaign.audit import CommandLine, actor_label
 from campaign.json_text import text_fault
 from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
 from campaign.orders.errors import OrderRefused, RefusalCode
+from campaign.page_header import names_in_words
 from campaign.permissions import runs_campaign
 
 #: The body key (API) and form field (web) with the GM's reason for a late order.
@@ -54,7 +55,7 @@ def deadline_passed(turn: Turn) -> bool:
 def _is_gm(actor: AbstractBaseUser | AnonymousUser | CommandLine | None, campaign_id: int) -> bool:
     if isinstance(actor, CommandLine):
         return True
-    return actor is not None and bool(actor.is_authenticated) and runs_campaign(actor, campaign_id)  # type: ignore[arg-type]
+    return actor is not None and bool(actor.is_authenticated) and runs_campaign(actor, campaign_id)
 
 
 def missing_at_deadline(*, turn: Turn, nation_id: int) -> bool:
@@ -75,13 +76,6 @@ def missing_names(*, turn: Turn) -> list[str]:
         .order_by("name")
         .values_list("name", flat=True)
     )
-
-
-def names_in_words(names: list[str]) -> str:
-    """ "Spain", "Spain and France", "Spain, France and Russia"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def closed_for_players(turn: Turn, campaign: Campaign) -> str:
