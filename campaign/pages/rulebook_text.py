@@ -290,6 +290,11 @@ SECTION_TEXT: dict[int, list[str]] = {
 #: Each applies to turns resolved after it; turns already played stand as they were.
 CHANGES: list[tuple[str, str]] = [
     (
+        "Keels in a captured port",
+        "A keel on the slips of a port taken last turn is no longer launched while the port settles: it "
+        "keeps losing build turns and is launched the turn after, when the port works again.",
+    ),
+    (
         "Sides at sea",
         "A nation at war with an ally of the strongest nation in the zone now fights on the second side, "
         "and that ally on the first (before, only nations at war with the strongest nation itself formed the "
