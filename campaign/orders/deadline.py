@@ -48,8 +48,14 @@ class DeadlinePassed(OrderRefused):
         super().__init__(message, code=RefusalCode.DEADLINE_PASSED)
 
 
-def deadline_passed(turn: Turn) -> bool:
-    return turn.deadline is not None and turn.deadline <= timezone.now()
+def deadline_passed(turn: Turn, campaign: Campaign) -> bool:
+    """The turn's deadline has passed while its campaign runs: a paused campaign's clock stands still
+    (resuming moves the deadline on by the pause), so its orders stay open."""
+    return (
+        turn.deadline is not None
+        and turn.deadline <= timezone.now()
+        and campaign.status == Campaign.Status.ACTIVE
+    )
 
 
 def _is_gm(actor: AbstractBaseUser | AnonymousUser | CommandLine | None, campaign_id: int) -> bool:
@@ -103,9 +109,9 @@ def deadline_gate(
     missing nation under the "GM is asked" policy; ``entering``: the change stores an order (then the
     GM must give a reason). Returns the late mark for the orders stored, or None before the deadline.
     Called by every order service under the turn's lock."""
-    if not deadline_passed(turn):
-        return None
     campaign = turn.campaign
+    if not deadline_passed(turn, campaign):
+        return None
     if campaign.nmr_policy != NmrPolicy.ASK_GM or not _is_gm(actor, campaign.pk):
         raise DeadlinePassed(closed_for_players(turn, campaign))
     if not missing_at_deadline(turn=turn, nation_id=nation.pk):
@@ -140,7 +146,7 @@ def deadline_gate(
 def late_entry_open(*, turn: Turn | None, nation: Nation, campaign: Campaign, is_gm: bool) -> tuple[bool, str]:
     """For a page: (whether the viewer enters orders late — the form asks for a reason, the message that
     orders are closed to the viewer or ""). Before the deadline: (False, "")."""
-    if turn is None or not deadline_passed(turn):
+    if turn is None or not deadline_passed(turn, campaign):
         return False, ""
     if not is_gm or campaign.nmr_policy != NmrPolicy.ASK_GM:
         return False, closed_for_players(turn, campaign)
