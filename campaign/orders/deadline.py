@@ -51,11 +51,7 @@ class DeadlinePassed(OrderRefused):
 def deadline_passed(turn: Turn, campaign: Campaign) -> bool:
     """The turn's deadline has passed while its campaign runs: a paused campaign's clock stands still
     (resuming moves the deadline on by the pause), so its orders stay open."""
-    return (
-        turn.deadline is not None
-        and turn.deadline <= timezone.now()
-        and campaign.status == Campaign.Status.ACTIVE
-    )
+    return turn.deadline is not None and turn.deadline <= timezone.now() and campaign.status == Campaign.Status.ACTIVE
 
 
 def _is_gm(actor: AbstractBaseUser | AnonymousUser | CommandLine | None, campaign_id: int) -> bool:
