@@ -5,9 +5,9 @@ left of the zone — each with its nation's letters, its colour and a title sayi
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.template.defaultfilters import pluralize
 
@@ -37,6 +37,8 @@ class Marker:
 
     #: The nation's letters, shown on the marker with its colour (a colour alone is not enough).
     nation_code: str = ""
+    #: One of many forces in its zone: at the whole-map zoom a cluster stands for them all.
+    clustered: bool = False
 
     @property
     def text(self) -> str:
@@ -179,5 +181,48 @@ def markers(
 ) -> list[Marker]:
     """Where the map draws forces: own/allied at sea to the right of the zone, in port beside the port,
     enemies to the left of the zone. A marker links to its zone's panel, or to its fleet on the
-    dashboard when it stands for a single own fleet."""
-    return _friendly_markers(zones, ports, fleets) + _enemy_markers(zones, ports, contacts)
+    dashboard when it stands for a single own fleet. Markers of a zone with CLUSTER_FROM or more are
+    marked ``clustered`` (see :func:`clusters`)."""
+    found = _friendly_markers(zones, ports, fleets) + _enemy_markers(zones, ports, contacts)
+    crowded = {k for k, n in Counter(m.zone_key for m in found).items() if n >= CLUSTER_FROM}
+    return [replace(m, clustered=True) if m.zone_key in crowded else m for m in found]
+
+
+#: How many markers in one zone (at sea and in its ports, any nation) are drawn as one at the whole map.
+CLUSTER_FROM = 3
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Many forces in one zone, drawn as one marker until the map is zoomed in (it opens the zone's panel)."""
+
+    zone_key: str
+    x: float
+    y: float
+    count: int
+    title: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.count} forces"
+
+    @property
+    def width(self) -> float:
+        return round(len(self.text) * 5.0 + 5, 1)
+
+
+def clusters(zones: Sequence[MapZone], found: Sequence[Marker]) -> list[Cluster]:
+    """One cluster per zone whose markers are ``clustered``, right of the zone, naming what it holds."""
+    zone_at = {z.key: z for z in zones}
+    by_zone: dict[str, list[Marker]] = defaultdict(list)
+    for m in found:
+        if m.clustered:
+            by_zone[m.zone_key].append(m)
+    out = []
+    for key, group in sorted(by_zone.items()):
+        zone = zone_at.get(key)
+        if zone is None:
+            continue
+        what = "; ".join(m.title for m in group)
+        out.append(Cluster(key, zone.x, zone.y, len(group), f"{zone.name}: {what} — zoom in or tap for the list"))
+    return out
