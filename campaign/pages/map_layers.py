@@ -77,17 +77,18 @@ def battles_svg(out: list[str], last: LastTurn) -> None:
 
 
 def clusters_svg(out: list[str], found: Sequence[Cluster], links: Any) -> None:
-    """One marker for a zone of many forces (shown at the whole map only): it opens the zone's panel."""
+    """One marker for a crowd of forces (shown at the whole map only): tapping it shows the map at ×4
+    around them, where each is drawn (a link to that view; the script zooms there in place)."""
     if not found:
         return
     out.append('\n  <g class="clusters">')
     for c in found:
         half = round(c.width / 2)
-        link = links.zone(c.zone_key, ' class="cluster-link"')
+        url = f"{links.map}?{links.nq}zoom=4&amp;cx={c.x:.0f}&amp;cy={c.y:.0f}"
         out.append(
-            f"\n    {link}"
-            f'<g transform="translate({c.x} {c.y})"><g class="k"><g class="cluster" transform="translate(12 -6)"'
-            f' data-cluster="{_e(c.zone_key)}"><title>{_e(c.title)}</title>'
+            f'\n    <a href="{url}" class="cluster-link" data-cx="{c.x:.0f}" data-cy="{c.y:.0f}">'
+            f'<g transform="translate({c.x} {c.y})"><g class="k"><g class="cluster" transform="translate({-half} -6)">'
+            f"<title>{_e(c.title)}</title>"
             f'<rect width="{c.width}" height="12" rx="6"/>'
             f'<text aria-hidden="true" x="{half}" y="9">{_e(c.text)}</text>'
             f'<circle class="hit" cx="{half}" cy="6" r="12"/></g></g></g></a>'

@@ -5,7 +5,7 @@ left of the zone — each with its nation's letters, its colour and a title sayi
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -181,22 +181,46 @@ def markers(
 ) -> list[Marker]:
     """Where the map draws forces: own/allied at sea to the right of the zone, in port beside the port,
     enemies to the left of the zone. A marker links to its zone's panel, or to its fleet on the
-    dashboard when it stands for a single own fleet. Markers of a zone with CLUSTER_FROM or more are
-    marked ``clustered`` (see :func:`clusters`)."""
+    dashboard when it stands for a single own fleet. Markers in a crowd (see :func:`clusters`) are
+    marked ``clustered``."""
     found = _friendly_markers(zones, ports, fleets) + _enemy_markers(zones, ports, contacts)
-    crowded = {k for k, n in Counter(m.zone_key for m in found).items() if n >= CLUSTER_FROM}
-    return [replace(m, clustered=True) if m.zone_key in crowded else m for m in found]
+    crowded = {i for group in _crowds(found) for i in group}
+    return [replace(m, clustered=True) if i in crowded else m for i, m in enumerate(found)]
 
 
-#: How many markers in one zone (at sea and in its ports, any nation) are drawn as one at the whole map.
+#: How many markers make a crowd, and how near (in map units, between the places they stand beside)
+#: they must be: at the whole map a crowd is drawn as one cluster (the Channel's ports and zones).
 CLUSTER_FROM = 3
+CLUSTER_REACH = 40.0
+
+
+def _crowds(found: Sequence[Marker]) -> list[list[int]]:
+    """Groups (indices into ``found``) of CLUSTER_FROM or more markers whose places are chained within
+    CLUSTER_REACH of each other, in the order of their first marker."""
+    spots = [m.anchor or (m.x, m.y) for m in found]
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (xi, yi) in enumerate(spots):
+        for j in range(i):
+            xj, yj = spots[j]
+            if abs(xi - xj) <= CLUSTER_REACH and abs(yi - yj) <= CLUSTER_REACH:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(found)):
+        groups[root(i)].append(i)
+    return [g for g in sorted(groups.values()) if len(g) >= CLUSTER_FROM]
 
 
 @dataclass(frozen=True)
 class Cluster:
-    """Many forces in one zone, drawn as one marker until the map is zoomed in (it opens the zone's panel)."""
+    """A crowd of forces drawn as one marker at the whole map; tapping it zooms in on them."""
 
-    zone_key: str
     x: float
     y: float
     count: int
@@ -212,17 +236,17 @@ class Cluster:
 
 
 def clusters(zones: Sequence[MapZone], found: Sequence[Marker]) -> list[Cluster]:
-    """One cluster per zone whose markers are ``clustered``, right of the zone, naming what it holds."""
-    zone_at = {z.key: z for z in zones}
-    by_zone: dict[str, list[Marker]] = defaultdict(list)
-    for m in found:
-        if m.clustered:
-            by_zone[m.zone_key].append(m)
+    """One cluster per crowd of ``clustered`` markers, at the middle of their places, its title naming
+    every force in it. ``zones`` name where the crowd is (the zone nearest its middle)."""
     out = []
-    for key, group in sorted(by_zone.items()):
-        zone = zone_at.get(key)
-        if zone is None:
-            continue
-        what = "; ".join(m.title for m in group)
-        out.append(Cluster(key, zone.x, zone.y, len(group), f"{zone.name}: {what} — zoom in or tap for the list"))
+    members = [m for m in found if m.clustered]
+    for group in _crowds(members):
+        crowd = [members[i] for i in group]
+        spots = [m.anchor or (m.x, m.y) for m in crowd]
+        x = round(sum(p[0] for p in spots) / len(spots), 1)
+        y = round(sum(p[1] for p in spots) / len(spots), 1)
+        near = min(zones, key=lambda z: (z.x - x) ** 2 + (z.y - y) ** 2, default=None)
+        where = f"Around {near.name}: " if near is not None else ""
+        what = "; ".join(m.title for m in crowd)
+        out.append(Cluster(x, y, len(crowd), f"{where}{what} — tap to zoom in on them"))
     return out

@@ -177,6 +177,17 @@
       }
     }, true);
     svg.addEventListener("click", function (event) {
+      // A crowd's cluster: zoom in on it here rather than load the map again at that view.
+      var cluster = event.target.closest("a.cluster-link");
+      if (cluster) {
+        event.preventDefault();
+        var cx = Number(cluster.dataset.cx), cy = Number(cluster.dataset.cy);
+        box.w = full.w / 4; box.h = full.h / 4;
+        box.x = cx - box.w / 2; box.y = cy - box.h / 2;
+        apply();
+      }
+    });
+    svg.addEventListener("click", function (event) {
       // An SVG link with hx-get/hx-post is htmx's: htmx does not cancel the browser's own
       // navigation for SVG <a> elements (they are not HTMLAnchorElements), so cancel it here.
       var link = event.target.closest("a");

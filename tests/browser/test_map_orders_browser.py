@@ -140,9 +140,15 @@ def test_every_clickable_map_element_is_at_least_44_px_at_every_zoom(
     page.goto(map_url)
     assert page.locator("svg.seamap a").count() > 40
     assert _small_targets(page) == []
-    # A crowded zone is one cluster at the whole map, and its forces once zoomed in.
-    assert page.locator("svg.seamap a.cluster-link").count() >= 1
+    # A crowd of forces (the Channel's) is one cluster at the whole map; a tap zooms in on it.
+    clusters = page.locator("svg.seamap a.cluster-link")
+    assert clusters.count() >= 2
     page.screenshot(path=str(screenshots / f"map-orders-{size}-whole.png"))
+    clusters.first.click()
+    assert _zoom(page) == pytest.approx(4, rel=0.02)
+    expect(clusters.first).to_be_hidden()
+    assert _small_targets(page) == []
+    page.locator("[data-map-zoom=reset]").click()
     for _ in range(3):  # the script's zoom: ×2, ×4, ×8
         page.locator("[data-map-zoom=in]").click()
         assert _small_targets(page) == []

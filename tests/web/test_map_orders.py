@@ -162,3 +162,15 @@ def test_withdrawing_from_the_map_refuses_another_nations_order_and_an_old_turns
     assert Order.objects.filter(pk__in=[theirs.pk, ours.pk]).count() == 2
     body = _post(client, campaign, "map_withdraw", {"order": ours.pk, "turn": 1})
     assert "Withdrawn:" in body and not Order.objects.filter(pk=ours.pk).exists()
+
+
+def test_a_crowd_of_forces_is_one_cluster_that_links_to_a_closer_view(campaign: Campaign) -> None:
+    svg = _svg(client_for(_player(campaign, "GB")), campaign)
+    clusters = re.findall(r'<a href="([^"]+)" class="cluster-link"[^>]*>.*?<title>([^<]*)</title>', svg)
+    assert clusters, "the Channel's ports and zones hold more than three of Britain's forces"
+    for href, title in clusters:
+        assert "zoom=4&amp;cx=" in href  # without the script the link itself zooms in
+        assert title.startswith("Around ") and "Great Britain:" in title
+    # Each force in a crowd is still drawn, hidden by the stylesheet until the map is zoomed in.
+    hidden = svg.count('in-cluster"')
+    assert hidden >= 3 * len(clusters)
