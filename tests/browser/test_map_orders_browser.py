@@ -58,7 +58,8 @@ def _small_targets(page: Page) -> list[str]:
         """() => Array.from(document.querySelectorAll('svg.seamap a')).map(a => {
             const r = a.getBoundingClientRect();
             const shown = getComputedStyle(a).display !== 'none' && r.width + r.height > 0;
-            return shown && (r.width < 44 || r.height < 44) ? a.outerHTML.slice(0, 120) + ` ${r.width}x${r.height}` : null;
+            const small = shown && (r.width < 44 || r.height < 44);
+            return small ? a.outerHTML.slice(0, 120) + ` ${r.width}x${r.height}` : null;
         }).filter(Boolean)"""
     )
     return list(small)
@@ -84,7 +85,8 @@ def test_a_move_is_drawn_replaced_and_withdrawn_and_a_blockade_given_on_a_phone(
     fleet_link.click()
     expect(page.locator("#move-h")).to_have_text("Move Mediterranean Fleet")
     page.locator("svg.seamap a.dest-link[data-dest='ligurian-sea']").click()
-    expect(page.locator("#map-area .message.success")).to_contain_text("Order added: Mediterranean Fleet to Ligurian Sea")
+    added = page.locator("#map-area .message.success")
+    expect(added).to_contain_text("Order added: Mediterranean Fleet to Ligurian Sea")
     # The map draws it: a line from the fleet to the Ligurian Sea, with an arrowhead.
     drawn = page.locator(f"svg.seamap .order-move.order-own[data-order-fleet='{fleet.pk}']")
     expect(drawn).to_have_count(1)

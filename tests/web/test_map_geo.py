@@ -100,7 +100,8 @@ def test_the_zoom_query_narrows_the_view_and_bad_values_show_the_whole_map(campa
     assert _viewbox(_get(client, campaign, "?zoom=8&cx=0&cy=0"))[:2] == (0.0, 0.0)
     # A level between the links' is the script's (pinch, wheel): kept when the map is drawn again.
     assert _viewbox(_get(client, campaign, "?zoom=2.5&cx=500&cy=300"))[2] == pytest.approx(whole[2] / 2.5, abs=0.06)
-    for bad in ("?zoom=9", "?zoom=0.5", "?zoom=-2", "?zoom=abc", "?zoom=2&cx=nan&cy=%C2%B2", "?zoom=%C2%B2", "?zoom=2&cx=1e999"):
+    bad_views = ("?zoom=9", "?zoom=0.5", "?zoom=-2", "?zoom=abc", "?zoom=2&cx=nan&cy=%C2%B2", "?zoom=%C2%B2")
+    for bad in (*bad_views, "?zoom=2&cx=1e999"):
         box = _viewbox(_get(client, campaign, bad))
         assert box[2] in (whole[2], pytest.approx(whole[2] / 2, abs=0.06)), bad
 

@@ -74,7 +74,8 @@ def test_a_move_is_drawn_along_its_path_through_every_step(campaign: Campaign) -
     gb = Nation.objects.get(campaign=campaign, code="GB")
     order_add(nation=gb, body={"kind": "move", "fleet": fleet.pk, "path": ["tyrrhenian-sea", "ionian-sea"]})
     svg = _svg(client_for(_player(campaign, "GB")), campaign)
-    match = re.search(rf'data-order-fleet="{fleet.pk}"[^>]*><title>([^<]*)</title><path class="order-line" d="([^"]+)"', svg)
+    drawn = rf'data-order-fleet="{fleet.pk}"[^>]*><title>([^<]*)</title><path class="order-line" d="([^"]+)"'
+    match = re.search(drawn, svg)
     assert match is not None
     assert match[1] == "Mediterranean Fleet (Great Britain) moves to Tyrrhenian Sea → Ionian Sea"
     assert match[2].count("L") == 2  # from the Gulf of Lion, through the Tyrrhenian Sea, to the Ionian Sea
