@@ -189,7 +189,7 @@ def map_move_submit(
     form = order_form_for("move", choices=choices, data={"kind": "move", "fleet": fleet, "path": path})
     if form.is_valid():
         try:
-            replaced = _enter(desk, form, named_turn)
+            replaced = _enter(desk, form, named_turn, user)
         except TurnClosed:
             raise
         except OrderRefused as refused:
@@ -207,10 +207,11 @@ def _problems(form: OrderForm) -> str:
     return " ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
-def _enter(desk: OrderDesk, form: OrderForm, named_turn: int | None) -> bool:
+def _enter(desk: OrderDesk, form: OrderForm, named_turn: int | None, actor: User) -> bool:
     """Enter the valid ``form``'s order through the order service: a fleet's second order of one kind
     (a second move tapped on the map) replaces its first, in its place in the list; else it is added
-    at the end. True when it replaced one."""
+    at the end. ``actor``: who gives it (a GM acting for the nation is audited, as on the order page).
+    True when it replaced one."""
     body = form.body()
     fleet_id = body.get("fleet")
     existing = (
@@ -219,9 +220,9 @@ def _enter(desk: OrderDesk, form: OrderForm, named_turn: int | None) -> bool:
         else None
     )
     if existing is not None:
-        order_update(order=existing, body=body, named_turn=named_turn)
+        order_update(order=existing, body=body, named_turn=named_turn, actor=actor)
         return True
-    order_add(nation=desk.nation, body=body, named_turn=named_turn)
+    order_add(nation=desk.nation, body=body, named_turn=named_turn, actor=actor)
     return False
 
 
@@ -243,7 +244,7 @@ def map_order_submit(
     if not form.is_valid():
         return MoveResult(False, f"Order not entered ({title}): {_problems(form)}")
     try:
-        replaced = _enter(desk, form, named_turn)
+        replaced = _enter(desk, form, named_turn, user)
     except TurnClosed:
         raise
     except OrderRefused as refused:
@@ -263,7 +264,7 @@ def map_withdraw_submit(
     order = order_for_player(desk=desk, order_id=order_id)
     words = order_summary(order, OrderChoices(desk=desk))
     try:
-        order_withdraw(order=order, named_turn=named_turn)
+        order_withdraw(order=order, named_turn=named_turn, actor=user)
     except TurnClosed:
         raise
     except OrderRefused as refused:
