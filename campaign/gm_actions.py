@@ -298,7 +298,7 @@ def campaign_end(*, campaign: Campaign, actor: Actor, reason: str = "", now: dat
     turn = Turn.objects.filter(campaign=locked).order_by("-number").first()
     standings = campaign_standings(locked.pk)
     if turn is not None:
-        campaign_ended_record(campaign=locked, turn=turn, now=now)
+        campaign_ended_record(campaign=locked, turn=turn, now=now, reason=reason)
     leader = ", ".join(s.name for s in standings if s.place == 1) or "nobody"
     audit_record(
         campaign=locked,

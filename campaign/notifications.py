@@ -289,10 +289,10 @@ def players_given_record(*, campaign_id: int, now: datetime) -> int:
     )
 
 
-def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime) -> int:
+def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime, reason: str = "") -> int:
     """To every player and every GM (owner and co-GMs): the campaign ended with ``turn``, with the
     final standings as they stand in this transaction (kept in the delivery, so later changes to the
-    rows cannot alter what the mail says)."""
+    rows cannot alter what the mail says) and why it ended (the GM's reason, or the victory reached)."""
     players = _players(campaign.pk)
     gms: set[int] = set(campaign.co_gms.values_list("pk", flat=True))
     if campaign.gm_id is not None:
@@ -310,6 +310,7 @@ def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime) -> i
             "standings": [standing.as_data() for standing in campaign_standings(campaign.pk)],
             "victory": victory_description(campaign),
             "points": campaign.victory == Victory.POINTS,
+            "reason": reason.strip(),
         },
     )
 

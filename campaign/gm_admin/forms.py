@@ -95,7 +95,9 @@ class StartCampaignForm(forms.Form):
 
 class EndCampaignForm(forms.Form):
     reason = forms.CharField(
-        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text="Why it ends now: kept in the audit log."
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why it ends now: told to everyone in the final mail and kept in the audit log.",
     )
     confirm = forms.BooleanField(label="Yes, end the campaign now: no more turns, orders close.")
 

@@ -278,6 +278,7 @@ def _final_standings(delivery: Delivery) -> dict[str, Any]:
         # Older deliveries (before victory conditions) were ranked by the holdings order.
         "victory": delivery.data.get("victory") or "Ports held, then ships of the line, then treasury",
         "by_points": bool(delivery.data.get("points")),
+        "end_reason": str(delivery.data.get("reason") or ""),
     }
 
 

@@ -1,0 +1,70 @@
+"""What the GM's and players' mail says about the campaign's end and who sent it (issue 29): the reason
+the GM gave for ending it, the ports the winner really holds, a From naming the campaign and a Reply-To
+reaching its GMs (real SMTP server; the send task in-process)."""
+
+from __future__ import annotations
+
+from email.utils import getaddresses
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from campaign.gm_actions import campaign_end
+from campaign.models import Campaign, Delivery, MailEvent
+from campaign.tasks import mail_deliveries_send
+from campaign.turn.runner import phase_run
+from tests.factories import PortFactory
+from tests.support.mail import parts, players_with_mail
+from tests.worlds import two_power_world
+
+pytestmark = pytest.mark.django_db
+
+ENDED = "[Channel 1805] Turn 1: the campaign has ended, final standings"
+
+
+def test_the_final_mail_tells_everyone_the_reason_the_gm_gave_for_ending(smtp_inbox) -> None:
+    world = two_power_world()
+    people = players_with_mail(world)
+    Campaign.objects.filter(pk=world.campaign.pk).update(status=Campaign.Status.ACTIVE)
+    campaign_end(campaign=world.campaign, actor=people["GM"], reason="The club season is over; thank you all.")
+    mail_deliveries_send()
+    ended = [m for m in smtp_inbox.messages if m["Subject"] == ENDED]
+    assert {m["X-Envelope-To"] for m in ended} == {"nelson@example.org", "villeneuve@example.org", "barham@example.org"}
+    for message in ended:
+        assert "Why it ended: The club season is over; thank you all." in parts(message)["text/plain"]
+        assert "Why it ended: The club season is over; thank you all." in parts(message)["text/html"]
+
+
+def test_a_hold_n_ports_ending_names_the_ports_the_winner_really_holds(smtp_inbox) -> None:
+    """France holds 2 ports where 1 wins: the report and the final mail say "holds 2 ports", not the
+    number needed (they used to say "holds 1 ports")."""
+    world = two_power_world()
+    people = players_with_mail(world)
+    Campaign.objects.filter(pk=world.campaign.pk).update(victory="ports", victory_ports=1, status="active")
+    PortFactory.create(owner=world.fr, sea_zone=world.biscay, key="rochefort", name="Rochefort")
+    world.campaign.refresh_from_db()
+    for number in range(1, 11):
+        phase_run(turn_id=world.turn.pk, number=number, now=timezone.now())
+    assert Campaign.objects.get(pk=world.campaign.pk).status == "ended"
+    mail_deliveries_send()
+    [to_gm] = [m for m in smtp_inbox.messages if m["Subject"] == ENDED and m["X-Envelope-To"] == people["GM"].email]
+    assert "Why it ended: France holds 2 ports (1 needed to win)." in parts(to_gm)["text/plain"]
+    reasons = [d.data["reason"] for d in Delivery.objects.filter(event=MailEvent.CAMPAIGN_ENDED)]
+    assert reasons == ["France holds 2 ports (1 needed to win)."] * 3
+
+
+def test_campaign_mail_comes_from_the_campaign_and_replies_reach_its_gms(smtp_inbox) -> None:
+    world = two_power_world()
+    people = players_with_mail(world)
+    deputy = get_user_model().objects.create_user("cornwallis", "Cornwallis@Example.org", first_name="William")
+    world.campaign.co_gms.add(deputy)
+    Campaign.objects.filter(pk=world.campaign.pk).update(status=Campaign.Status.ACTIVE)
+    campaign_end(campaign=world.campaign, actor=people["GM"], reason="Done.")
+    mail_deliveries_send()
+    [to_britain] = [m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GB"].email]
+    assert getaddresses([to_britain["From"]]) == [("Channel 1805 (Admiralty)", "admiralty@localhost")]
+    assert getaddresses([to_britain["Reply-To"]]) == [
+        ("barham", "barham@example.org"),
+        ("William", "Cornwallis@example.org"),
+    ]
