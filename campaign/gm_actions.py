@@ -21,7 +21,7 @@ from campaign.audit import audit_record
 from campaign.audit_models import AuditAction
 from campaign.backup import campaign_export
 from campaign.models import Campaign, Invitation, LedgerEntry, Nation, Turn
-from campaign.notifications import campaign_ended_record, invitation_record
+from campaign.notifications import campaign_ended_record, clock_changed_record, invitation_record
 from campaign.players import INVITATION_MAX_AGE_DAYS, PlayerError, invitation_url
 from campaign.scenario import ScenarioError, scenario_load
 from campaign.services import campaign_settings_update, ship_lay_down, treasury_adjust
@@ -249,15 +249,24 @@ def campaign_start(
     actor: Actor,
     now: datetime | None = None,
 ) -> Campaign:
-    """A new campaign from a scenario (the ``load_scenario`` service), run by ``gm``: its first turn ends
-    at ``first_deadline`` and each later one ``turn_length_days`` after the previous resolution (the
-    deadline rhythm, a ruleset setting). Raises ``ScenarioError``/``RulesetError`` and writes nothing."""
+    """A new campaign from a scenario (the ``load_scenario`` service), run by ``gm`` and being set up: its
+    clock does not run until the GM starts it (:func:`gm_campaign_clock_start`). Its first turn is planned
+    to end at ``first_deadline`` and each later one ``turn_length_days`` after the previous resolution
+    (the deadline rhythm, a ruleset setting). Raises ``ScenarioError``/``RulesetError`` and writes nothing."""
     now = now or timezone.now()
     if first_deadline <= now:
         raise ScenarioError(
             f"The first deadline ({first_deadline:%Y-%m-%d %H:%M} UTC) has passed; choose a time in the future."
         )
-    campaign = scenario_load(name=scenario, slug=slug, display_name=name, seed=seed, gm=gm, now=now)  # type: ignore[arg-type]
+    campaign = scenario_load(
+        name=scenario,
+        slug=slug,
+        display_name=name,
+        seed=seed,
+        gm=gm,  # type: ignore[arg-type]
+        now=now,
+        start=False,
+    )
     campaign = campaign_settings_update(campaign=campaign, values={"calendar.turn_length_days": turn_length_days})
     turn = Turn.objects.get(campaign=campaign, number=1)
     turn.deadline = first_deadline
@@ -268,8 +277,9 @@ def campaign_start(
     audit_record(
         campaign=campaign,
         actor=actor,
-        action=AuditAction.CAMPAIGN_STARTED,
-        summary=f"{campaign.name} started from the scenario {scenario}, run by {gm.get_username()}.",
+        action=AuditAction.CAMPAIGN_CREATED,
+        summary=f"{campaign.name} created from the scenario {scenario}, run by {gm.get_username()}; "
+        "its clock runs once the GM starts it.",
         after={
             "scenario": scenario,
             "slug": campaign.slug,
@@ -279,6 +289,43 @@ def campaign_start(
         },
     )
     return campaign
+
+
+@transaction.atomic
+def gm_campaign_clock_start(
+    *, campaign: Campaign, actor: Actor, first_deadline: datetime, now: datetime | None = None
+) -> Turn | None:
+    """Start a campaign that is being set up: its clock runs from now, the open turn ending at
+    ``first_deadline``; every player is told by mail, audited. Refused (nothing written) unless the
+    campaign is being set up, or when the deadline is not in the future."""
+    now = now or timezone.now()
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status != Campaign.Status.SETUP:
+        state = locked.get_status_display().lower()
+        raise TurnControlError(f"{locked.name} is {state}; only a campaign being set up can be started.")
+    if first_deadline <= now:
+        raise TurnControlError("That first deadline has passed; choose a time in the future.")
+    locked.status = Campaign.Status.ACTIVE
+    locked.save(update_fields=["status"])
+    campaign.status = locked.status
+    turn = clock_turn(locked)
+    before = _deadline(turn)
+    if turn is not None:
+        turn.deadline = first_deadline
+        # The turn's opening backup again: a revert to it must find the campaign running, with this deadline.
+        turn.snapshot = campaign_export(campaign=locked, with_snapshots=False)
+        turn.save(update_fields=["deadline", "snapshot"])
+    clock_changed_record(campaign=locked, turn=turn, change="started", now=now)
+    audit_record(
+        campaign=locked,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_STARTED,
+        summary=f"{locked.name} started: its clock runs; turn {locked.turn_number} ends "
+        f"{first_deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC.",
+        before={"status": Campaign.Status.SETUP.value, "deadline": before},
+        after={"status": locked.status, "deadline": _deadline(turn)},
+    )
+    return turn
 
 
 @transaction.atomic

@@ -93,6 +93,30 @@ class StartCampaignForm(forms.Form):
         return when
 
 
+class StartClockForm(forms.Form):
+    """Start a campaign being set up: its first deadline, and the GM's check list ticked."""
+
+    first_deadline = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="When the first turn resolves, in your time zone; in the future.",
+        error_messages={"invalid": "Enter a date and time, e.g. 2026-12-24 18:00."},
+    )
+    players_checked = forms.BooleanField(
+        label="The players are invited, and I start with the nations listed above as they are.",
+        error_messages={"required": "Tick this once the players are invited (see the list above)."},
+    )
+    rules_checked = forms.BooleanField(
+        label="I have reviewed the campaign's rules.",
+        error_messages={"required": "Tick this once you have reviewed the rules (Edit the rules)."},
+    )
+
+    def clean_first_deadline(self) -> Any:
+        when = self.cleaned_data["first_deadline"]
+        if when <= timezone.now():
+            raise forms.ValidationError("That time has passed: the first deadline must be in the future.")
+        return when
+
+
 class EndCampaignForm(forms.Form):
     reason = forms.CharField(
         max_length=500,

@@ -26,6 +26,7 @@ from campaign.selectors import nations_without_orders
 from fleets.models import Ship
 
 CLOCK_CHANGES = {
+    "started": "The campaign has started",
     "paused": "The clock is paused",
     "resumed": "The clock is running again",
     "extended": "The deadline is extended",

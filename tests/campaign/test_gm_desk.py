@@ -245,13 +245,14 @@ def test_start_a_campaign_from_a_scenario_in_the_admin() -> None:
     )
     assert response.status_code == 302
     campaign = Campaign.objects.get(slug="trafalgar")
-    assert (campaign.name, campaign.gm, campaign.seed, campaign.status) == ("Trafalgar Year", gm, 1805, "active")
+    # Set up, not running: the GM starts its clock later (tests/campaign/test_gm_lifecycle.py).
+    assert (campaign.name, campaign.gm, campaign.seed, campaign.status) == ("Trafalgar Year", gm, 1805, "setup")
     assert campaign.ruleset["calendar.turn_length_days"] == 5
     turn = Turn.objects.get(campaign=campaign, number=1)
     assert turn.deadline == when and turn.snapshot is not None
     assert turn.snapshot["turns"][0]["deadline"] == when.isoformat()
     [entry] = AuditEntry.objects.filter(campaign_id=campaign.pk)
-    assert entry.action == "campaign_started" and entry.after is not None and entry.after["seed"] == 1805
+    assert entry.action == "campaign_created" and entry.after is not None and entry.after["seed"] == 1805
     taken = client.post(url, {"scenario": "europe-1805", "name": "Again", "slug": "trafalgar"})
     assert "exists already" in taken.content.decode()
 
