@@ -126,6 +126,20 @@ def turn_resolved_record(*, turn: Turn, now: datetime) -> int:
     return count
 
 
+def turn_failed_record(*, turn_id: int, now: datetime) -> int:
+    """To every GM of the turn's campaign (owner and co-GMs), at once: the turn's resolution failed,
+    with its error (read when the mail is sent). Once per turn, however often the sweep retries it."""
+    campaign = Campaign.objects.only("gm_id").get(turns__pk=turn_id)
+    gms = sorted({*campaign.co_gms.values_list("pk", flat=True), *([campaign.gm_id] if campaign.gm_id else [])})
+    return deliveries_record(
+        campaign_id=campaign.pk,
+        event=MailEvent.TURN_FAILED,
+        recipients=[(user_id, None) for user_id in gms],
+        turn_id=turn_id,
+        now=now,
+    )
+
+
 def missed_deadline_record(*, turn: Turn, now: datetime) -> int:
     """To each player whose nation entered no orders for the turn (its standing orders held)."""
     nations = nations_without_orders(campaign_id=turn.campaign_id, turn_id=turn.pk)

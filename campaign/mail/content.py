@@ -17,9 +17,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaign.accounts import time_zone_of_user
+from campaign.desk import desk_for_gm
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
 from campaign.mail_models import TURN_STATE_UNREAD
-from campaign.models import Announcement, Delivery, Dispatch, MailEvent, Order, Turn
+from campaign.models import Announcement, Campaign, Delivery, Dispatch, MailEvent, Order, Turn
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
 from campaign.selectors import nations_without_orders
@@ -50,6 +51,7 @@ SUBJECTS = {
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
     MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
     MailEvent.DISPATCH_REPORTED: "turn {number}: {reporter} reported a dispatch: {title}",
+    MailEvent.TURN_FAILED: "turn {number}: its resolution failed",
 }
 
 
@@ -148,6 +150,14 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["accept_url"] = absolute(delivery.data.get("url", ""))
     elif event == MailEvent.GM_DIGEST and turn is not None:
         context.update(_gm_digest(delivery, turn))
+        context.update(_needs_you(campaign))
+    elif event == MailEvent.TURN_FAILED and turn is not None:
+        if not turn.error:
+            return None  # retried and resolved before the mail went: nothing is wrong any more
+        context.update(_needs_you(campaign))
+        context.update(
+            turn_error=turn.error, attempts=turn.attempts, gave_up=turn.attempts >= settings.TURN_MAX_ATTEMPTS
+        )
     elif event == MailEvent.CAMPAIGN_ENDED:
         context.update(_final_standings(delivery))
     elif event in (MailEvent.DISPATCH, MailEvent.DISPATCH_REPORTED):
@@ -264,6 +274,14 @@ def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
             for d in troubled
         ],
         "admin_deliveries_url": absolute(reverse("admin:campaign_delivery_changelist")),
+    }
+
+
+def _needs_you(campaign: Campaign) -> dict[str, Any]:
+    """The desk's "Needs you" list as it stands when the mail is sent, and the desk's address."""
+    return {
+        "needs_you": [need.text for need in desk_for_gm(campaign=campaign).needs_you],
+        "desk_url": absolute(reverse("admin:campaign_campaign_desk", args=[campaign.pk])),
     }
 
 

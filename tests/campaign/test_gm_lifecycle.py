@@ -70,7 +70,8 @@ def test_starting_sets_the_first_deadline_tells_every_player_and_is_audited(smtp
     turn = gm_campaign_clock_start(campaign=world.campaign, actor=people["GM"], first_deadline=when)
     assert turn is not None and turn.deadline == when
     assert Campaign.objects.get(pk=world.campaign.pk).status == "active"
-    assert Turn.objects.get(pk=world.turn.pk).snapshot["campaign"]["status"] == "active"
+    snapshot = Turn.objects.get(pk=world.turn.pk).snapshot
+    assert snapshot is not None and snapshot["campaign"]["status"] == "active"
     entry = AuditEntry.objects.get(campaign_id=world.campaign.pk, action="campaign_started")
     assert (entry.before or {})["status"] == "setup" and (entry.after or {})["status"] == "active"
     with pytest.raises(TurnControlError, match="Channel 1805 is active; only a campaign being set up can be started"):

@@ -12,10 +12,13 @@ from django.utils import timezone
 
 from campaign.gm_actions import campaign_end
 from campaign.models import Campaign, Delivery, MailEvent
-from campaign.tasks import mail_deliveries_send
+from campaign.tasks import mail_deliveries_send, turn_resolve
+from campaign.turn.lifecycle import turn_claim
 from campaign.turn.runner import phase_run
+from rules.ruleset import RulesetError
 from tests.factories import PortFactory
-from tests.support.mail import parts, players_with_mail
+from tests.support.mail import inbox_of, parts, players_with_mail
+from tests.support.turns import turn_resolve_inline
 from tests.worlds import two_power_world
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +71,45 @@ def test_campaign_mail_comes_from_the_campaign_and_replies_reach_its_gms(smtp_in
         ("barham", "barham@example.org"),
         ("William", "Cornwallis@example.org"),
     ]
+
+
+def test_a_failed_resolution_is_mailed_to_every_gm_at_once_with_its_error_and_the_needs_you_list(
+    smtp_inbox,
+) -> None:
+    """A turn whose ruleset is broken (a setting no rule knows, written past the checks) fails in its
+    first phase: the GM and the co-GM are mailed at once with the error, what else needs them and the
+    desk's link; the sweep's next failure of the same turn mails nobody again."""
+    world = two_power_world()
+    people = players_with_mail(world)
+    deputy = get_user_model().objects.create_user("cornwallis", "cornwallis@example.org")
+    world.campaign.co_gms.add(deputy)
+    Campaign.objects.filter(pk=world.campaign.pk).update(status="active", settings={"no.such_rule": 3})
+    assert turn_claim(turn_id=world.turn.pk, now=timezone.now())
+    for _ in range(2):  # as the sweep runs it again
+        with pytest.raises(RulesetError):
+            turn_resolve(world.turn.pk)
+    assert Delivery.objects.filter(event=MailEvent.TURN_FAILED).count() == 2
+    mail_deliveries_send()
+    subject = "[Channel 1805] Turn 1: its resolution failed"
+    for address in (people["GM"].email, "cornwallis@example.org"):
+        assert inbox_of(smtp_inbox.messages, address) == [subject]
+    assert not inbox_of(smtp_inbox.messages, people["GB"].email)
+    [to_gm] = [m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GM"].email]
+    text = parts(to_gm)["text/plain"].replace("\r\n", "\n")
+    assert "The resolution of turn 1 of Channel 1805 (Spring 1805) failed; the server tries it again" in text
+    assert "RulesetError: no.such_rule: unknown setting" in text
+    assert "Needs you now:\n- The resolution of turn 1 failed (twice); the sweep tries it again." in text
+    assert f"/admin/campaign/campaign/{world.campaign.pk}/desk/" in text
+
+
+def test_the_gm_digest_carries_the_needs_you_list(smtp_inbox) -> None:
+    world = two_power_world()
+    people = players_with_mail(world)
+    Campaign.objects.filter(pk=world.campaign.pk).update(status="active", nmr_policy="ask_gm")
+    turn_resolve_inline(world.turn)
+    mail_deliveries_send()
+    [digest] = [m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GM"].email]
+    text = parts(digest)["text/plain"].replace("\r\n", "\n")
+    assert "No orders from: France, Great Britain." in text
+    assert "Needs you now:\n- Turn 2 has no orders from France, Great Britain" in text
+    assert "Needs you now" in parts(digest)["text/html"]
