@@ -25,6 +25,7 @@ from campaign.audit_admin import AuditEntryAdmin as AuditEntryAdmin  # registers
 from campaign.beat_admin import beat_admin_for_superusers_only
 from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_resolve_now, gm_turn_retry
 from campaign.gm_admin.backup_pages import BackupPages
+from campaign.gm_admin.base import people_pickers
 from campaign.gm_admin.desk import DeskPages
 from campaign.gm_admin.nation_pages import NationPages
 from campaign.gm_admin.needs_you import NeedsYouPages
@@ -36,7 +37,7 @@ from campaign.mail.admin import AnnouncementAdmin as AnnouncementAdmin  # regist
 from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
 from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms, is_superuser
-from campaign.players import PlayerError, player_replace
+from campaign.players import PlayerError, account_by_email, player_replace
 from campaign.repair.admin import CampaignRevertAdmin as CampaignRevertAdmin  # registers the archive's page
 from campaign.repair.admin import RepairAdminMixin
 from campaign.turn.lifecycle import TurnControlError
@@ -73,12 +74,31 @@ DISPATCH_OPTION_LABELS = {
 
 class CampaignAdminForm(forms.ModelForm[Campaign]):
     """The campaign's change form (its fields come from the admin's fieldsets), with the dispatch
-    options' labels."""
+    options' labels, and a co-GM added by the exact address of their (staff) account."""
+
+    co_gm_email = forms.EmailField(
+        required=False,
+        label="Add a co-GM by email",
+        help_text="The exact address of an existing staff account: they run the campaign like you.",
+    )
 
     class Meta:
         model = Campaign
         fields = tuple(DISPATCH_OPTION_LABELS)
         labels = DISPATCH_OPTION_LABELS
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        email = data.get("co_gm_email")
+        if email and "co_gms" in self.fields:
+            account = account_by_email(email)
+            if account is None:
+                self.add_error("co_gm_email", f"No account has the address {email}; an administrator creates it.")
+            elif not account.is_staff:
+                self.add_error("co_gm_email", f"The account of {email} is not staff, so it cannot open the admin.")
+            else:
+                data["co_gms"] = [*data.get("co_gms", []), account]
+        return data
 
 
 @admin.register(Campaign)
@@ -103,7 +123,7 @@ class CampaignAdmin(
     LIFECYCLE = ("slug", "scenario", "status", "turn_number", "season", "year", "start_year", "seed", "created_at")
     readonly_fields = ("gm_links", "rules_link", "turn_controls", "repair_links", *LIFECYCLE)
     fieldsets = (
-        (None, {"fields": ("name", "gm_links", "gm", "co_gms")}),
+        (None, {"fields": ("name", "gm_links", "gm", "co_gms", "co_gm_email")}),
         ("House options", {"fields": ("show_readiness", "nmr_policy", "reminder_hours", "rules_link")}),
         (
             "Dispatches (house options of the players' diplomacy)",
@@ -157,6 +177,19 @@ class CampaignAdmin(
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """The list opens with the last turn sweep and how many turns are due, resolving and failed."""
         return super().changelist_view(request, {**(extra_context or {}), "turns_summary": turns_summary()})
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        people_pickers(form, request.user, obj, ("gm", "co_gms"))
+        return form
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Without the right to appoint GMs, no co-GM is added by email either."""
+        if obj is not None and not can_appoint_gms(request.user, obj):
+            first, *rest = super().get_fieldsets(request, obj)
+            fields = tuple(f for f in first[1]["fields"] if f != "co_gm_email")
+            return [(first[0], {**first[1], "fields": fields}), *rest]
+        return super().get_fieldsets(request, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """A co-GM runs the campaign but does not choose who runs it: the owner and superusers do."""
@@ -243,6 +276,11 @@ class NationAdmin(NationPages, CampaignScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a nation's ledger, orders and reports are history
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        people_pickers(form, request.user, obj.campaign if obj is not None else None, ("player",))
+        return form
 
     def save_model(self, request: HttpRequest, obj: Nation, form: forms.ModelForm[Nation], change: bool) -> None:
         """A new player goes through the replacement service (old one out at once, both told, audited)."""

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from campaign.models import Campaign, Nation, slug_validator
+from campaign.players import account_by_email, campaign_people
 from campaign.scenario import available_scenarios
 from fleets.models import ShipClass
 from ports.models import Port
@@ -220,7 +221,15 @@ class InviteForm(forms.Form):
 
 class ReplacePlayerForm(forms.Form):
     player: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
-        queryset=None, required=False, help_text="An existing account; empty leaves the nation without a player."
+        queryset=None,
+        required=False,
+        help_text="One of the campaign's people (its GMs, players and invited); empty leaves the nation "
+        "without a player.",
+    )
+    email = forms.EmailField(
+        required=False,
+        label="Or an account by email",
+        help_text="The exact address of an existing account not yet in the campaign (or invite them instead).",
     )
     reason = forms.CharField(max_length=500, help_text="Why: kept in the audit log.")
 
@@ -228,7 +237,21 @@ class ReplacePlayerForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["player"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = get_user_model().objects.filter(is_active=True).order_by("username")
+        field.queryset = campaign_people(nation.campaign)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        email = data.get("email")
+        if email:
+            if data.get("player") is not None:
+                raise ValidationError("Choose a player or give an address, not both.")
+            account = account_by_email(email)
+            if account is None:
+                raise ValidationError(
+                    {"email": f"No account has the address {email}: invite them from the nation's Invite page."}
+                )
+            data["player"] = account
+        return data
 
 
 # Treasuries, ledger amounts and balances are 32-bit integer columns: a larger number would reach

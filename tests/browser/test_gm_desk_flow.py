@@ -48,7 +48,7 @@ def _desk_lists_pending_invitations(page: Page, desk_url: str, nations: list[Nat
         row = pending.get_by_role("row", name=re.compile(re.escape(nation.name)))
         expect(row).to_contain_text(invitation.email)
         revoke = f"Revoke the invitation of {invitation.email} to command {nation.name}"
-        expect(row.get_by_role("button", name=revoke)).to_be_visible()
+        expect(row.get_by_role("link", name=revoke)).to_be_visible()
         expect(row.get_by_role("button", name=re.compile("^Send again"))).to_be_visible()
     page.set_viewport_size({"width": 390, "height": 844})
     pending.scroll_into_view_if_needed()
