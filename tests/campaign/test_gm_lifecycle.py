@@ -97,11 +97,13 @@ def test_the_start_page_shows_the_check_list_and_starts_only_with_both_boxes_tic
     User.objects.filter(pk=people["GM"].pk).update(is_staff=True)
     world.campaign.settings = {"economy.upkeep_divisor": 25}
     world.campaign.status = Campaign.Status.SETUP
+    world.campaign.nmr_policy = "ask_gm"
     world.campaign.save()
     client = Client()
     client.force_login(people["GM"])
     desk = client.get(reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])).content.decode()
     assert "Channel 1805 is being set up: its clock does not run yet." in desk
+    assert "When orders are missing: The GM is asked (the turn waits)" in desk  # not "the gm is asked"
     url = reverse("admin:campaign_campaign_clock_start", args=[world.campaign.pk])
     assert url in desk
     page = client.get(url).content.decode()
