@@ -16,6 +16,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -40,7 +41,7 @@ from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_
 from campaign.players import PlayerError, account_by_email, player_replace
 from campaign.repair.admin import CampaignRevertAdmin as CampaignRevertAdmin  # registers the archive's page
 from campaign.repair.admin import RepairAdminMixin
-from campaign.turn.lifecycle import TurnControlError
+from campaign.turn.lifecycle import TurnControlError, clock_turn
 
 
 class NationInline(CampaignScopedInline):
@@ -216,13 +217,37 @@ class CampaignAdmin(
             reverse("admin:campaign_campaign_extend", args=[obj.pk]),
         )
 
+    def _asked(self, request: HttpRequest, queryset: QuerySet[Campaign], title: str, explain: str) -> Any:
+        """The confirmation page of a list action (None once confirmed): the chosen campaigns, each with
+        its current deadline; its button sends the same action again, confirmed."""
+        if request.POST.get("confirmed") == "yes" or not queryset.exists():
+            return None  # confirmed, or none of the chosen rows is the user's: nothing to ask about
+        chosen = [(campaign, clock_turn(campaign)) for campaign in queryset]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "explain": explain,
+            "chosen": chosen,
+            "action": request.POST.get("action", ""),
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/campaign/action_confirm.html", context)
+
     @admin.action(description="Pause the selected campaigns (deadlines move by the pause)")
-    def pause_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+    def pause_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> Any:
+        explain = "The clock stops: no turn resolves until you resume; the deadline then moves on by the pause."
+        if asked := self._asked(request, queryset, "Pause these campaigns?", explain):
+            return asked
         self._control(request, queryset, gm_campaign_pause, "paused")
+        return None
 
     @admin.action(description="Resume the selected campaigns")
-    def resume_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+    def resume_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> Any:
+        explain = "The clock runs again; each deadline moves on by the time its campaign was paused."
+        if asked := self._asked(request, queryset, "Resume these campaigns?", explain):
+            return asked
         self._control(request, queryset, gm_campaign_resume, "resumed")
+        return None
 
     def _control(self, request: HttpRequest, queryset: QuerySet[Campaign], service: Any, verb: str) -> None:
         for campaign in queryset:
@@ -234,7 +259,13 @@ class CampaignAdmin(
                 self.message_user(request, f"{campaign.name} {verb}.", messages.SUCCESS)
 
     @admin.action(description="Resolve the open turn now (through the workers, as at the deadline)")
-    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> Any:
+        explain = (
+            "Each open turn is resolved at once, before its deadline, with the orders entered so far; "
+            "it cannot be undone except by reverting the campaign."
+        )
+        if asked := self._asked(request, queryset, "Resolve the open turns now?", explain):
+            return asked
         for campaign in queryset:
             try:
                 turn = gm_turn_resolve_now(campaign=campaign, actor=request.user)
@@ -247,6 +278,7 @@ class CampaignAdmin(
                 "(Turns list). A failure is shown there with its error.",
                 messages.SUCCESS,
             )
+        return None
 
     @admin.display(description="Season")
     def season_year(self, obj: Campaign) -> str:

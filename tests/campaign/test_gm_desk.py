@@ -329,7 +329,11 @@ def test_replace_a_player_in_the_admin_old_out_at_once_both_told() -> None:
     url = reverse("admin:campaign_nation_replace", args=[world.gb.pk])
     refused = client.post(url, {"player": nelson.pk, "reason": "same"})
     assert "already commands Great Britain" in refused.content.decode()
-    assert client.post(url, {"player": hardy.pk, "reason": "Nelson is away at sea"}).status_code == 302
+    # Hardy is not one of the campaign's people: not offered, but found by his exact address.
+    assert (
+        "is not one of the available choices" in client.post(url, {"player": hardy.pk, "reason": "x"}).content.decode()
+    )
+    assert client.post(url, {"email": hardy.email, "reason": "Nelson is away at sea"}).status_code == 302
     assert player.get(f"/campaigns/{world.campaign.slug}/").status_code == 404  # at once
     told = dict(Delivery.objects.filter(campaign=world.campaign).values_list("recipient__username", "event"))
     assert told == {"nelson": "nation_taken", "hardy": "nation_given"}
