@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -24,10 +25,17 @@ from django.utils.html import format_html
 
 from campaign.audit_admin import AuditEntryAdmin as AuditEntryAdmin  # registers the audit log's page
 from campaign.beat_admin import beat_admin_for_superusers_only
-from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_resolve_now, gm_turn_retry
+from campaign.gm_actions import (
+    gm_campaign_delete,
+    gm_campaign_pause,
+    gm_campaign_resume,
+    gm_turn_resolve_now,
+    gm_turn_retry,
+)
 from campaign.gm_admin.backup_pages import BackupPages
 from campaign.gm_admin.base import people_pickers
 from campaign.gm_admin.desk import DeskPages
+from campaign.gm_admin.forms import DeleteCampaignForm
 from campaign.gm_admin.nation_pages import NationPages
 from campaign.gm_admin.needs_you import NeedsYouPages
 from campaign.gm_admin.rules_editor import RulesEditorPages
@@ -152,8 +160,36 @@ class CampaignAdmin(
         )
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        """Deleting a campaign deletes its turns, battles, ledger and reports: superusers only."""
-        return is_superuser(request.user) and super().has_delete_permission(request, obj)
+        """Deleting a campaign deletes its turns, battles, ledger and reports: superusers, and the owner GM
+        of one campaign that is being set up or has ended (never one being played, never from the list)."""
+        if is_superuser(request.user):
+            return super().has_delete_permission(request, obj)
+        closed = (Campaign.Status.SETUP, Campaign.Status.ENDED)
+        return obj is not None and obj.status in closed and can_appoint_gms(request.user, obj)
+
+    def delete_view(self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None) -> Any:
+        """Delete a campaign being set up or ended: its export offered first, its name typed to confirm
+        (gm_campaign_delete). Django's own page would stop at the nations, which no one may delete."""
+        campaign = self._campaign(request, int(object_id)) if object_id.isdigit() else None
+        if campaign is None or not self.has_delete_permission(request, campaign):
+            raise PermissionDenied
+        form = DeleteCampaignForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                name = gm_campaign_delete(campaign=campaign, actor=request.user, typed_name=form.cleaned_data["name"])
+            except TurnControlError as exc:
+                form.add_error("name", str(exc))
+            else:
+                self.message_user(request, f"{name} is deleted; its audit log keeps who deleted it.")
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_changelist"))
+        context = self._context(
+            request,
+            f"Delete {campaign}",
+            campaign=campaign,
+            form=form,
+            export_url=reverse("admin:campaign_campaign_export", args=[campaign.pk]),
+        )
+        return TemplateResponse(request, "admin/campaign/delete_campaign.html", context)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> Any:
         """A campaign is started from a scenario (the Start page), never typed in field by field."""

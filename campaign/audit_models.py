@@ -28,6 +28,7 @@ class AuditAction(models.TextChoices):
     CAMPAIGN_PAUSED = "campaign_paused", "Campaign paused"
     CAMPAIGN_RESUMED = "campaign_resumed", "Campaign resumed"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended"
+    CAMPAIGN_DELETED = "campaign_deleted", "Campaign deleted"
     CAMPAIGN_EXPORTED = "campaign_exported", "Campaign exported"
     CAMPAIGN_IMPORTED = "campaign_imported", "Campaign imported"
     TURN_RESOLVE_NOW = "turn_resolve_now", "Turn resolved now"

@@ -359,6 +359,31 @@ def campaign_end(*, campaign: Campaign, actor: Actor, reason: str = "", now: dat
     return locked
 
 
+@transaction.atomic
+def gm_campaign_delete(*, campaign: Campaign, actor: Actor, typed_name: str) -> str:
+    """Delete a campaign that is being set up or has ended, with all its rows; the GM types its name to
+    confirm. The audit log keeps a last entry saying who deleted it (the log outlives its campaign).
+    Returns the name; ``TurnControlError`` (nothing deleted) for a campaign in play or a wrong name."""
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status not in (Campaign.Status.SETUP, Campaign.Status.ENDED):
+        state = locked.get_status_display().lower()
+        raise TurnControlError(
+            f"{locked.name} is {state}: only a campaign being set up or ended can be deleted; end it first."
+        )
+    if " ".join(typed_name.split()) != locked.name:
+        raise TurnControlError(f"Type the campaign's name exactly as it is written, {locked.name}, to delete it.")
+    audit_record(
+        campaign=locked,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_DELETED,
+        summary=f"{locked.name} ({locked.get_status_display().lower()}) deleted by its GM, with all its rows.",
+        before={"status": locked.status, "slug": locked.slug, "turn": locked.turn_number},
+    )
+    name = locked.name
+    locked.delete()
+    return name
+
+
 # --- invitations not yet accepted ----------------------------------------------------------------
 
 

@@ -118,6 +118,12 @@ class StartClockForm(forms.Form):
         return when
 
 
+class DeleteCampaignForm(forms.Form):
+    name = forms.CharField(
+        max_length=100, label="The campaign's name", help_text="Type it exactly, to show you mean this campaign."
+    )
+
+
 class EndCampaignForm(forms.Form):
     reason = forms.CharField(
         max_length=500,

@@ -120,3 +120,31 @@ def test_the_start_page_shows_the_check_list_and_starts_only_with_both_boxes_tic
     assert Campaign.objects.get(pk=world.campaign.pk).status == "active"
     again = client.get(url).content.decode()
     assert "Channel 1805 is active: only a campaign being set up can be started." in again
+
+
+def test_the_owner_gm_deletes_an_ended_campaign_after_typing_its_name_with_its_export_offered() -> None:
+    world = two_power_world()
+    people = players_with_mail(world)
+    User.objects.filter(pk=people["GM"].pk).update(is_staff=True)
+    deputy = User.objects.create_user("cornwallis", "cornwallis@example.org", is_staff=True)
+    world.campaign.co_gms.add(deputy)
+    Campaign.objects.filter(pk=world.campaign.pk).update(status="active")
+    client, helper = Client(), Client()
+    client.force_login(people["GM"])
+    helper.force_login(deputy)
+    url = reverse("admin:campaign_campaign_delete", args=[world.campaign.pk])
+    assert client.get(url).status_code == 403  # in play: end it first
+    campaign_end(campaign=world.campaign, actor=None)
+    assert helper.get(url).status_code == 403  # a co-GM runs it but does not delete it
+    page = client.get(url).content.decode()
+    assert reverse("admin:campaign_campaign_export", args=[world.campaign.pk]) in page
+    assert "Download its export" in page
+    wrong = client.post(url, {"name": "Channel 1806"}).content.decode()
+    assert "Type the campaign&#x27;s name exactly as it is written, Channel 1805, to delete it." in wrong
+    assert Campaign.objects.filter(pk=world.campaign.pk).exists()
+    done = client.post(url, {"name": "Channel 1805"})
+    assert done.status_code == 302
+    assert not Campaign.objects.filter(pk=world.campaign.pk).exists()
+    assert not Turn.objects.filter(pk=world.turn.pk).exists()
+    entry = AuditEntry.objects.get(campaign_id=world.campaign.pk, action="campaign_deleted")
+    assert entry.actor_id == people["GM"].pk and "Channel 1805 (ended) deleted by its GM" in entry.summary
