@@ -92,13 +92,13 @@ def turn_resolve(turn_id: int, handover: str | None = None) -> str:
                 return "table"
             phase_run(turn_id=turn_id, number=number, now=timezone.now())
     except Exception as exc:
-        # Visible to the GM on the turn, and mailed to the GMs at once (once a turn); the lease is
-        # released so the next sweep retries from the failed phase (which rolled back whole).
+        # Visible to the GM on the turn; the lease is released so the next sweep retries from the
+        # failed phase (which rolled back whole); then the GMs are mailed at once (once a turn).
+        Turn.objects.filter(pk=turn_id).update(error=f"{type(exc).__name__}: {exc}"[:4000])
+        lease_release(turn_id=turn_id, token=token)
         with transaction.atomic():
-            Turn.objects.filter(pk=turn_id).update(error=f"{type(exc).__name__}: {exc}"[:4000])
             if turn_failed_record(turn_id=turn_id, now=timezone.now()):
                 mail_send_after_commit()
-        lease_release(turn_id=turn_id, token=token)
         raise
     lease_release(turn_id=turn_id, token=token)
     return "done"
