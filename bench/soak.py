@@ -162,7 +162,7 @@ class CampaignSoak:
         from campaign.models import Campaign
 
         started = time.monotonic()
-        self.command("load_scenario", "europe-1805", "--slug", self.slug, "--seed", str(self.seed))
+        self.command("load_scenario", "europe-1805", "--start", "--slug", self.slug, "--seed", str(self.seed))
         self.campaign_id = Campaign.objects.values_list("pk", flat=True).get(slug=self.slug)
         starting_position(self.campaign_id)
         gm = f"gm-{self.slug}"

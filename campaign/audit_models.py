@@ -23,10 +23,12 @@ class AuditAction(models.TextChoices):
     """The actions the code records; ``AuditEntry.action`` is free text (a new service may add its own),
     these are the known ones with their labels for people."""
 
+    CAMPAIGN_CREATED = "campaign_created", "Campaign created (setting up)"
     CAMPAIGN_STARTED = "campaign_started", "Campaign started"
     CAMPAIGN_PAUSED = "campaign_paused", "Campaign paused"
     CAMPAIGN_RESUMED = "campaign_resumed", "Campaign resumed"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended"
+    CAMPAIGN_DELETED = "campaign_deleted", "Campaign deleted"
     CAMPAIGN_EXPORTED = "campaign_exported", "Campaign exported"
     CAMPAIGN_IMPORTED = "campaign_imported", "Campaign imported"
     TURN_RESOLVE_NOW = "turn_resolve_now", "Turn resolved now"

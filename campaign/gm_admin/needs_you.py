@@ -17,7 +17,6 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -27,7 +26,7 @@ from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_r
 from campaign.gm_admin.base import CampaignPages
 from campaign.models import Campaign, Turn
 from campaign.tabletop import table_fight_automatically, table_request_decide, table_result_approve
-from campaign.turn.lifecycle import TurnControlError, clock_turn
+from campaign.turn.lifecycle import TurnControlError
 
 
 @dataclass(frozen=True)
@@ -123,21 +122,6 @@ class NeedsYouPages(CampaignPages):
 
     def _to_desk(self, pk: int) -> HttpResponse:
         return HttpResponseRedirect(reverse("admin:campaign_campaign_desk", args=[pk]))
-
-    def _confirm(
-        self, request: HttpRequest, campaign: Campaign, *, title: str, explain: str, button: str, subject: str = ""
-    ) -> HttpResponse:
-        context = self._context(
-            request,
-            title,
-            campaign=campaign,
-            explain=explain,
-            subject=subject,
-            button=button,
-            clock=clock_turn(campaign),
-            desk_url=reverse("admin:campaign_campaign_desk", args=[campaign.pk]),
-        )
-        return TemplateResponse(request, "admin/campaign/confirm.html", context)
 
     def campaign_action_view(self, request: HttpRequest, pk: int, action: str) -> HttpResponse:
         """Resolve now / pause / resume: a confirmation page, then the audited service."""

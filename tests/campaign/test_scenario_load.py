@@ -24,7 +24,7 @@ def run(*args: str) -> str:
 
 @pytest.fixture
 def europe() -> dict:
-    assert run("load_scenario", "europe-1805", "--seed", "1805").strip() == "europe-1805"
+    assert run("load_scenario", "europe-1805", "--start", "--seed", "1805").strip() == "europe-1805"
     return json.loads(run("export_campaign", "europe-1805"))
 
 
@@ -99,8 +99,8 @@ def test_treasuries_open_with_one_ledger_line_and_never_below_zero(europe: dict)
 
 def test_loading_the_same_slug_twice_fails_clearly_unless_replace(europe: dict) -> None:
     with pytest.raises(CommandError, match="already exists; use --replace"):
-        run("load_scenario", "europe-1805")
-    assert run("load_scenario", "europe-1805", "--replace", "--seed", "7").strip() == "europe-1805"
+        run("load_scenario", "europe-1805", "--start")
+    assert run("load_scenario", "europe-1805", "--start", "--replace", "--seed", "7").strip() == "europe-1805"
     assert Campaign.objects.get(slug="europe-1805").seed == 7
 
 
