@@ -27,6 +27,7 @@ from battles.engine.text import (
     signed,
 )
 from battles.models import Battle, Engagement
+from battles.table_history import history_lines, table_decision
 from fleets.models import Fleet, Ship, ShipClass
 from rules.ruleset import NAVY_NAMES
 from rules.turn_events import BattleFought, event_from_json
@@ -441,12 +442,19 @@ def battle_view(battle: Battle) -> BattleView:
             notes.append(f"Engagement: {str(report['engagement']).replace('_', ' ')}.")
     elif kind == "tabletop":
         # Issue 15: fought with miniatures; the result was entered, confirmed and approved.
-        entered = (report.get("tabletop") or {}).get("entered_by")
-        notes.append(
-            "Fought on the table; the result was entered"
-            + (f" by {entered}" if entered else "")
-            + " and approved by the game master."
-        )
+        table = report.get("tabletop") or {}
+        history = table.get("history") or []
+        if history:
+            notes.append("Fought on the table. " + " ".join(history_lines(history)))
+            if table_decision(history):
+                notes.append(table_decision(history))
+        else:
+            entered = table.get("entered_by")
+            notes.append(
+                "Fought on the table; the result was entered"
+                + (f" by {entered}" if entered else "")
+                + " and approved by the game master."
+            )
     elif kind in ("fleet_action", "running_the_guns", "garrison_guns"):
         days.append(_day_view(1, report, dice_raw, "", names))
         if report.get("coastal_forts") is not None:

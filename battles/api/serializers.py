@@ -349,6 +349,12 @@ TabletopShipSerializer._declared_fields["class"] = serializers.ChoiceField(choic
 class TabletopEntrySerializer(serializers.Serializer[Any]):
     entered_by = serializers.CharField(allow_blank=True, help_text="The user name of whoever entered the result.")
     note = serializers.CharField(allow_blank=True)
+    history = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="What happened to the result, in order: {at, act (entered, confirmed, disputed, gm_entered, "
+        "approved, automatic), side (0, 1; null: the GM), who, by}. Absent in reports stored before it was kept.",
+    )
 
 
 class TabletopReportSerializer(serializers.Serializer[Any]):

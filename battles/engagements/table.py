@@ -396,5 +396,6 @@ def _table_report(
             for side, ship in loaded.ships()
         ],
         "dice": list((table.pack or {}).get("dice", [])),
-        "tabletop": {"entered_by": table.entered_by, "note": note},
+        # Who entered, confirmed and disputed the result, and what the GM decided (issue 29).
+        "tabletop": {"entered_by": table.entered_by, "note": note, "history": list(table.history or [])},
     }

@@ -19,8 +19,8 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from battles.models import TabletopBattle
-from battles.pack_pdf import PdfUnavailable, html_to_pdf
+from battles.models import PackPdf, TabletopBattle
+from battles.pack_pdf import PdfThrottled, pack_pdf_request
 from campaign.pages.tabletop import (
     FATE_CHOICES,
     TAKEN_IN_CHOICES,
@@ -175,7 +175,8 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
 
 def _result_enter(request: HttpRequest, data: Any) -> None:
     """Enter the result from the form: a side's player (the other side confirms) or the GM alone."""
-    if not data.can_enter:
+    if not (data.viewer.is_gm or data.my_side is not None):
+        # Whether a result may be entered now is the service's to say (a dispute stands…), by name.
         raise PermissionDenied("Only the game master or a player of a side can enter the result.")
     table = data.table
     body = storming_result_from_form(request.POST) if table.is_storming else result_from_form(request.POST)
@@ -260,13 +261,28 @@ def table_pack(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 
 @login_required
 def table_pack_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    """The battle pack as a PDF, printed by Chromium from the same page."""
+    """The battle pack as a PDF: printed by a queued task from the same page (never inside this
+    request); until it is ready the page says so and refreshes itself (a link too, without refresh)."""
     html, data = _pack_html(request, slug, table_id, inline_css=True)
     try:
-        pdf = html_to_pdf(html)
-    except PdfUnavailable as trouble:
-        return HttpResponse(str(trouble), status=503, content_type="text/plain; charset=utf-8")
-    response = HttpResponse(pdf, content_type="application/pdf")
-    name = f"battle-pack-{data.table.place}-turn-{data.table.turn.number}.pdf"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+        pdf = pack_pdf_request(table=data.table, html=html, user=request.user)
+    except PdfThrottled as throttled:
+        response = _pdf_page(request, data, problem=str(throttled), status=429)
+        response["Retry-After"] = str(throttled.retry_after)
+        return response
+    if pdf.state == PackPdf.State.READY:
+        assert pdf.pdf is not None  # the database's constraint: a printed row has its PDF
+        response = HttpResponse(bytes(pdf.pdf), content_type="application/pdf")
+        name = f"battle-pack-{data.table.place}-turn-{data.table.turn.number}.pdf"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    if pdf.state == PackPdf.State.FAILED:
+        problem = f"{pdf.error} Asking again tries once more."
+        return _pdf_page(request, data, problem=problem, status=503)
+    return _pdf_page(request, data, problem="", status=202)
+
+
+def _pdf_page(request: HttpRequest, data: Any, *, problem: str, status: int) -> HttpResponse:
+    """The page shown while the PDF is prepared (refreshing itself every few seconds), or why not."""
+    context = _page_context(request, data.viewer, "table", d=data, problem=problem, preparing=status == 202)
+    return render(request, "campaign/table_pdf.html", context, status=status)
