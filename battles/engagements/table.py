@@ -392,6 +392,8 @@ def _table_report(
                 "fate": checked.fates[ship.pk].fate,
                 "exploded": False,
                 "captured_by": checked.fates[ship.pk].captor,
+                # The line as phase 4 forms it: a frigate beside ships of the line is not in it (issue 29).
+                "in_line": ship in side.line,
             }
             for side, ship in loaded.ships()
         ],
