@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from battles.engagements.table import TableResultRefused
 from battles.models import TablePost, TabletopBattle
 from campaign.audit_models import AuditAction
-from campaign.table_record import Actor, table_audit, table_place
+from campaign.models import MailEvent, Nation
+from campaign.notifications import deliveries_record, mail_send_after_commit
+from campaign.table_record import Actor, side_labels, table_audit, table_place
 
 #: The longest post kept (a post is a message, not a report).
 POST_MAX = 2000
@@ -41,7 +44,32 @@ def table_post_add(*, table: TabletopBattle, actor: Actor, side: int | None, bod
         after={"post": post.pk},
         reason=text,
     )
+    _post_mail(table, post, side)
     return post
+
+
+def _post_mail(table: TabletopBattle, post: TablePost, side: int | None) -> None:
+    """Mail the post to the battle's other people: the players of both sides' nations and the GM,
+    never its author; sent once the post is committed."""
+    codes = sorted({c for nations in table.side_nations() for c in nations})
+    nations = Nation.objects.filter(campaign_id=table.campaign_id, code__in=codes, player__isnull=False)
+    recipients: dict[int, Nation | None] = {n.player_id: n for n in nations if n.player_id is not None}
+    if table.campaign.gm_id is not None:
+        recipients.setdefault(table.campaign.gm_id, None)
+    recipients.pop(post.author_id or 0, None)
+    labels = side_labels(table)
+    poster = "The game master" if side is None else (labels[side] if side < len(labels) else f"Side {side + 1}")
+    place = table.port.name if table.port is not None else table.sea_zone.name
+    deliveries_record(
+        campaign_id=table.campaign_id,
+        event=MailEvent.TABLE_POST,
+        recipients=list(recipients.items()),
+        turn_id=table.turn_id,
+        now=timezone.now(),
+        key=f"post-{post.pk}",
+        data={"table": table.pk, "post": post.pk, "place": place, "poster": poster},
+    )
+    mail_send_after_commit()
 
 
 def table_posts(*, table: TabletopBattle) -> QuerySet[TablePost]:

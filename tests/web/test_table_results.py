@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from battles.engagements.table import table_sides
 from battles.models import Battle, TablePost, TabletopBattle
 from campaign.audit_models import AuditEntry
+from campaign.tasks import mail_deliveries_send
 from campaign.tabletop import TableResultRefused, table_result_dispute, table_result_enter
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory
@@ -110,7 +111,7 @@ def test_a_result_with_an_unknown_key_or_an_admiral_twice_is_refused_and_not_sto
     assert TabletopBattle.objects.get(pk=table.pk).result == {}
 
 
-def test_the_corrected_result_says_who_entered_disputed_and_what_the_gm_decided() -> None:
+def test_the_corrected_result_says_who_entered_disputed_and_what_the_gm_decided(smtp_inbox: Any) -> None:
     world, table, gm = gibraltar_siege()
     fr, gb, _, _ = _players(world)
     url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/"
@@ -135,6 +136,20 @@ def test_the_corrected_result_says_who_entered_disputed_and_what_the_gm_decided(
         (None, "I have the umpire's notes: she struck."),
     ]
     assert page.index("Nothing sank.") < page.index("went down at noon") < page.index("umpire")
+    # Each post mailed to the battle's other people (real SMTP), never to its author.
+    mail_deliveries_send()
+    mails: dict[str, list[str]] = {}
+    for message in smtp_inbox.messages:
+        if "table battle" in str(message["Subject"]).replace("\r\n", ""):
+            mails.setdefault(str(message["To"]), []).append(str(message["Subject"]).replace("\r\n", ""))
+    assert sorted(len(v) for v in mails.values()) == [2, 2, 2]
+    assert mails["v@example.com"] == [
+        f"[{world.campaign.name}] Turn 1: Great Britain wrote on the Gibraltar table battle",
+        f"[{world.campaign.name}] Turn 1: The game master wrote on the Gibraltar table battle",
+    ]
+    to_gm = next(m for m in smtp_inbox.messages if m["To"] == "gm@example.com" and "wrote on" in str(m["Subject"]))
+    text = next(part for part in to_gm.walk() if part.get_content_type() == "text/plain")
+    assert "Nothing sank." in text.get_payload(decode=True).decode()
     # The battle's report page says it too.
     battle = Battle.objects.get(turn=world.turn, place="gibraltar")
     report = gb.get(f"/campaigns/{world.campaign.slug}/battles/{battle.pk}/").content.decode()
