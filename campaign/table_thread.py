@@ -35,7 +35,9 @@ def table_post_add(*, table: TabletopBattle, actor: Actor, side: int | None, bod
         )
     user = actor if actor is not None and actor.is_authenticated else None
     name = user.get_username() if user is not None else "the game master"
-    post = TablePost.objects.create(table=table, author=user, author_name=name[:150], side=side, body=text)
+    post = TablePost.objects.create(
+        table=table, author_id=user.pk if user is not None else None, author_name=name[:150], side=side, body=text
+    )
     table_audit(
         table,
         actor=actor,
