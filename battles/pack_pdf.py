@@ -6,26 +6,22 @@ HTML page is printed exactly as a browser prints it, with its print stylesheet (
 ``settings.CHROMIUM_PATH`` names the browser (Debian's headless shell where installed, else chromium).
 
 Chromium never runs inside a web request (issue 27: four concurrent prints held every web worker):
-:func:`pack_pdf_request` records the page to print (one :class:`~battles.models.PackPdf` row per pack as
-it reads) and queues :func:`pack_pdf_print` (the ``battles.pack_pdf_print`` task) after commit; the page
-says "preparing" until the stored PDF is ready. Each user may start ``PACK_PDF_PER_USER`` prints in
-``PACK_PDF_WINDOW_SECONDS``; asking again for a pack already printing starts nothing.
+``campaign.table_pdf.pack_pdf_request`` records the page to print (one :class:`~battles.models.PackPdf`
+row per pack as it reads) and queues :func:`pack_pdf_print` (the ``battles.pack_pdf_print`` task) after
+commit; the page says "preparing" until the stored PDF is ready.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from battles.models import PackPdf, TabletopBattle
+from battles.models import PackPdf
 
 logger = logging.getLogger(__name__)
 
@@ -95,58 +91,6 @@ def html_to_pdf(html: str) -> bytes:
 
 #: A print claimed longer ago than this is taken over (its worker died half-way).
 PRINT_LEASE = timedelta(minutes=5)
-
-
-class PdfThrottled(Exception):
-    """The user started as many prints as the window allows: ``retry_after`` seconds to wait."""
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            f"You asked for {settings.PACK_PDF_PER_USER} PDFs in the last "
-            f"{settings.PACK_PDF_WINDOW_SECONDS // 60} minutes; ask again in {retry_after} seconds, "
-            "or use the printable page."
-        )
-        self.retry_after = retry_after
-
-
-def _throttle_check(user: Any, now: Any) -> None:
-    window = timedelta(seconds=settings.PACK_PDF_WINDOW_SECONDS)
-    recent = list(
-        PackPdf.objects.filter(requested_by=user, created_at__gte=now - window)
-        .order_by("created_at")
-        .values_list("created_at", flat=True)[: settings.PACK_PDF_PER_USER]
-    )
-    if len(recent) >= settings.PACK_PDF_PER_USER:
-        raise PdfThrottled(max(1, int((recent[0] + window - now).total_seconds()) + 1))
-
-
-@transaction.atomic
-def pack_pdf_request(*, table: TabletopBattle, html: str, user: Any) -> PackPdf:
-    """The PDF of ``html`` (the pack's self-contained page) for ``table``: the stored one if this very
-    page was printed or is being printed, else a new print queued after commit. A failed print is
-    queued again. Raises :class:`PdfThrottled` (nothing queued) past the user's allowance."""
-    digest = hashlib.sha256(html.encode("utf-8")).hexdigest()
-    now = timezone.now()
-    row = PackPdf.objects.select_for_update().filter(table=table, html_sha256=digest).first()
-    if row is not None and row.state != PackPdf.State.FAILED:
-        return row
-    _throttle_check(user, now)
-    if row is None:
-        row, created = PackPdf.objects.get_or_create(
-            table=table, html_sha256=digest, defaults={"html": html, "requested_by": user}
-        )
-        if not created:  # another request made it a moment ago: that one queued its print
-            return row
-    else:
-        PackPdf.objects.filter(pk=row.pk).update(
-            state=PackPdf.State.QUEUED, error="", created_at=now, requested_by=user, claimed_at=None
-        )
-        row.refresh_from_db()
-    from battles.tasks import pack_pdf_print
-
-    pk = row.pk
-    transaction.on_commit(lambda: pack_pdf_print.delay(pk))
-    return row
 
 
 def pack_pdf_print(pdf_id: int) -> str:

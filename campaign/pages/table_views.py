@@ -20,7 +20,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from battles.models import PackPdf, TabletopBattle
-from battles.pack_pdf import PdfThrottled, pack_pdf_request
 from campaign.pages.tabletop import (
     FATE_CHOICES,
     TAKEN_IN_CHOICES,
@@ -30,6 +29,7 @@ from campaign.pages.tabletop import (
     tables_for_player,
 )
 from campaign.pages.views import _page_context, _with_nation
+from campaign.table_pdf import PdfThrottled, pack_pdf_request
 from campaign.table_thread import table_post_add
 from campaign.tabletop import (
     TableResultRefused,
