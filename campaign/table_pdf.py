@@ -3,7 +3,7 @@ print is recorded (one :class:`~battles.models.PackPdf` row per pack as it reads
 ``battles.pack_pdf_print`` task queued after commit; the page says "preparing" until the stored PDF is
 ready. Each user may start ``PACK_PDF_PER_USER`` prints in ``PACK_PDF_WINDOW_SECONDS``; asking again for
 a pack already being printed starts nothing. With the task queue down the print is marked failed with
-the reason (no sweep knows of it), and asking again queues it again.
+the reason (no sweep knows of it); the page's "Try again" queues it again.
 """
 
 from __future__ import annotations
@@ -49,17 +49,18 @@ def _throttle_check(user: Any, now: datetime) -> None:
 
 
 @transaction.atomic
-def pack_pdf_request(*, table: TabletopBattle, html: str, user: Any) -> PackPdf:
+def pack_pdf_request(*, table: TabletopBattle, html: str, user: Any, retry: bool = False) -> PackPdf:
     """The PDF of ``html`` (the pack's self-contained page) for ``table``: the stored one if this very
-    page was printed or is being printed, else a new print queued after commit. A failed print is
-    queued again. Raises :class:`PdfThrottled` (nothing queued) past the user's allowance."""
+    page was printed, is being printed or failed, else a new print queued after commit; a failed print
+    is queued again only when asked to (``retry``: the page's "Try again"), never by the preparing
+    page's own refresh. Raises :class:`PdfThrottled` (nothing queued) past the user's allowance."""
     digest = hashlib.sha256(html.encode("utf-8")).hexdigest()
     now = timezone.now()
     row = PackPdf.objects.select_for_update().filter(table=table, html_sha256=digest).first()
     if row is not None and row.state == PackPdf.State.QUEUED and row.created_at < now - PRINT_LEASE:
         _print_after_commit(row.pk)  # its message was lost: the task's claim makes a resend harmless
         return row
-    if row is not None and row.state != PackPdf.State.FAILED:
+    if row is not None and (row.state != PackPdf.State.FAILED or not retry):
         return row
     _throttle_check(user, now)
     if row is None:

@@ -265,9 +265,10 @@ def table_pack_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpRespon
     request); until it is ready the page says so and refreshes itself (a link too, without refresh)."""
     html, data = _pack_html(request, slug, table_id, inline_css=True)
     try:
-        pdf = pack_pdf_request(table=data.table, html=html, user=request.user)
+        retry = request.GET.get("retry") == "1"
+        pdf = pack_pdf_request(table=data.table, html=html, user=request.user, retry=retry)
     except PdfThrottled as throttled:
-        response = _pdf_page(request, data, problem=str(throttled), status=429)
+        response = _pdf_page(request, data, problem=str(throttled), status=429, throttled=True)
         response["Retry-After"] = str(throttled.retry_after)
         return response
     if pdf.state == PackPdf.State.READY:
@@ -277,12 +278,13 @@ def table_pack_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpRespon
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
     if pdf.state == PackPdf.State.FAILED:
-        problem = f"{pdf.error} Asking again tries once more."
-        return _pdf_page(request, data, problem=problem, status=503)
+        return _pdf_page(request, data, problem=pdf.error or "The PDF could not be printed.", status=503)
     return _pdf_page(request, data, problem="", status=202)
 
 
-def _pdf_page(request: HttpRequest, data: Any, *, problem: str, status: int) -> HttpResponse:
+def _pdf_page(request: HttpRequest, data: Any, *, problem: str, status: int, throttled: bool = False) -> HttpResponse:
     """The page shown while the PDF is prepared (refreshing itself every few seconds), or why not."""
-    context = _page_context(request, data.viewer, "table", d=data, problem=problem, preparing=status == 202)
+    context = _page_context(
+        request, data.viewer, "table", d=data, problem=problem, preparing=status == 202, throttled=throttled
+    )
     return render(request, "campaign/table_pdf.html", context, status=status)
