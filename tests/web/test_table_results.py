@@ -14,12 +14,12 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from battles.engagements.table import table_sides
-from battles.models import Battle, TablePost, TabletopBattle
+from battles.models import Battle, PackPdf, TablePost, TabletopBattle
 from campaign.audit_models import AuditEntry
 from campaign.tabletop import TableResultRefused, table_result_dispute, table_result_enter
 from campaign.tasks import mail_deliveries_send
 from fleets.models import Fleet
-from tests.factories import AdmiralFactory
+from tests.factories import AdmiralFactory, NationFactory
 from tests.support.tabletop import gibraltar_siege, table_ships
 from tests.worlds import World, fleet, sea_world
 
@@ -217,3 +217,18 @@ def test_asking_deciding_sending_and_withdrawing_are_in_the_audit_log() -> None:
         ("table_unmarked", "gm"),
     ]
     assert entries[0].summary == "France asked for the battle at North Sea to go to the table"
+
+
+def test_a_nation_that_witnessed_nothing_gets_no_pack_nor_pdf_of_it() -> None:
+    """Issue 27.3, checked again with the queued PDF: a nation that asked for the battle but fought in
+    none of its sides gets 404 for the battle, its pack and its PDF (and no print is queued for it).
+    That it cannot ask where it has no ships is tests/security/test_hostile_corpus.py's."""
+    world, table, _ = gibraltar_siege()
+    spain_player = get_user_model().objects.create_user("gravina", "g@example.com", "a-long-test-password")
+    spain = NationFactory.create(campaign=world.campaign, code="ES", name="Spain", player=spain_player)
+    TabletopBattle.objects.filter(pk=table.pk).update(requested_by=spain)
+    client = Client()
+    client.force_login(spain_player)
+    url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/"
+    assert [client.get(url + tail).status_code for tail in ("", "pack/", "pack.pdf")] == [404, 404, 404]
+    assert not PackPdf.objects.exists()
