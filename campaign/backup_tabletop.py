@@ -20,7 +20,7 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
-from battles.models import Engagement, TabletopBattle
+from battles.models import Engagement, TablePost, TabletopBattle
 from campaign.backup_rows import DocKeys, RowRefs
 from campaign.models import Campaign
 from fleets.models import Admiral
@@ -52,6 +52,7 @@ def table_battles_export(campaign: Campaign, keys: DocKeys) -> list[dict[str, An
     rows = (
         TabletopBattle.objects.filter(campaign=campaign)
         .select_related("turn", "engagement")
+        .prefetch_related("posts")
         .defer("turn__snapshot", "turn__dice_log")  # only the turn's number is written
         .order_by("turn__number", "kind", "place")
     )
@@ -74,6 +75,11 @@ def table_battles_export(campaign: Campaign, keys: DocKeys) -> list[dict[str, An
             "note": t.note,
             "record": t.record,
             "approved_at": _dt(t.approved_at),
+            "history": t.history,
+            "posts": [
+                {"author": p.author_name, "side": p.side, "body": p.body, "at": _dt(p.created_at)}
+                for p in t.posts.all()
+            ],
         }
         for t in rows
     ]
@@ -176,7 +182,7 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
                 battle_id=refs.battle[e["battle"]] if e["battle"] is not None else None,
                 result=e["result"],
             )
-        TabletopBattle.objects.create(
+        table = TabletopBattle.objects.create(
             campaign_id=rows.campaign_id,
             turn_id=refs.turn[t["turn"]],
             kind=t.get("kind", TabletopBattle.Kind.BATTLE),
@@ -195,4 +201,11 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
             note=t["note"],
             record=t.get("record", ""),
             approved_at=_when(t.get("approved_at")),
+            history=t.get("history", []),
         )
+        # The thread as it was: names as they were written (accounts are not part of a campaign's file).
+        for post in t.get("posts", []):
+            made = TablePost.objects.create(
+                table=table, author_name=post["author"], side=post["side"], body=post["body"]
+            )
+            TablePost.objects.filter(pk=made.pk).update(created_at=_when(post["at"]) or made.created_at)

@@ -33,6 +33,7 @@ class MailEvent(models.TextChoices):
     TABLE_BATTLE = "table_battle", "A battle of yours goes to the table"
     DISPATCH_REPORTED = "dispatch_reported", "A dispatch reported to the GM (to game masters)"
     TURN_FAILED = "turn_failed", "Turn resolution failed (to game masters, at once)"
+    TABLE_POST = "table_post", "A post on a battle of yours at the table"
 
 
 #: A delivery's turn as mail reads it, through ``select_related("turn")``: never the turn's snapshot

@@ -169,17 +169,17 @@ class NeedsYouPages(CampaignPages):
             )
         try:
             if action in ("approve-request", "decline-request"):
-                table_request_decide(table=table, approve=action == "approve-request")
+                table_request_decide(table=table, approve=action == "approve-request", actor=request.user)
                 done = (
                     f"Approved: {what} goes to the table when the turn resolves."
                     if action == "approve-request"
                     else f"Declined: {what} is fought by the dice as usual."
                 )
             elif action == "automatic":
-                table_fight_automatically(table=table)
+                table_fight_automatically(table=table, actor=request.user)
                 done = f"{what[0].upper()}{what[1:]} will be fought by the server's dice."
             else:
-                table_result_approve(table=table)
+                table_result_approve(table=table, actor=request.user)
                 done = f"The result of {what} is approved and applied."
         except TableResultRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from battles.models import TablePost
 from campaign.accounts import time_zone_of_user
 from campaign.desk import desk_for_gm
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
@@ -52,6 +53,7 @@ SUBJECTS = {
     MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
     MailEvent.DISPATCH_REPORTED: "turn {number}: {reporter} reported a dispatch: {title}",
     MailEvent.TURN_FAILED: "turn {number}: its resolution failed",
+    MailEvent.TABLE_POST: "turn {number}: {poster} wrote on the {place} table battle",
 }
 
 
@@ -99,6 +101,7 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         held=f" (sent in turn {context['dispatch'].turn})" if context.get("arrived") else "",
         reporter=context.get("reporter", ""),
         place=delivery.data.get("place", ""),
+        poster=delivery.data.get("poster", ""),
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
 
@@ -177,6 +180,12 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context.update(told)
     elif event == MailEvent.CAMPAIGN_REVERTED:
         context.update(_reverted(delivery, zone))
+    elif event == MailEvent.TABLE_POST:
+        post = TablePost.objects.filter(pk=int(delivery.data.get("post", 0))).first()
+        if post is None:
+            return None  # the battle is gone (a revert): nothing to tell
+        context.update(post=post, poster=delivery.data.get("poster", ""), place=delivery.data.get("place", ""))
+        context["table_url"] = absolute(reverse("campaign:table", args=[slug, post.table_id]) + "#thread")
     elif event == MailEvent.TABLE_BATTLE:
         deadline = parse_datetime(delivery.data.get("deadline") or "")
         context["place"] = delivery.data.get("place", "")
