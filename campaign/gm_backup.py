@@ -4,8 +4,7 @@ new name and slug, run by the GM who imports it, its players mapped) — each au
 
 The export's entry goes to the exported campaign; the import's ("imported") to the new copy, naming
 where it came from, so the copy's log ends with how it came to be. ``import_campaign`` on the command
-line stays a plain restore with no entry of its own: a backup must round-trip exactly (its audit log
-included).
+line is the same service (issue 25): a restored backup's log is the exported one plus that entry.
 """
 
 from __future__ import annotations
