@@ -20,6 +20,7 @@ from campaign.audit_models import AuditAction
 from campaign.backup import BackupError, campaign_export, campaign_import
 from campaign.gm_actions import Actor
 from campaign.models import Campaign
+from rules.names import name_fault, name_normalised
 
 NAME_MAX = Campaign._meta.get_field("name").max_length or 100
 
@@ -52,7 +53,10 @@ def gm_campaign_import(
     ``players`` given to its user, renamed ``name`` if given — and write its "imported" audit entry,
     naming where it came from. All or nothing: a ``BackupError`` lists every problem, nothing written."""
     if name is not None:
-        name = " ".join(name.split())
+        fault = name_fault(name)
+        if fault is not None:
+            raise BackupError(f"The copy's name cannot be used: {fault}.")
+        name = name_normalised(name)
         if not name:
             raise BackupError("Give the copy a name; players read it on every page and mail.")
         if len(name) > NAME_MAX:
