@@ -50,7 +50,15 @@ def _start(clone: Path, port: int, log: Path) -> tuple[float, float]:
     began = time.monotonic()
     with log.open("ab") as out:
         process = subprocess.Popen(
-            ["make", "run"], cwd=clone, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            ["make", "run"],
+            cwd=clone,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            # As in a terminal: Ctrl-C's SIGINT is not ignored (a bench started in the background of a
+            # non-interactive shell would otherwise pass its ignored SIGINT on, and nothing would stop).
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
     try:
         while True:
