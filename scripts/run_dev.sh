@@ -66,14 +66,15 @@ fi
 $PY manage.py setup_demo --migrate
 took "database migrated, demo ready"
 
+# The web server first, so that it is up soonest on a busy machine; its system checks ran in setup_demo.
+DATABASE_CONN_MAX_AGE=0 $PY manage.py runserver "127.0.0.1:$PORT" --noreload --skip-checks &
+pids+=($!)
 # The worker's prefork children serve one task at a time: each keeps its connection (DATABASE_CONN_MAX_AGE).
 # The development server answers each request in a new thread: it must keep none (config/settings/dev.py).
 DATABASE_CONN_MAX_AGE="${DATABASE_CONN_MAX_AGE:-60}" \
   $PY -m celery -A config worker --loglevel=INFO --concurrency=2 -n "admiralty-dev-$$@%h" &
 pids+=($!)
 $PY -m celery -A config beat --loglevel=INFO --pidfile= &
-pids+=($!)
-DATABASE_CONN_MAX_AGE=0 $PY manage.py runserver "127.0.0.1:$PORT" --noreload &
 pids+=($!)
 took "worker, beat and web server started"
 echo "Admiralty is at http://127.0.0.1:$PORT/ (admin: /admin/). Ctrl-C stops the server, worker, beat and database."
