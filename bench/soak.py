@@ -48,7 +48,8 @@ from bench.soak_checks import (
 )
 from bench.soak_web import Api, Broken, Browser, Processes, SmtpSink, Soak
 
-DATABASE = "admiralty_soak"
+#: The database the soak drops and makes afresh; SOAK_DATABASE names another (two soaks at once).
+DATABASE = os.environ.get("SOAK_DATABASE", "admiralty_soak")
 PASSWORD = "soak-Trafalgar-1805"
 #: The nations with players (more join by the seed's choice); the rest keep standing orders.
 PLAYED = ("GB", "FR", "ES")

@@ -113,20 +113,26 @@ def _result_out(result: Mapping[str, Any], admirals: Mapping[int, str]) -> dict[
     return {**result, "admirals_lost": [admirals.get(a, a) for a in result["admirals_lost"]]}
 
 
-def _result_in(result: Mapping[str, Any], refs: TableRefs) -> dict[str, Any]:
-    """The entered result with its ships and lost admirals named by the rows the import wrote."""
+def result_ships_renamed(result: Mapping[str, Any], ship: Mapping[int, int]) -> dict[str, Any]:
+    """An entered result with its ships named by ``ship`` (the document's id → the row's)."""
     out = dict(result)
     if isinstance(out.get("ships"), list):
         out["ships"] = [
-            {**row, "ship": refs.ship.get(row["ship"], row["ship"])} if isinstance(row, dict) else row
+            {**row, "ship": ship.get(row["ship"], row["ship"])} if isinstance(row, dict) else row
             for row in out["ships"]
         ]
+    return out
+
+
+def _result_in(result: Mapping[str, Any], refs: TableRefs) -> dict[str, Any]:
+    """The entered result with its ships and lost admirals named by the rows the import wrote."""
+    out = result_ships_renamed(result, refs.ship)
     if isinstance(out.get("admirals_lost"), list):
         out["admirals_lost"] = [refs.admiral.get(a, a) if isinstance(a, str) else a for a in out["admirals_lost"]]
     return out
 
 
-def _pack_in(pack: Any, land_unit: Mapping[int, int]) -> Any:
+def pack_units_renamed(pack: Any, land_unit: Mapping[int, int]) -> Any:
     """A storming's pack keeps the siege as phase 6 found it, its units as [id, nation, siege train]:
     the ids become those the import wrote (the storming's result removes those very units)."""
     if not isinstance(pack, dict) or not isinstance(pack.get("siege"), dict):
@@ -138,7 +144,7 @@ def _pack_in(pack: Any, land_unit: Mapping[int, int]) -> Any:
     return {**pack, "siege": siege}
 
 
-def _sides_in(sides: list[Any], fleet: Mapping[int, int]) -> list[Any]:
+def sides_fleets_renamed(sides: list[Any], fleet: Mapping[int, int]) -> list[Any]:
     """An engagement's sides naming the fleets the import wrote (phase 4 and the pack load them)."""
     out = []
     for side in sides:
@@ -172,7 +178,7 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
                 sequence=e["sequence"],
                 kind=e["kind"],
                 step=e["step"],
-                sides=_sides_in(e["sides"], rows.fleet),
+                sides=sides_fleets_renamed(e["sides"], rows.fleet),
                 interceptor=e["interceptor"],
                 context=e["context"],
                 status=e["status"],
@@ -197,7 +203,7 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
             entered_by=t["entered_by"],
             confirmed=t["confirmed"],
             dispute=t["dispute"],
-            pack=_pack_in(t["pack"], rows.land_unit),
+            pack=pack_units_renamed(t["pack"], rows.land_unit),
             note=t["note"],
             record=t.get("record", ""),
             approved_at=_when(t.get("approved_at")),

@@ -19,6 +19,7 @@ from campaign.players import account_by_email, campaign_people
 from campaign.scenario import available_scenarios
 from fleets.models import ShipClass
 from ports.models import Port
+from ports.names import validate_name
 from rules.ruleset import SETTINGS, Setting
 
 
@@ -59,7 +60,9 @@ class RulesetForm(forms.Form):
 
 class StartCampaignForm(forms.Form):
     scenario = forms.ChoiceField(choices=(), help_text="The scenario data the campaign starts from.")
-    name = forms.CharField(max_length=100, help_text="The campaign's name, as players read it.")
+    name = forms.CharField(
+        max_length=100, validators=[validate_name], help_text="The campaign's name, as players read it."
+    )
     slug = forms.SlugField(
         max_length=49, help_text="Its address: lower-case letters, digits and hyphens, e.g. channel-1805."
     )
@@ -153,7 +156,7 @@ class ImportCopyForm(forms.Form):
     document = forms.FileField(
         label="Export file", help_text="A campaign's export (.json), as the Export button downloads it."
     )
-    name = forms.CharField(max_length=100, help_text="The copy's name, as players read it.")
+    name = forms.CharField(max_length=100, validators=[validate_name], help_text="The copy's name, as players read it.")
     slug = forms.SlugField(
         max_length=49, help_text="Its address: lower-case letters, digits and hyphens, e.g. channel-1805-copy."
     )
@@ -211,7 +214,7 @@ class DeadlineForm(forms.Form):
 
 class LayDownForm(forms.Form):
     ship_class = forms.ChoiceField(choices=ShipClass.choices, label="Class")
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=80, validators=[validate_name])
     port = forms.ModelChoiceField(queryset=Port.objects.none(), help_text="An own port with a dockyard.")
 
     def __init__(self, *args: Any, nation: Nation, **kwargs: Any) -> None:
