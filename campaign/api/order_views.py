@@ -33,14 +33,17 @@ from campaign.api.turn_writes import (
     IF_MATCH,
     PRECONDITION,
     Named,
+    deadline_passed_problem,
     list_changed_problem,
     list_etag,
     named_of,
     turn_closed_problem,
+    without_late_reason,
     without_turn,
 )
 from campaign.models import Campaign, NationTurn, Order, Turn
 from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
+from campaign.orders.deadline import DeadlinePassed
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import ListChanged, OrderRefused, OrdersRefused, RefusalCode, TurnClosed
 from campaign.orders.selectors import nation_ready, order_list_version, orders_for_turn
@@ -109,16 +112,20 @@ def _named(request: Request, body_turns: list[Any] | None = None) -> Named:
     return named_of(request, body_turns or [])
 
 
-def _list_body(request: Request) -> tuple[Any, Named]:
-    """The body of ``PUT /orders/`` (and of its validation): the list, each order's ``"turn"`` taken
-    out, and the turn and list version the writer names."""
+def _list_body(request: Request) -> tuple[Any, Named, str]:
+    """The body of ``PUT /orders/`` (and of its validation): the list, each order's ``"turn"`` and
+    ``"late_reason"`` taken out, the turn and list version the writer names, and the GM's reason for a
+    late list (the first one given: the list is entered at once)."""
     bodies = _data(request)
     turns: list[Any] = []
+    late_reason = ""
     if isinstance(bodies, list):
         pairs = [without_turn(b) for b in bodies]
-        bodies = [b for b, _ in pairs]
         turns = [t for _, given in pairs for t in given]
-    return bodies, _named(request, turns)
+        reasons = [without_late_reason(b) for b, _ in pairs]
+        bodies = [b for b, _ in reasons]
+        late_reason = next((r for _, r in reasons if r.strip()), "")
+    return bodies, _named(request, turns), late_reason
 
 
 def _written(desk: OrderDesk, was_ready: bool) -> dict[str, Any]:
@@ -149,6 +156,8 @@ def _order_row(order: Order) -> dict[str, Any]:
         "kind": order.kind,
         "description": order_describe(order),
         "body": order.body,
+        "late_by": order.late_by,
+        "late_reason": order.late_reason,
     }
 
 
@@ -178,6 +187,8 @@ def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1, listed: 
         return turn_closed_problem(refused)
     if isinstance(refused, ListChanged):
         return list_changed_problem(refused)
+    if isinstance(refused, DeadlinePassed):
+        return deadline_passed_problem(refused)
     if not _still_open(desk):
         return orders_closed(refused.message)
     if isinstance(refused, OrdersRefused):
@@ -221,12 +232,18 @@ class OrderListView(IdempotentApiView):
     )
     def post(self, request: Request, slug: str) -> Response:
         body, turns = without_turn(_data(request))
+        body, late_reason = without_late_reason(body)
         named = _named(request, turns)
         desk = _open_desk(request, slug, named)
         was_ready = _was_ready(desk)
         try:
             order = order_add(
-                nation=desk.nation, body=body, actor=request.user, named_turn=named.turn, version=named.version
+                nation=desk.nation,
+                body=body,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
             )
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
@@ -244,12 +261,17 @@ class OrderListView(IdempotentApiView):
         responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def put(self, request: Request, slug: str) -> Response:
-        bodies, named = _list_body(request)
+        bodies, named, late_reason = _list_body(request)
         desk = _open_desk(request, slug, named)
         was_ready = _was_ready(desk)
         try:
             stored = orders_replace(
-                nation=desk.nation, bodies=bodies, actor=request.user, named_turn=named.turn, version=named.version
+                nation=desk.nation,
+                bodies=bodies,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
             )
         except OrderRefused as refused:
             raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1, listed=True) from None
@@ -319,13 +341,19 @@ class OrderDetailView(IdempotentApiView):
     )
     def put(self, request: Request, slug: str, order_id: int) -> Response:
         body, turns = without_turn(_data(request))
+        body, late_reason = without_late_reason(body)
         named = _named(request, turns)
         desk = _open_desk(request, slug, named)
         order = order_for_player(desk=desk, order_id=id_within(order_id, MAX_BIGINT))
         was_ready = _was_ready(desk)
         try:
             stored = order_update(
-                order=order, body=body, actor=request.user, named_turn=named.turn, version=named.version
+                order=order,
+                body=body,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
             )
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
@@ -378,11 +406,16 @@ class OrderValidateView(ApiView):
         responses={200: OrderValidationSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def post(self, request: Request, slug: str) -> Response:
-        bodies, named = _list_body(request)
+        bodies, named, late_reason = _list_body(request)
         desk = _open_desk(request, slug, named)
         try:
             cleans = orders_replace_check(
-                nation=desk.nation, bodies=bodies, named_turn=named.turn, version=named.version
+                nation=desk.nation,
+                bodies=bodies,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
             )
         except OrderRefused as refused:
             raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1, listed=True) from None

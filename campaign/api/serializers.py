@@ -247,6 +247,13 @@ def _body_serializer(kind: str, fields: dict[str, Any]) -> type[serializers.Seri
     attrs: dict[str, Any] = {"kind": serializers.ChoiceField(choices=[kind])}
     attrs.update({name: make() for name, make in fields.items()})
     attrs["turn"] = _turn_named()
+    attrs["late_reason"] = serializers.CharField(
+        required=False,
+        max_length=300,
+        help_text="After the deadline, in the 'GM is asked' policy, a GM entering a missing nation's orders says "
+        "why (required then: without it a 400 late_reason_required). Stored with the order as its late "
+        "mark, shown in the nation's report. Anyone else after the deadline: 409 deadline_passed.",
+    )
     title = "".join(part.title() for part in kind.split("_"))
     return type(f"{title}OrderSerializer", (serializers.Serializer,), attrs)
 
@@ -277,6 +284,10 @@ class OrderSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=Order.Kind.choices)
     description = serializers.CharField(help_text="One readable line, e.g. \"Order 2 (move, fleet 'X'): a → b\".")
     body = OrderBodyField(help_text="The order body as stored (README 'Orders JSON').")
+    late_by = serializers.CharField(
+        help_text="The GM who entered this order after the deadline ('GM is asked' policy); empty when on time."
+    )
+    late_reason = serializers.CharField(help_text="Why the GM entered it after the deadline; empty when on time.")
 
 
 class OrderWrittenSerializer(OrderSerializer):

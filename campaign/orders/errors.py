@@ -96,6 +96,8 @@ class RefusalCode(StrEnum):
     NOT_THE_LIST = "not_the_list"  #: a new order of the list that does not name each order once
     ORDERS_REFUSED = "orders_refused"  #: a whole list refused: see its ``refusals``
     LIST_CHANGED = "list_changed"  #: the list changed since the writer read it (the API's If-Match)
+    DEADLINE_PASSED = "deadline_passed"  #: after the deadline only a GM enters a missing nation's orders
+    LATE_REASON_REQUIRED = "late_reason_required"  #: a GM's order after the deadline needs a reason
 
 
 class OrderRefused(ValueError):
