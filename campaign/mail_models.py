@@ -32,6 +32,7 @@ class MailEvent(models.TextChoices):
     NATION_TAKEN = "nation_taken", "Your nation given to another player"
     TABLE_BATTLE = "table_battle", "A battle of yours goes to the table"
     DISPATCH_REPORTED = "dispatch_reported", "A dispatch reported to the GM (to game masters)"
+    WEBHOOK_DISABLED = "webhook_disabled", "A webhook of yours was switched off after failures"
 
 
 #: A delivery's turn as mail reads it, through ``select_related("turn")``: never the turn's snapshot

@@ -19,7 +19,7 @@ from django.utils.dateparse import parse_datetime
 from campaign.accounts import time_zone_of_user
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
 from campaign.mail_models import TURN_STATE_UNREAD
-from campaign.models import Announcement, Delivery, Dispatch, MailEvent, Order, Turn
+from campaign.models import Announcement, Delivery, Dispatch, MailEvent, Order, Turn, Webhook
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import report_for_nation, season_labels
 from campaign.selectors import nations_without_orders
@@ -49,6 +49,7 @@ SUBJECTS = {
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
     MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
     MailEvent.DISPATCH_REPORTED: "turn {number}: {reporter} reported a dispatch: {title}",
+    MailEvent.WEBHOOK_DISABLED: "turn {number}: your webhook was switched off after failing",
 }
 
 
@@ -161,6 +162,8 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["place"] = delivery.data.get("place", "")
         context["deadline"] = local(deadline, zone) if deadline else None
         context["table_url"] = absolute(reverse("campaign:table", args=[slug, int(delivery.data.get("table", 0))]))
+    elif event == MailEvent.WEBHOOK_DISABLED:
+        context.update(_webhook_disabled(delivery))
     return context
 
 
@@ -293,4 +296,17 @@ def _reverted(delivery: Delivery, zone: tzinfo) -> dict[str, Any]:
         "archived_turns": int(data.get("archived_turns") or 0),
         "deadline": local(deadline, zone) if deadline else None,
         "paused": bool(data.get("paused")),
+    }
+
+
+def _webhook_disabled(delivery: Delivery) -> dict[str, Any]:
+    """Which webhook was switched off (its URL, and the nation it was for) and the last failure."""
+    reason = (
+        Webhook.objects.filter(pk=delivery.data.get("webhook")).values_list("disabled_reason", flat=True).first() or ""
+    )
+    return {
+        "hook_url": delivery.data.get("url", ""),
+        "hook_nation": delivery.data.get("nation"),
+        "reason": reason,
+        "api_docs_url": absolute(reverse("api-docs")),
     }
