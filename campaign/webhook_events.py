@@ -36,15 +36,13 @@ def webhooks_send_after_commit() -> None:
 
 def hooks_told(*, campaign_id: int, event: WebhookEvent, nation_ids: Iterable[int], campaign_hooks: bool) -> Q:
     """The hooks of ``campaign_id`` that hear ``event``: active, asking for it, and either a hook of one of
-    ``nation_ids`` whose owner plays that nation, or (``campaign_hooks``) a campaign hook whose owner runs
-    the campaign (its GM, a co-GM or a superuser)."""
-    nation_hooks = Q(nation_id__in=list(nation_ids), nation__player_id=F("owner_id"))
-    told = nation_hooks
+    ``nation_ids`` whose owner plays that nation or runs the campaign (a GM may look through any nation's
+    eyes), or (``campaign_hooks``) a campaign hook whose owner runs the campaign (its GM, a co-GM or a
+    superuser). A player who lost their nation, or a GM who no longer runs the campaign, hears nothing."""
+    co_gm = Campaign.co_gms.through.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=OuterRef("owner_id"))
+    runs = Q(owner_id=F("campaign__gm_id")) | Q(Exists(co_gm)) | Q(owner__is_superuser=True)
+    told = Q(nation_id__in=list(nation_ids)) & (Q(nation__player_id=F("owner_id")) | runs)
     if campaign_hooks:
-        co_gm = Campaign.co_gms.through.objects.filter(
-            campaign_id=OuterRef("campaign_id"), user_id=OuterRef("owner_id")
-        )
-        runs = Q(owner_id=F("campaign__gm_id")) | Q(Exists(co_gm)) | Q(owner__is_superuser=True)
         told |= Q(nation__isnull=True) & runs
     return Q(campaign_id=campaign_id, active=True, events__contains=[event.value]) & told
 

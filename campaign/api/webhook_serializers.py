@@ -7,18 +7,18 @@ from typing import Any
 
 from rest_framework import serializers
 
-from campaign.models import Webhook, WebhookEvent, WebhookFormat
+from campaign.models import WebhookEvent, WebhookFormat
 
 EVENTS_ALLOWED = ", ".join(WebhookEvent.values)
 
 
-class WebhookSerializer(serializers.Serializer[Webhook]):
+class WebhookSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     url = serializers.CharField(help_text="Where each delivery is posted.")
     events = serializers.ListField(
-        child=serializers.ChoiceField(choices=WebhookEvent.values), help_text="The events the hook is told of."
+        child=serializers.ChoiceField(choices=WebhookEvent.choices), help_text="The events the hook is told of."
     )
-    format = serializers.ChoiceField(choices=WebhookFormat.values)
+    format = serializers.ChoiceField(choices=WebhookFormat.choices)
     nation = serializers.CharField(
         source="nation.code",
         allow_null=True,
@@ -47,7 +47,7 @@ class WebhookCreateSerializer(serializers.Serializer[Any]):
     )
     events = serializers.ListField(
         child=serializers.ChoiceField(
-            choices=WebhookEvent.values,
+            choices=WebhookEvent.choices,
             error_messages={"invalid_choice": f'"{{input}}" is not an event; choose from {EVENTS_ALLOWED}.'},
         ),
         min_length=1,
@@ -55,7 +55,7 @@ class WebhookCreateSerializer(serializers.Serializer[Any]):
         help_text=f"One or more of {EVENTS_ALLOWED}.",
     )
     format = serializers.ChoiceField(
-        choices=WebhookFormat.values,
+        choices=WebhookFormat.choices,
         default=WebhookFormat.JSON.value,
         help_text='json (signed, the payload below), discord ({"content": text}) or slack ({"text": text}).',
         error_messages={"invalid_choice": '"{input}" is not a format; choose json, discord or slack.'},

@@ -15,7 +15,8 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.api.base import problem_response
+from battles.api.base import PAGE_QUERY, page_of, problem_response
+from battles.api.pagination import StrictPageNumberPagination
 from battles.api.problems import Problem, ProblemEntry
 from campaign.api.conventions import MAX_BIGINT, SEEN, id_within
 from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
@@ -35,7 +36,7 @@ HOOK_NATION = OpenApiParameter(
     OpenApiParameter.QUERY,
     required=False,
     description="A player's hooks are their nation's (a player may give only their own code). A game master "
-    "who names no nation works with the campaign's hooks; naming the nation they play, with that nation's.",
+    "who names no nation works with the campaign's hooks; naming one, with hooks that see as that nation.",
 )
 REFUSED = {400: problem_response("Refused, naming what was wrong and what is allowed; nothing was stored.")}
 DELIVERIES = (
@@ -78,18 +79,20 @@ def _form_refused(form: WebhookCreateSerializer, unknown: list[str]) -> Problem:
 
 
 class WebhookListView(IdempotentApiView):
-    query_parameters = ("nation",)
+    query_parameters = ("nation", "page", "page_size")
 
     @extend_schema(
         operation_id="webhooks_list",
         summary="The caller's webhooks in the campaign (a GM's also the campaign's), oldest first",
         description="Secrets are never listed: only the registration's answer carries one.",
-        parameters=[HOOK_NATION],
-        responses={200: WebhookSerializer(many=True), **REFUSED, **SEEN},
+        parameters=[HOOK_NATION, *PAGE_QUERY],
+        responses={200: page_of(WebhookSerializer), **REFUSED, **SEEN},
     )
     def get(self, request: Request, slug: str) -> Response:
         scope = _scope(request, slug)
-        return Response(WebhookSerializer(list(webhooks_for_scope(scope)), many=True).data)
+        paginator = StrictPageNumberPagination()
+        page = paginator.paginate_queryset(webhooks_for_scope(scope), request, view=self)
+        return paginator.get_paginated_response(WebhookSerializer(list(page or []), many=True).data)
 
     @extend_schema(
         operation_id="webhooks_create",

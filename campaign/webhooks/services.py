@@ -1,8 +1,8 @@
 """Registering and removing webhooks, and which hooks a caller may see.
 
 Whose hook it is follows from who asks (:func:`webhook_scope`): a game master who names no nation
-registers for the campaign (the GM's view: every nation's facts); a player — or a GM naming the nation
-they play — for that nation (its view only, fog of war). A player sees and removes only their own
+registers for the campaign (the GM's view: the campaign's facts); a player — or a GM naming a nation —
+for that nation (its view only, fog of war). A player sees and removes only their own
 hooks; a GM also the campaign's hooks (their co-GMs'), never a player's (a chat webhook's URL is a
 credential of the player's channel).
 """
@@ -43,16 +43,11 @@ class WebhookScope:
 
 def webhook_scope(*, user: User, slug: str, nation_code: str | None) -> WebhookScope:
     """The caller's scope in campaign ``slug`` (Http404 outside it, PermissionDenied for another
-    player's nation); a GM naming a nation they do not play is refused (their hooks are the campaign's)."""
+    player's nation). A GM naming no nation works with the campaign's hooks; naming one, with hooks that
+    see through that nation's eyes, as the GM's pages may."""
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
     if viewer.is_gm and not nation_code:
         return WebhookScope(viewer.campaign, viewer.user_id, None, True)
-    if viewer.nation.player_id != viewer.user_id:
-        raise WebhookRefused(
-            f"A game master's webhook is the campaign's: leave out ?nation= (you do not play {viewer.nation.name}).",
-            "nation",
-            "nation_not_played",
-        )
     return WebhookScope(viewer.campaign, viewer.user_id, viewer.nation, viewer.is_gm)
 
 

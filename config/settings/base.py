@@ -352,6 +352,8 @@ SPECTACULAR_SETTINGS = {
         "BattleTypeEnum": "battles.engine.BATTLE_TYPES",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
         "OrderKindEnum": "campaign.models.Order.Kind",
+        "WebhookEventEnum": "campaign.webhook_models.WebhookEvent",
+        "WebhookFormatEnum": "campaign.webhook_models.WebhookFormat",
     },
 }
 

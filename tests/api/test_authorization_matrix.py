@@ -83,6 +83,11 @@ ALLOWED = {
     "table_storming_result_enter": 404,
     "table_result_confirm": 404,
     "table_result_approve": 404,
+    "webhooks_list": 200,
+    "webhooks_create": 201,
+    # No such hook: the id names nothing (404 after the caller's rights are checked). Deleting one's own
+    # hook, and not another's, is in tests/api/test_webhook_api.py.
+    "webhooks_destroy": 404,
 }
 #: Operations that are not about one campaign: any known caller may use them.
 CAMPAIGN_FREE = {"campaigns_list", "simulator_run"}
@@ -117,6 +122,7 @@ def _body(c: Cast, operation: str) -> Any:
         "orders_replace": [],
         "orders_reorder": {"order": [c.order.pk]},
         "dispatches_send": {"to": ["NL"], "subject": "Matrix", "body": "A word from Britain."},
+        "webhooks_create": {"url": "http://127.0.0.1:9/matrix", "events": ["turn.opened"]},
     }.get(operation)
 
 
@@ -170,6 +176,7 @@ def test_every_operation_answers_each_caller_as_the_matrix_says(caller: str) -> 
         "number": 1,
         "dispatch_id": proclamation.dispatch.pk,
         "table_id": 2**31 - 1,
+        "hook_id": 2**31 - 1,
     }
     operations = sorted(_operations(), key=lambda op: ORDER.index(op[0]) if op[0] in ORDER else -1)
     before = fingerprint()
