@@ -139,9 +139,10 @@ def test_discord_and_slack_get_one_readable_line_in_the_owners_time_zone(receive
     )
     shown = f"{deadline:%a} {deadline.day} {deadline:%b %H:%M} {deadline.tzname()}"
     (discord,) = by_path(receiver, "/discord", "turn.resolved")
-    assert discord.json == {
-        "content": f"[Channel 1805] Turn 1 resolved — no battles; next deadline {shown}. No orders from France and Great Britain"
-    }
+    line = (
+        f"[Channel 1805] Turn 1 resolved — no battles; next deadline {shown}. No orders from France and Great Britain"
+    )
+    assert discord.json == {"content": line}
     (slack,) = by_path(receiver, "/slack", "turn.resolved")
     assert list(slack.json) == ["text"]
     assert slack.json["text"].startswith("[Channel 1805] Turn 1 resolved — no battles; next deadline ")
