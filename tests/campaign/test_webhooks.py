@@ -77,9 +77,8 @@ def test_a_resolved_turn_tells_each_nation_only_its_own_report_and_the_gm_the_ca
     world = two_power_world()
     people = players_with_mail(world)
     hooks = {who: hook_for(world, who, people, receiver.url(f"/{who}")) for who in ("GB", "FR", "GM")}
-    order_store(
-        world.turn, world.gb, "lay_down", **{"class": "frigate", "name": "Secret Frigate", "port": "portsmouth"}
-    )
+    keel: dict[str, Any] = {"class": "frigate", "name": "Secret Frigate", "port": "portsmouth"}
+    order_store(world.turn, world.gb, "lay_down", **keel)
     NationTurn.objects.filter(turn=world.turn, nation=world.gb).update(submitted_at=timezone.now())
 
     turn_resolve_inline(world.turn)
@@ -121,7 +120,7 @@ def test_a_json_delivery_carries_the_documented_headers_and_its_id_in_the_body(r
     assert not tampered.signed_with(hook.secret)
     turn_2 = Turn.objects.get(campaign=world.campaign, number=2)
     assert received.json["turn"] == {"number": 2, "season": turn_2.get_season_display(), "year": turn_2.year}
-    assert received.json["deadline"] == turn_2.deadline.isoformat()
+    assert turn_2.deadline is not None and received.json["deadline"] == turn_2.deadline.isoformat()
 
 
 def test_discord_and_slack_get_one_readable_line_in_the_owners_time_zone(receiver: Receiver) -> None:
@@ -179,7 +178,8 @@ def test_a_deadline_reminder_goes_to_the_nations_without_orders_and_the_gm(recei
     people = players_with_mail(world)
     for who in ("GB", "FR", "GM"):
         hook_for(world, who, people, receiver.url(f"/{who}"), events=["deadline.reminder"])
-    order_store(world.turn, world.gb, "lay_down", **{"class": "frigate", "name": "Busy", "port": "portsmouth"})
+    busy: dict[str, Any] = {"class": "frigate", "name": "Busy", "port": "portsmouth"}
+    order_store(world.turn, world.gb, "lay_down", **busy)
 
     deadline_reminders_record(now=timezone.now())
     deadline_reminders_record(now=timezone.now())  # the sweep again: nothing new
