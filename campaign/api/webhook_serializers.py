@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from campaign.models import WebhookEvent, WebhookFormat
@@ -43,6 +44,9 @@ class WebhookCreateSerializer(serializers.Serializer[Any]):
 
     url = serializers.CharField(
         max_length=500,
+        validators=[
+            RegexValidator(r"^https?://\S+$", "The url must start with http:// or https:// and hold no spaces.")
+        ],
         help_text="An absolute http:// or https:// address (for discord or slack: their incoming webhook).",
     )
     events = serializers.ListField(
