@@ -10,7 +10,6 @@ lower service's error, and neither the change nor an entry is written.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -23,6 +22,7 @@ from campaign.backup import campaign_export
 from campaign.models import Campaign, Invitation, LedgerEntry, Nation, Turn
 from campaign.notifications import campaign_ended_record, invitation_record
 from campaign.players import INVITATION_MAX_AGE_DAYS, PlayerError, invitation_url
+from campaign.queueing import QUEUE_DOWN_MESSAGE, broker_problem, send_after_commit
 from campaign.scenario import ScenarioError, scenario_load
 from campaign.services import campaign_settings_update, ship_lay_down, treasury_adjust
 from campaign.standings import campaign_standings
@@ -128,10 +128,18 @@ def _duration(by: timedelta) -> str:
     return " ".join(f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n) or "0 minutes"
 
 
+def _queue_reachable_or_refuse(what: str) -> None:
+    """Actions that exist to start a resolution now refuse while the broker is down, before they change
+    anything: a claimed turn would otherwise sit in "resolving" until Redis is back and a sweep runs."""
+    if broker_problem() is not None:
+        raise TurnControlError(f"{what} {QUEUE_DOWN_MESSAGE}")
+
+
 @transaction.atomic
 def gm_turn_resolve_now(*, campaign: Campaign, actor: Actor) -> Turn:
     """Claim the open turn and hand it to the workers now, as its deadline would (after commit), audited."""
     campaign_not_ended(campaign.pk, "resolving a turn")
+    _queue_reachable_or_refuse("The turn was not sent to be resolved.")
     turn = open_turn(campaign)
     if turn is None or not turn_claim(turn_id=turn.pk, now=timezone.now()):
         raise TurnControlError(f"{campaign.name} has no open turn to resolve (a resolution may be under way).")
@@ -143,7 +151,7 @@ def gm_turn_resolve_now(*, campaign: Campaign, actor: Actor) -> Turn:
         before={"turn": turn.number, "status": Turn.Status.OPEN.value, "deadline": _deadline(turn)},
         after={"turn": turn.number, "status": Turn.Status.RESOLVING.value},
     )
-    transaction.on_commit(partial(turn_resolve.delay, turn.pk))
+    send_after_commit(turn_resolve.si(turn.pk))
     return turn
 
 
@@ -152,8 +160,9 @@ def gm_turn_retry(*, turn: Turn, actor: Actor) -> Turn:
     """Resume a turn whose resolution failed (turn_retry), audited: it is handed to the workers after
     commit at once (the task's lease keeps a sweep enqueuing it too from running it twice)."""
     error = turn.error
+    _queue_reachable_or_refuse(f"Turn {turn.number} was not retried.")
     retried = turn_retry(turn=turn)
-    transaction.on_commit(partial(turn_resolve.delay, turn.pk))
+    send_after_commit(turn_resolve.si(turn.pk))
     campaign = Campaign.objects.get(pk=turn.campaign_id)
     audit_record(
         campaign=campaign,

@@ -18,7 +18,6 @@ from typing import Any
 
 from celery import signature
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from battles.models import TabletopBattle
@@ -37,6 +36,7 @@ from campaign.models import (
     Victory,
     Webhook,
 )
+from campaign.queueing import send_after_commit
 from campaign.selectors import nations_without_orders
 from campaign.standings import campaign_standings, victory_description
 from campaign.webhook_events import (
@@ -55,7 +55,7 @@ def mail_send_after_commit() -> None:
     """Ask the mail task to send what is due once the current transaction commits (never if it rolls
     back, as a dry run does). Named by its Celery name: the turn must not import the tasks."""
     task = signature(MAIL_SEND_TASK).set(queue=settings.MAIL_QUEUE)
-    transaction.on_commit(task.delay)
+    send_after_commit(task)
 
 
 def deliveries_record(

@@ -8,40 +8,42 @@ client could have sent. Here the request only counts the attempt and queues one 
 
 from __future__ import annotations
 
-import hashlib
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
+from campaign.queueing import BROKER_ERRORS
 from config.client_address import client_address
+from config.rate_limits import rate_limit_hit
 from config.tasks import password_reset_send
 
-WINDOW_SECONDS = 3600
+logger = logging.getLogger(__name__)
+
+
+class QueueDown(Exception):
+    """The reset mail could not be queued: the broker is unreachable."""
 
 
 class QueuedPasswordResetForm(PasswordResetForm):
-    """Queues the mail instead of sending it; the same call for known and unknown addresses."""
+    """Queues the mail instead of sending it; the same call for known and unknown addresses.
+
+    Nothing is written to the database here, so the task is sent at once rather than after commit; no
+    sweep knows of it, so a broker outage is said to the user (:class:`QueueDown`) instead of lost."""
 
     def save(self, *args: Any, request: HttpRequest | None = None, use_https: bool = False, **kwargs: Any) -> None:
         assert request is not None
-        password_reset_send.delay_on_commit(
-            email=self.cleaned_data["email"], domain=request.get_host(), use_https=use_https
-        )
-
-
-def _count(kind: str, value: str) -> int:
-    """One more attempt for ``value`` in the current window; the count so far, this one included."""
-    key = "password-reset:" + kind + ":" + hashlib.sha256(value.encode()).hexdigest()
-    cache.add(key, 0, timeout=WINDOW_SECONDS)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=WINDOW_SECONDS)
-        return 1
+        try:
+            password_reset_send.apply_async(
+                kwargs={"email": self.cleaned_data["email"], "domain": request.get_host(), "use_https": use_https},
+                ignore_result=True,  # as campaign.queueing sends: no result store to reach
+            )
+        except BROKER_ERRORS as exc:
+            logger.warning("password reset mail not queued (%s: the broker is unreachable)", type(exc).__name__)
+            raise QueueDown from exc
 
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
@@ -53,8 +55,11 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         email = form.cleaned_data["email"].strip().lower()
         client = client_address(self.request)  # behind the proxy, the client's own (TRUSTED_PROXY_COUNT)
-        over_address = _count("address", email) > settings.PASSWORD_RESET_PER_ADDRESS
-        over_client = _count("client", client) > settings.PASSWORD_RESET_PER_CLIENT
+        # Counted where every rate limit is (config.rate_limits): a cache outage lets the request through.
+        per_address = f"{settings.PASSWORD_RESET_PER_ADDRESS}/hour"
+        per_client = f"{settings.PASSWORD_RESET_PER_CLIENT}/hour"
+        over_address = not rate_limit_hit("password-reset:address", email, per_address).allowed
+        over_client = not rate_limit_hit("password-reset:client", client, per_client).allowed
         if over_address or over_client:
             form.add_error(
                 None,
@@ -65,4 +70,15 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
             response = self.form_invalid(form)
             response.status_code = 429
             return response
-        return super().form_valid(form)
+        try:
+            return super().form_valid(form)
+        except QueueDown:
+            form.add_error(
+                None,
+                "The reset mail cannot be sent just now: the site's mail queue is down. "
+                "Nothing was sent; please try again in a few minutes.",
+            )
+            response = self.form_invalid(form)
+            response.status_code = 503
+            response["Retry-After"] = "120"
+            return response

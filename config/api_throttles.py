@@ -9,6 +9,7 @@ effect without a restart. A refused write is a 429 problem with ``Retry-After``.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +18,8 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
 DEFAULT_SCOPE = "api_write"
+
+logger = logging.getLogger(__name__)
 
 
 class ApiWriteThrottle(SimpleRateThrottle):
@@ -33,7 +36,13 @@ class ApiWriteThrottle(SimpleRateThrottle):
         if self.rate is None:
             return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        try:
+            return super().allow_request(request, view)
+        except Exception:
+            # The cache (Redis) is unreachable: let the write through uncounted, as every rate limit of
+            # the site does (config.rate_limits) — an outage must not turn the API's writes into 500s.
+            logger.warning("API throttle %s not counted: the cache is unreachable", self.scope, exc_info=True)
+            return True
 
     def get_cache_key(self, request: Request, view: Any) -> str:
         who = f"user-{request.user.pk}" if request.user and request.user.is_authenticated else self.get_ident(request)

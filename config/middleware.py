@@ -8,6 +8,7 @@ same rules (config.parsers).
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -15,10 +16,14 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
 
 from battles.api.problems import PROBLEM_CONTENT_TYPE, ProblemEntry, problem_body
 from campaign.json_text import find_forbidden_string, json_depth
 from config.parsers import MAX_JSON_DEPTH
+
+logger = logging.getLogger(__name__)
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -157,3 +162,37 @@ class NulByteGuardMiddleware:
             if any("\x00" in key or any("\x00" in value for value in fields.getlist(key)) for key in fields):
                 return "form"
         return None
+
+
+class ServiceUnavailableMiddleware:
+    """503 with a message, never a 500, when a request meets Redis down (the broker or the cache).
+
+    The known paths already cope (campaign.queueing: work left to its sweep or refused up front; rate
+    limits fail open); this is the net under any other. It cannot say that nothing changed — the
+    error may come after a commit — so it says what is down and to try again; every write the site
+    makes in a request is one transaction, so a retry finds either the whole change or none of it.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, (OperationalError, RedisError)):
+            return None
+        logger.warning("%s %s answered 503: %s", request.method, request.path, type(exception).__name__)
+        detail = (
+            "A service the site needs (its task queue and cache, Redis) cannot be reached just now. "
+            "Try again in a few minutes; /healthz says which part is down."
+        )
+        if request.path.startswith("/api/"):
+            body = problem_body(status=503, detail=detail, errors=[ProblemEntry(None, "service_unavailable", detail)])
+            response: HttpResponse = JsonResponse(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
+        else:
+            response = HttpResponse(
+                f"Service unavailable: {detail}", status=503, content_type="text/plain; charset=utf-8"
+            )
+        response["Retry-After"] = "120"
+        return response

@@ -1,7 +1,9 @@
-"""Celery tasks of the site's accounts: the password-reset mail (registered by config/celery.py)."""
+"""Celery tasks of the site's accounts and admins: the password-reset mail, the server-error mail
+(registered by config/celery.py)."""
 
 from celery import shared_task
 from django.contrib.auth.forms import PasswordResetForm
+from django.core.mail import mail_admins
 
 
 @shared_task(name="accounts.password_reset_send")
@@ -20,3 +22,10 @@ def password_reset_send(*, email: str, domain: str, use_https: bool) -> None:
             subject_template_name="registration/password_reset_subject.txt",
             email_template_name="registration/password_reset_email.html",
         )
+
+
+@shared_task(name="accounts.admin_error_mail")
+def admin_error_mail(*, subject: str, message: str) -> None:
+    """Send one server-error report to ``ADMINS`` (queued by config.error_mail, already limited there).
+    A failed send is not retried: the next error of the kind mails again, and the logs keep them all."""
+    mail_admins(subject, message, fail_silently=True)

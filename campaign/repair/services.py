@@ -22,7 +22,6 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -45,6 +44,7 @@ from campaign.models import (
     TurnReport,
 )
 from campaign.notifications import campaign_reverted_record
+from campaign.queueing import send_after_commit
 from campaign.repair.restore import IdMap, RestoreError, state_restore, table_battles_reopened
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
@@ -383,7 +383,7 @@ def turn_rerun(
             cleaned = reason_checked(reason)
         if not turn_claim(turn_id=turn.pk, now=now):
             raise RepairError(f"Turn {turn.number} of {locked.name} was claimed a moment ago; it is resolving.")
-        transaction.on_commit(partial(turn_resolve.delay, turn.pk))
+        send_after_commit(turn_resolve.si(turn.pk))
         same = new_seed == before
         audit_record(
             campaign=locked,
@@ -474,7 +474,7 @@ def battle_refight(
         target.save(update_fields=["reseeds"])
         if not turn_claim(turn_id=target.pk, now=now):  # pragma: no cover - the turn is locked by us
             raise RepairError(f"Turn {target.number} of {locked.name} could not be queued; nothing was changed.")
-        transaction.on_commit(partial(turn_resolve.delay, target.pk))
+        send_after_commit(turn_resolve.si(target.pk))
         audit_record(
             campaign=locked,
             actor=actor,

@@ -29,6 +29,7 @@ from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
 from campaign.notifications import clock_changed_record, table_battles_record
 from campaign.orders.errors import TurnClosed
+from campaign.queueing import send_after_commit
 from rules.calendar import deadline_after, deadline_after_pause, deadline_extended
 
 #: The Celery name of the task that resolves a turn (the turn must not import the tasks).
@@ -107,7 +108,7 @@ def turn_table_resume(*, turn_id: int, now: datetime) -> bool:
         error="",
     )
     if moved:
-        transaction.on_commit(signature(TURN_RESOLVE_TASK, args=(turn_id,)).delay)
+        send_after_commit(signature(TURN_RESOLVE_TASK, args=(turn_id,)))
     return moved == 1
 
 

@@ -57,6 +57,8 @@ MIDDLEWARE = [
     # A NUL anywhere in a request is a 400 before anything reads it (PostgreSQL refuses NUL in text).
     "config.middleware.NulByteGuardMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
+    # Redis down (broker or cache) in a view: a 503 that says so, not a 500 (issue 27).
+    "config.middleware.ServiceUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -357,11 +359,27 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Server errors are mailed to ADMINS by a Celery task, limited, never for 4xx-class noise or deliberate
+# 503s (config/error_mail.py), instead of Django's handler that sends inside the failing request.
+ERROR_MAIL_RATES = {
+    "kind": env("ERROR_MAIL_RATE_PER_KIND", default="3/hour"),
+    "all": env("ERROR_MAIL_RATE", default="20/hour"),
+}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+            "class": "config.error_mail.QueuedAdminEmailHandler",
+        },
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    # Django's own records reach the console through the root; errors are also mailed (queued).
+    "loggers": {"django": {"handlers": ["mail_admins"], "level": "INFO", "propagate": True}},
 }
 
 # --- Chromium -----------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ class _SendAtOnce:
     """Stands in for the task in ``config.accounts``: runs it in the request, as if a worker had."""
 
     @staticmethod
-    def delay_on_commit(**kwargs: Any) -> None:
+    def apply_async(*, kwargs: dict[str, Any], **options: Any) -> None:
         tasks.password_reset_send(**kwargs)
 
 

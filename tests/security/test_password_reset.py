@@ -29,7 +29,7 @@ class _Recorder:
     calls: list[dict[str, Any]] = []
 
     @classmethod
-    def delay_on_commit(cls, **kwargs: Any) -> None:
+    def apply_async(cls, *, kwargs: dict[str, Any], **options: Any) -> None:
         cls.calls.append(kwargs)
 
 
