@@ -18,10 +18,10 @@ from typing import Any
 
 from celery import signature
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 
 from campaign.models import Campaign, Nation, Turn, Webhook, WebhookDelivery, WebhookEvent
+from campaign.queueing import send_after_commit
 
 #: The Celery name of the task that posts due webhook deliveries (stable: queued messages carry it).
 WEBHOOK_SEND_TASK = "campaign.webhook_deliveries_send"
@@ -31,7 +31,8 @@ def webhooks_send_after_commit() -> None:
     """Ask the webhook task to post what is due once the current transaction commits (never if it rolls
     back). Named by its Celery name: the turn must not import the tasks."""
     task = signature(WEBHOOK_SEND_TASK).set(queue=settings.MAIL_QUEUE)
-    transaction.on_commit(task.delay)
+    # With the broker down the records wait for the beat sweep (webhooks_sweep) rather than fail the write.
+    send_after_commit(task)
 
 
 def hooks_told(*, campaign_id: int, event: WebhookEvent, nation_ids: Iterable[int], campaign_hooks: bool) -> Q:
