@@ -377,6 +377,9 @@ class StormingPack:
     #: attacker (the besiegers) and defender (the port's owner) for the tide's dice, in words.
     tide_tables: list[PrintableTable] = field(default_factory=list)
     tide_roles: str = ""
+    #: The tide of the day once the server rolled the set-up dice (issue 31), and those dice in words.
+    tide_schedule: PrintableTable | None = None
+    tide_dice: str = ""
     rolls: list[dict[str, Any]] = field(default_factory=list)
     rolled: list[tuple[str, str]] = field(default_factory=list)
 
@@ -402,9 +405,30 @@ def _held_storming(table: TabletopBattle) -> _HeldStorming:
     return _HeldStorming(table.port, state, forces, table.campaign.ruleset)
 
 
+def _storming_tide_roles(held: _HeldStorming) -> tuple[str, str]:
+    """(attacker, defender) of a storming's tide dice, in words: the besiegers, who land, attack; the
+    port's owner defends (seed 001:13 names no sides; issue 31's reading)."""
+    attacker = " & ".join(sorted({name for name, _ in held.forces}))
+    return attacker, held.port.owner.name if held.port.owner else "the garrison"
+
+
+def _storming_tide_schedule(table: TabletopBattle) -> tuple[PrintableTable | None, str]:
+    """The tide of the day from the set-up dice the server rolled for a storming (None before)."""
+    setup = (table.pack or {}).get("setup")
+    if not setup:
+        return None, ""
+    timing = tides.tide_timing_for(attacker_first=setup["attacker"], defender_dice=setup["defender"])
+    thrown = f"attacker's initial set-up die {setup['attacker']}, defender's " + ", ".join(
+        str(d) for d in setup["defender"]
+    )
+    return tides.tide_schedule_table(timing), thrown + " (rolled by the server)"
+
+
 def storming_pack(table: TabletopBattle) -> StormingPack:
     """The pack of a storming phase 6 held at the table (its siege as it stood then)."""
     held = _held_storming(table)
+    attacker, defender = _storming_tide_roles(held)
+    schedule, setup_words = _storming_tide_schedule(table)
     state = held.state
     forts_line, fort_tables = _port_forts(held.port, held.ruleset)
     n = state.earlier_turns
@@ -421,11 +445,12 @@ def storming_pack(table: TabletopBattle) -> StormingPack:
         assault=assault_aid(held.port, held.forces, len(state.garrison), held.ruleset),
         tide_tables=_tide_tables(held.ruleset),
         tide_roles=(
-            f"For the tide's dice at {held.port.name}, the attacker is "
-            + " & ".join(sorted({name for name, _ in held.forces}))
-            + f" (the besiegers) and the defender {held.port.owner.name if held.port.owner else 'the garrison'}: "
-            "the attacker throws the initial set-up die and the tide-effect die, the defender his set-up dice."
+            f"For the tide's dice at {held.port.name}, the attacker is {attacker} (the besiegers) and the defender "
+            f"{defender}: the attacker throws the initial set-up die and the tide-effect die, the defender his "
+            "set-up dice."
         ),
+        tide_schedule=schedule,
+        tide_dice=setup_words,
         rolls=list((table.pack or {}).get("dice", [])),
         rolled=[(str(k), str(v)) for k, v in (table.pack or {}).get("rolled", [])],
     )
@@ -433,18 +458,50 @@ def storming_pack(table: TabletopBattle) -> StormingPack:
 
 def storming_pack_roll(
     table: TabletopBattle, *, campaign_seed: int, turn_number: int
-) -> tuple[list[dict[str, Any]], list[list[str]]]:
-    """Roll a held storming's first fires for a group that asks the server to: the besiegers' at the
-    works, then the garrison's (and its guns') at the besiegers, each on the column its pack prints.
-    Seeded from (campaign seed, turn, 6, place, "table"), so they are the same however often asked.
-    Returns the strategic-log records and what each fire gave in words."""
+) -> tuple[list[dict[str, Any]], list[list[str]], dict[str, Any]]:
+    """Roll a held storming's dice for a group that asks the server to: the first fires — the
+    besiegers' at the works, then the garrison's (and its guns') at the besiegers, each on the column
+    its pack prints — then, as for a battle at a port, the tide's set-up dice and the attacker's
+    tide-effect die for the first tide cycle (seed 001:48; the besiegers attack, the owner defends),
+    each die naming who throws it. Seeded from (campaign seed, turn, 6, place, "table"), so they are
+    the same however often asked. Returns the strategic-log records, what they gave in words, and the
+    set-up dice."""
     held = _held_storming(table)
     _, fires = _assault_fires(held.port, held.forces, len(held.state.garrison), held.ruleset)
     dice = SeededDice(derive_seed(campaign_seed, turn_number, STORMING_PHASE, table.place, "table"))
     log = StrategicLog()
     results = roll_storming_fires(dice, log, place=table.place, fires=fires)
     rolled = [[name, fire_rolled_text(result)] for name, result in zip(FIRE_NAMES, results, strict=True)]
-    return [r.to_dict() for r in log], rolled
+    attacker, defender = _storming_tide_roles(held)
+    setup, tide_rolled = _tide_dice_roll(dice, log, place=table.place, attacker=attacker, defender=defender)
+    return [r.to_dict() for r in log], [*rolled, *tide_rolled], setup
+
+
+def _tide_dice_roll(
+    dice: SeededDice, log: StrategicLog, *, place: str, attacker: str, defender: str
+) -> tuple[dict[str, Any], list[list[str]]]:
+    """The tide's set-up dice and the attacker's tide-effect die for the first tide cycle (seed 001:48),
+    logged with who throws each; the effect die is rolled bare (its modifiers — the shore, the passage,
+    the wind at the table — are the table's to add). Returns the set-up dice and what they gave in words."""
+    thrown = tides.roll_setup_dice(dice, log, place=place, attacker=attacker, defender=defender)
+    setup = {"attacker": thrown.attacker.raw, "defender": [d.raw for d in thrown.defender], "rolled": True}
+    timing = thrown.timing
+    effect = log.roll(
+        dice,
+        purpose=purposes.TIDE_EFFECT,
+        place=place,
+        die="d6",
+        detail=f"tide effect, first tide cycle, thrown by the attacker ({attacker})",
+    )
+    rolled = [
+        ["Tide", f"{timing.anchor.label.lower()} at {tides.clock(timing.hour * 60)}"],
+        [
+            "Tide effect",
+            f"1D6 {effect.raw} for the first tide cycle, thrown for the attacker ({attacker}); "
+            "add the modifiers for the shore, the passage and the wind, then read the chart",
+        ],
+    ]
+    return setup, rolled
 
 
 def pack_roll(
@@ -468,24 +525,10 @@ def pack_roll(
     setup = None
     roles = _pack_tide_roles(table)
     if roles is not None:
-        thrown = tides.roll_setup_dice(dice, log, place=table.place, attacker=roles.attacker, defender=roles.defender)
-        setup = {"attacker": thrown.attacker.raw, "defender": [d.raw for d in thrown.defender], "rolled": True}
-        timing = thrown.timing
-        rolled.append(["Tide", f"{timing.anchor.label.lower()} at {tides.clock(timing.hour * 60)}"])
-        effect = log.roll(
-            dice,
-            purpose=purposes.TIDE_EFFECT,
-            place=table.place,
-            die="d6",
-            detail=f"tide effect, first tide cycle, thrown by the attacker ({roles.attacker})",
+        setup, tide_rolled = _tide_dice_roll(
+            dice, log, place=table.place, attacker=roles.attacker, defender=roles.defender
         )
-        rolled.append(
-            [
-                "Tide effect",
-                f"1D6 {effect.raw} for the first tide cycle, thrown for the attacker ({roles.attacker}); "
-                "add the modifiers for the shore, the passage and the wind, then read the chart",
-            ]
-        )
+        rolled += tide_rolled
     records: list[StrategicDie] = list(log)
     return [r.to_dict() for r in records], rolled, setup
 

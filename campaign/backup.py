@@ -361,6 +361,8 @@ def _export_orders(campaign: Campaign, keys: DocKeys) -> list[dict[str, Any]]:
             "fleet": o.fleet_id,
             "outcome": o.outcome,
             "outcome_note": o.outcome_note,
+            # Only on an order a GM entered after the deadline, so on-time orders export as before.
+            **({"late_by": o.late_by, "late_reason": o.late_reason} if o.late_by else {}),
         }
         for o in Order.objects.filter(campaign=campaign).order_by("turn__number", "nation__code", "position")
     ]

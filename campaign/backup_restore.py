@@ -315,6 +315,8 @@ def _import_history(
                 fleet_id=refs.fleet_id(o["fleet"]),
                 outcome=o["outcome"],
                 outcome_note=o["outcome_note"],
+                late_by=o.get("late_by", ""),
+                late_reason=o.get("late_reason", ""),
             )
             for o in doc.get("orders", [])
         ]

@@ -274,7 +274,10 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
         names = campaign_order_names(campaign=campaign)
         for order in orders:
             if order.nation_id in nations:
-                nations[order.nation_id].order_lines.append(order_in_words(order, names))
+                line = order_in_words(order, names)
+                if order.late_by:  # issue 26: entered by a GM after the deadline, with the reason given
+                    line += f" — entered after the deadline by {order.late_by}: {order.late_reason}"
+                nations[order.nation_id].order_lines.append(line)
     _last_reports(campaign, nations)
     failed = Delivery.objects.filter(campaign=campaign, state=Delivery.State.FAILED)
     shown = [

@@ -64,6 +64,14 @@ class Order(models.Model):
     )
     outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.PENDING)
     outcome_note = models.CharField(max_length=300, blank=True)
+    # Issue 26: after the deadline, in the "GM is asked" policy, only a GM enters a missing nation's
+    # orders; each such order keeps who entered it and why, for the desk, the audit log and the report.
+    late_by = models.CharField(
+        max_length=150, blank=True, help_text="The GM who entered this order after the deadline (empty: on time)."
+    )
+    late_reason = models.CharField(
+        max_length=300, blank=True, help_text="Why the GM entered this order after the deadline."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -75,6 +83,11 @@ class Order(models.Model):
                 fields=["turn", "fleet", "kind"],
                 condition=Q(fleet__isnull=False),
                 name="order_one_of_a_kind_per_fleet_per_turn",
+            ),
+            # A late order names the GM and the reason, both or neither.
+            models.CheckConstraint(
+                condition=Q(late_by="", late_reason="") | (~Q(late_by="") & ~Q(late_reason="")),
+                name="order_late_names_gm_and_reason",
             ),
         ]
 

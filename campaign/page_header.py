@@ -11,7 +11,9 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 
+from campaign.models import Campaign, NmrPolicy, Turn
 from campaign.viewer import Viewer
 
 
@@ -40,6 +42,41 @@ def page_paths(viewer: Viewer) -> dict[str, str]:
     return paths
 
 
+def names_in_words(names: list[str]) -> str:
+    """Names as a sentence lists them: "Spain", "Spain and France", "Spain, France and Russia"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def turn_waits_for(viewer: Viewer) -> str:
+    """What the turn is waiting for, in the players' words (issue 26), from what the viewer read (no
+    query): "Resolving now", "Deadline passed — waiting for the GM to decide on Spain's missing orders",
+    "Waiting for 2 nations to be ready"… "" when there is nothing to say (no turn, a campaign not
+    running: its status is in the header already; a battle on the table says so itself)."""
+    turn = viewer.turn
+    if turn is None or viewer.campaign.status != Campaign.Status.ACTIVE:
+        return ""
+    if turn.status == Turn.Status.RESOLVING:
+        return "Resolving now."
+    if not turn.is_open:
+        return ""
+    played = [n for n in viewer.nations if n.player_id is not None]
+    missing = [n.name for n in played if not getattr(n, "orders_given", False)]
+    due = turn.deadline is not None and turn.deadline <= timezone.now()
+    asks_gm = viewer.campaign.nmr_policy == NmrPolicy.ASK_GM and bool(missing)
+    gm_line = f"waiting for the GM to decide on {names_in_words(missing)}'s missing orders"
+    if due:
+        return f"Deadline passed — {gm_line}." if asks_gm else "Deadline passed — resolving now."
+    not_ready = sum(1 for n in played if not getattr(n, "ready", False))
+    if not played:
+        return "Resolves at the deadline."
+    if not_ready:
+        nations = "nation" if not_ready == 1 else "nations"
+        return f"Waiting for {not_ready} {nations} to be ready, or the deadline."
+    return f"Every nation is ready — {gm_line}." if asks_gm else "Every nation is ready — resolving now."
+
+
 def page_context(request: HttpRequest, viewer: Viewer, tab: str, **extra: Any) -> dict[str, Any]:
     """What every campaign page's template needs: the viewer, ``paths`` (plain URLs), ``links``
     (the same with a GM's ``?nation=``), ``nq`` (``nation=XX&`` for a GM, to prefix other
@@ -52,5 +89,6 @@ def page_context(request: HttpRequest, viewer: Viewer, tab: str, **extra: Any) -
         "nq": f"nation={viewer.nation.code}&" if viewer.is_gm else "",
         "tab": tab,
         "here": request.get_full_path(),
+        "waits_for": turn_waits_for(viewer),
         **extra,
     }

@@ -343,7 +343,8 @@ def table_fight_automatically(*, table: TabletopBattle) -> TabletopBattle:
 @transaction.atomic
 def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
     """The group asks the server to roll the pack's dice (a battle's initial wind and first wind speed,
-    inshore its set-up dice and tide-effect die; a storming's first fires, the besiegers' then the garrison's): rolled
+    inshore its set-up dice and tide-effect die; a storming's first fires, the besiegers' then the garrison's,
+    and its tide's set-up dice and tide-effect die): rolled
     once, kept with the battle (its report's dice when applied) and in the turn's strategic dice log,
     the same canonical log as every other die of the turn. Asking again changes nothing."""
     table = _locked(table)
@@ -357,8 +358,10 @@ def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
         return table
     turn = Turn.objects.select_for_update().get(pk=table.turn_id)
     if table.is_storming:
-        records, rolled = storming_pack_roll(table, campaign_seed=table.campaign.seed, turn_number=turn.number)
-        table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}
+        records, rolled, tide_setup = storming_pack_roll(
+            table, campaign_seed=table.campaign.seed, turn_number=turn.number
+        )
+        table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled, "setup": tide_setup}
     else:
         records, rolled, setup = pack_roll(table, campaign_seed=table.campaign.seed, turn_number=turn.number)
         table.pack = {**(table.pack or {}), "dice": records, "rolled": rolled}

@@ -41,6 +41,8 @@ class CurrentTurn:
     #: The campaign has ended: its last turn may still be open in the database, but it takes no more
     #: orders and readiness, and no deadline runs (the services refuse them too).
     campaign_ended: bool = False
+    #: The season's key ("high_summer"), as the API spells it; ``season_label`` is for people.
+    season: str = ""
 
     @property
     def is_open(self) -> bool:
@@ -117,6 +119,7 @@ def _current_turn(latest: Turn | None) -> CurrentTurn | None:
         status=latest.status,
         status_label=latest.get_status_display(),
         season_label=latest.get_season_display(),
+        season=latest.season,
         year=latest.year,
         deadline=latest.deadline,
         campaign_ended=latest.campaign.status == Campaign.Status.ENDED,
@@ -158,6 +161,10 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         campaign, co_gm, relation_rows = found, bool(found.viewer_co_gm), found.relation_rows
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
     ready_cleared = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready_cleared=True)
+    # Orders given by the deadline (or at all, before it): the header says whose the turn waits for.
+    given = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), submitted_at__isnull=False)
+    if latest is not None and latest.deadline is not None:
+        given = given.filter(submitted_at__lte=latest.deadline)
     # The header's unread count rides on this query rather than costing one of its own.
     unread = (
         DispatchCopy.objects.filter(
@@ -171,7 +178,12 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
     )
     nations: list[Nation] = list(
         Nation.objects.filter(campaign=campaign)
-        .annotate(ready=Exists(ready), ready_cleared=Exists(ready_cleared), unread_dispatches=Subquery(unread))
+        .annotate(
+            ready=Exists(ready),
+            ready_cleared=Exists(ready_cleared),
+            orders_given=Exists(given),
+            unread_dispatches=Subquery(unread),
+        )
         .order_by("code")
     )
     role = campaign_role(user, campaign, nations=nations, co_gm=co_gm)

@@ -1,4 +1,5 @@
-"""Who may read the API's schema and docs: logged-in users, or anyone when API_DOCS_PUBLIC is set."""
+"""Who may read the API's docs page: logged-in users, or anyone when API_DOCS_PUBLIC is set (the schema
+itself is public: config/urls.py)."""
 
 from typing import Any
 

@@ -1,22 +1,11 @@
 #!/usr/bin/env python3
-"""A small Admiralty bot: one turn for one nation, through the published API and a personal token.
+"""An Admiralty bot that plays from the API alone: python examples/bot.py --url URL --campaign SLUG --token T
 
-    python examples/bot.py --url http://127.0.0.1:8000 --campaign demo --token "$TOKEN" [--nation GB]
-
-It needs nothing but the Python standard library and what /api/schema/ documents (it checks that
-every operation it uses is there before starting):
-
-1. reads the map (``zones_list``, ``ports_list``), its fleets (``fleets_list``) and its latest turn
-   report (``turn_report_retrieve``);
-2. moves one fleet one or two steps toward the nearest enemy it knows of — an enemy port, or a
-   contact its last report gave (``order_create``, a ``move``);
-3. lays down a ship if the quota allows it and a dockyard is free (``order_create``, a ``lay_down``);
-4. marks the nation ready (``ready_set``);
-5. waits for the turn to resolve, polling the nation view with ``If-None-Match`` (``campaign_retrieve``:
-   a bodiless 304 while nothing changes), then prints the turn's report.
-
-A refused order is printed with its problem's code and message (RFC 9457, ``errors``) and the bot
-goes on: the GM's rules, not the bot, decide what is legal.
+Standard library only. Each turn it reads who is at war (nations/), the rule numbers (rules/), the
+map (zones/, ports/) and its fleets' legal moves (fleets/<id>/moves/); sends each fleet toward the
+nearest port of a nation at war with it, lays down the best ship the treasury pays for, checks the
+list with orders/validate/ (dropping what is refused, by its index), stores it with PUT orders/,
+marks ready, waits with conditional GETs for the turn to resolve and prints the report.
 """
 
 from __future__ import annotations
@@ -31,235 +20,128 @@ import urllib.request
 from collections import deque
 from typing import Any
 
-OPERATIONS = {
-    "campaign_retrieve",
-    "zones_list",
-    "ports_list",
-    "fleets_list",
-    "order_create",
-    "ready_set",
-    "turn_report_retrieve",
-}
 
+class Api:
+    def __init__(self, url: str, token: str, slug: str, nation: str | None) -> None:
+        self.base, self.token, self.nation = f"{url.rstrip('/')}/api/v1/campaigns/{slug}/", token, nation
 
-class ApiError(Exception):
-    def __init__(self, status: int, problem: dict[str, Any]) -> None:
-        self.status = status
-        self.problem = problem
-        errors = problem.get("errors") or []
-        reasons = "; ".join(f"{e.get('code')}: {e.get('message')}" for e in errors) or problem.get("detail", "")
-        super().__init__(f"{status} {problem.get('title', '')}: {reasons}")
-
-
-class Client:
-    def __init__(self, url: str, token: str, campaign: str, nation: str | None) -> None:
-        self.url = url.rstrip("/")
-        self.token = token
-        self.campaign = campaign
-        self.nation = nation
-
-    def call(
-        self, method: str, path: str, body: Any = None, *, query: dict[str, Any] | None = None, etag: str | None = None
-    ) -> tuple[int, Any, dict[str, str]]:
-        params = dict(query or {})
-        if self.nation and path.startswith(f"/api/v1/campaigns/{self.campaign}/"):
-            params["nation"] = self.nation
-        url = self.url + path + (f"?{urllib.parse.urlencode(params)}" if params else "")
-        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        if etag:
-            headers["If-None-Match"] = etag
-        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    def call(self, method: str, path: str = "", body: Any = None, etag: str | None = None) -> tuple[int, Any, Any]:
+        query = urllib.parse.urlencode({"nation": self.nation} if self.nation else {})
+        url = self.base + path + ("&" if "?" in path else "?") + query
+        headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
+        headers.update({"If-None-Match": etag} if etag else {})
+        data = None if body is None else json.dumps(body).encode()
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                raw = response.read()
-                return response.status, json.loads(raw) if raw else None, dict(response.headers)
+            with urllib.request.urlopen(urllib.request.Request(url, data, headers, method=method), timeout=30) as r:
+                return r.status, json.loads(r.read() or "null"), r.headers
         except urllib.error.HTTPError as error:
-            if error.code == 304:
-                return 304, None, dict(error.headers)
-            raw = error.read()
-            problem = json.loads(raw) if raw else {"detail": error.reason}
-            if error.code == 429:  # throttled: wait as told, then once more
+            if error.code == 429:  # throttled: wait as told (Retry-After), then again
                 time.sleep(float(error.headers.get("Retry-After", "1")))
-                return self.call(method, path, body, query=query, etag=etag)
-            raise ApiError(error.code, problem) from None
+                return self.call(method, path, body, etag)
+            return error.code, json.loads(error.read() or "null"), error.headers
 
-    def every(self, path: str) -> list[dict[str, Any]]:
-        """All the results of a paginated list."""
-        rows: list[dict[str, Any]] = []
-        page = 1
-        while True:
-            _, data, _ = self.call("GET", path, query={"page": page, "page_size": 500})
-            rows.extend(data["results"])
-            if not data["next"]:
-                return rows
-            page += 1
+    def get(self, path: str = "") -> Any:
+        status, data, _ = self.call("GET", path)
+        return data if status == 200 else sys.exit(f"GET {path or 'nation view'}: {status} {data and data['detail']}")
 
-    def campaign_path(self, rest: str = "") -> str:
-        return f"/api/v1/campaigns/{self.campaign}/{rest}"
+    def every(self, path: str) -> list[Any]:
+        return self.get(f"{path}?page_size=500")["results"]  # a campaign has fewer nations, zones, ports
 
 
-def check_schema(client: Client) -> None:
-    _, schema, _ = client.call("GET", "/api/schema/", query={"format": "json"})
-    found = {op.get("operationId") for path in schema["paths"].values() for op in path.values() if isinstance(op, dict)}
-    missing = OPERATIONS - found
-    if missing:
-        raise SystemExit(f"The server's schema lacks {', '.join(sorted(missing))}: this bot is for another API.")
-
-
-def known_enemies(
-    client: Client, own: str, friends: set[str], ports: list[dict[str, Any]], report: dict[str, Any] | None
-) -> dict[str, str]:
-    """Sea-zone key → what is there: enemy ports (every nation sees their owners) and contacts of the
-    last report."""
-    enemies: dict[str, str] = {}
-    for port in ports:
-        if port["owner"] and port["owner"] not in friends:
-            enemies.setdefault(port["zone"], f"{port['owner_name']}'s port {port['name']}")
-    for event in (report or {}).get("events", []):
-        if event.get("kind") == "contact_made":
-            nations = {s.get("nation") for s in event.get("ships", []) if s.get("nation")}
-            if nations - friends:
-                enemies[event["zone_key"]] = f"ships of {', '.join(sorted(nations - friends))} (sighted)"
-    return enemies
-
-
-def path_to_nearest(start: str, zones: dict[str, dict[str, Any]], targets: dict[str, str]) -> list[str] | None:
-    """The shortest list of zone keys from ``start`` (excluded) to the nearest target zone."""
-    came_from: dict[str, str | None] = {start: None}
-    queue = deque([start])
+def distances(zones: dict[str, Any], targets: set[str]) -> dict[str, int]:
+    """Steps from every zone to the nearest target zone (breadth first from the targets)."""
+    far, queue = dict.fromkeys(targets, 0), deque(targets)
     while queue:
         here = queue.popleft()
-        if here in targets and here != start:
-            path = [here]
-            while came_from[path[-1]] != start:
-                step = came_from[path[-1]]
-                assert step is not None
-                path.append(step)
-            return list(reversed(path))
         for there in zones[here]["adjacent"]:
-            if there not in came_from:
-                came_from[there] = here
+            if there not in far:
+                far[there] = far[here] + 1
                 queue.append(there)
-    return None
+    return far
 
 
-def order(client: Client, body: dict[str, Any]) -> bool:
-    try:
-        _, stored, _ = client.call("POST", client.campaign_path("orders/"), body)
-    except ApiError as refused:
-        print(f"  refused: {refused}")
+def plan(api: Api, view: dict[str, Any]) -> list[dict[str, Any]]:
+    at_war = {n["code"] for n in api.every("nations/") if n["relation"] == "war"}
+    rules = api.get("rules/")
+    zones = {z["key"]: z for z in api.every("zones/")}
+    ports = api.every("ports/")
+    print(f"At war with: {', '.join(sorted(at_war)) or 'nobody'}; {rules['movement']['max_steps']} steps a move.")
+    far = distances(zones, {p["zone"] for p in ports if p["owner"] in at_war})
+    orders: list[dict[str, Any]] = []
+    for fleet in api.every("fleets/"):
+        status, moves, _ = api.call("GET", f"fleets/{fleet['id']}/moves/") if fleet["own"] else (404, {}, {})
+        paths = [p for p in moves.get("paths", []) if p["port"] is None] if status == 200 else []
+        best = min(paths, key=lambda p: (far.get(p["zone"], 99), len(p["path"])), default=None)
+        if best is not None and far.get(best["zone"], 99) < far.get(fleet["sea_zone"], 99):
+            orders.append({"kind": "move", "fleet": fleet["id"], "path": best["path"]})
+            print(f"{fleet['name']} heads for {zones[best['zone']]['name']} ({far[best['zone']]} from the enemy).")
+    dockyards = [p for p in ports if p["owner"] == view["nation"] and p["can_build"]]
+    affordable = [c for c in rules["ship_classes"] if c["cost"] <= view["treasury"] and c["ship_class"] != "transport"]
+    if dockyards and affordable:
+        best_class = max(affordable, key=lambda c: (c["ship_of_the_line"] and not c["counts_for_quota"], c["cost"]))
+        name, port = f"Bot {view['turn']['number']}-{view['nation']}", dockyards[0]["key"]
+        orders.append({"kind": "lay_down", "class": best_class["ship_class"], "name": name, "port": port})
+        print(f"Laying down a {best_class['name']} ({best_class['cost']} EP) at {dockyards[0]['name']}.")
+    return orders
+
+
+def checked(api: Api, orders: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The orders the server accepts: validated without storing, the refused ones dropped by index."""
+    while orders:
+        status, answer, _ = api.call("POST", "orders/validate/", orders)
+        if status == 200:
+            print("\n".join(f"  ordered: {order['description']}" for order in answer["orders"]))
+            return orders
+        refused = {e["index"] for e in answer["errors"] if e["index"] is not None}
+        if status != 400 or not refused:
+            raise SystemExit(f"Refused as a whole: {status} {answer['detail']}")
+        for error in answer["errors"]:  # the refusal's numbers (cost, available, limit…) are its other members
+            numbers = {k: v for k, v in error.items() if k not in ("index", "field", "code", "message")}
+            print(f"  refused {error['field']}: {error['code']} {numbers}")
+        orders = [o for i, o in enumerate(orders) if i not in refused]
+    return orders
+
+
+def play_turn(api: Api, timeout: float, interval: float) -> bool:
+    view = api.get()
+    if view["turn"] is None or view["turn"]["status"] != "open":
+        print("No turn is open for orders.")
         return False
-    print(f"  ordered: {stored['description']}")
-    return True
-
-
-def move_toward_enemy(client: Client, nation: str, view: dict[str, Any], report: dict[str, Any] | None) -> None:
-    zones = {z["key"]: z for z in client.every(client.campaign_path("zones/"))}
-    ports = client.every(client.campaign_path("ports/"))
-    fleets = client.every(client.campaign_path("fleets/"))
-    friends = {f["nation"] for f in fleets} | {nation}
-    enemies = known_enemies(client, nation, friends, ports, report)
-    print(f"Map: {len(zones)} sea zones, {len(ports)} ports; {len(enemies)} places with an enemy known.")
-    best: tuple[int, dict[str, Any], list[str]] | None = None
-    for fleet in fleets:
-        if not fleet["own"] or not fleet["ships"] or any(s["in_ordinary"] for s in fleet["ships"]):
-            continue
-        path = path_to_nearest(fleet["sea_zone"], zones, enemies)
-        if path is not None and (best is None or len(path) < best[0]):
-            best = (len(path), fleet, path)
-    if best is None:
-        print("No fleet of ours can reach a known enemy.")
-        return
-    _, fleet, path = best
-    target = path[-1]
-    steps = (["sea"] if fleet["port"] else []) + path
-    print(f"Fleet {fleet['name']} heads for {zones[target]['name']}: {enemies[target]}.")
-    for length in (2, 1):  # the rules allow two steps, one with a disabled ship
-        if order(client, {"kind": "move", "fleet": fleet["id"], "path": steps[:length]}):
-            return
-
-
-def lay_down(client: Client, view: dict[str, Any]) -> None:
-    quota = view["quota"]
-    if not quota["within"] or not quota["dockyards"]:
-        print("The quota (or a free dockyard) does not allow a new ship this turn.")
-        return
-    # A first rate if the quota allows one more, else (or if the treasury cannot pay for it) a 74.
-    classes = (["1st"] if quota["big_allowed_now"] > 0 else []) + ["3rd-74"]
-    name = f"Bot {view['turn']['number']}-{view['nation']}"
-    port = quota["dockyards"][0]
-    print(f"Laying down at {port['name']}.")
-    for ship_class in classes:
-        if order(client, {"kind": "lay_down", "class": ship_class, "name": name, "port": port["key"]}):
-            return
-
-
-def wait_for_resolution(client: Client, number: int, timeout: float, interval: float) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    etag = None
-    polls = not_modified = 0
-    while time.monotonic() < deadline:
-        status, view, headers = client.call("GET", client.campaign_path(), etag=etag)
-        polls += 1
-        if status == 304:
-            not_modified += 1
-        else:
+    number = view["turn"]["number"]
+    print(f"{view['nation_name']} ({view['nation']}), turn {number}: {view['treasury']} EP in the treasury.")
+    orders = [{**o, "turn": number} for o in checked(api, plan(api, view))]
+    status, stored, _ = api.call("PUT", "orders/", orders)
+    ready_status, _, _ = api.call("POST", "ready/", {"ready": True, "turn": number})
+    if status != 200 or ready_status != 200:
+        raise SystemExit(f"Orders {status} {stored}, ready {ready_status}")
+    print(f"Stored {len(stored['orders'])} orders; marked ready, waiting for turn {number}.")
+    etag, polls, unchanged, ends = None, 0, 0, time.monotonic() + timeout
+    while time.monotonic() < ends:
+        status, now, headers = api.call("GET", "", etag=etag)
+        polls, unchanged = polls + 1, unchanged + (status == 304)
+        if status == 200:
             etag = headers.get("ETag")
-            turn = view["turn"]
-            if turn is None or turn["number"] > number or (turn["number"] == number and turn["status"] == "resolved"):
-                print(f"Turn {number} resolved ({polls} polls, {not_modified} answered 304 Not Modified).")
-                return view
+            if now["turn"] is None or now["turn"]["number"] > number or now["turn"]["status"] == "resolved":
+                print(f"Turn {number} resolved ({polls} polls, {unchanged} answered 304 Not Modified).")
+                report = api.get(f"turns/{number}/")
+                lines = [f"  [phase {e['phase']}] {e['text']}" for e in report["events"]]
+                print("\n".join([f"Report of turn {number} ({report['season_name']} {report['year']}):", *lines]))
+                return True
         time.sleep(interval)
     raise SystemExit(f"Turn {number} did not resolve within {timeout:.0f} s.")
 
 
-def print_report(client: Client, number: int) -> None:
-    _, report, _ = client.call("GET", client.campaign_path(f"turns/{number}/"))
-    print(f"Report of turn {number} ({report['season']} {report['year']}) for {report['nation']}:")
-    for event in report["events"]:
-        print(f"  [phase {event['phase']}] {event['text']}")
-    for battle in report["battles"]:
-        winner = battle["winner_name"] or "no winner"
-        print(f"  Battle: {battle['kind_name']} at {battle['place_name']}, won by {winner}.")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", required=True, help="The site, e.g. http://127.0.0.1:8000")
-    parser.add_argument("--campaign", required=True, help="The campaign's slug")
-    parser.add_argument("--token", required=True, help="A personal API token (Settings page)")
+    parser = argparse.ArgumentParser(description="Play turns of an Admiralty campaign through its API.")
+    for flag in ("--url", "--campaign", "--token"):
+        parser.add_argument(flag, required=True)
     parser.add_argument("--nation", help="The nation's code (a GM must give it)")
-    parser.add_argument("--timeout", type=float, default=600, help="Seconds to wait for the turn")
+    parser.add_argument("--turns", type=int, default=1, help="How many turns to play")
+    parser.add_argument("--timeout", type=float, default=600, help="Seconds to wait for each turn")
     parser.add_argument("--interval", type=float, default=2, help="Seconds between polls")
     args = parser.parse_args(argv)
-    client = Client(args.url, args.token, args.campaign, args.nation)
-    try:
-        check_schema(client)
-        _, view, _ = client.call("GET", client.campaign_path())
-        turn = view["turn"]
-        if turn is None or turn["status"] != "open":
-            print("No turn is open for orders.")
-            return 1
-        number = turn["number"]
-        nation = view["nation"]
-        print(f"{view['nation_name']} ({nation}), turn {number}: {view['available_ep']} EP available.")
-        report = None
-        if number > 1:
-            _, report, _ = client.call("GET", client.campaign_path(f"turns/{number - 1}/"))
-        move_toward_enemy(client, nation, view, report)
-        lay_down(client, view)
-        client.call("POST", client.campaign_path("ready/"), {"ready": True})
-        print("Marked ready; waiting for the turn to resolve.")
-        wait_for_resolution(client, number, args.timeout, args.interval)
-        print_report(client, number)
-    except ApiError as error:
-        print(f"The API refused: {error}", file=sys.stderr)
-        return 2
-    return 0
+    api = Api(args.url, args.token, args.campaign, args.nation)
+    return 0 if all(play_turn(api, args.timeout, args.interval) for _ in range(args.turns)) else 1
 
 
 if __name__ == "__main__":

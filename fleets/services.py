@@ -66,6 +66,10 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
 
     Returns the launched ships with the fleet each joined. Keels are taken in id order, so a new fleet
     is created once per port and reused by later launches there.
+
+    RULES.md §12.2: in a port settling after its capture (taken in the turn before this one) keels keep
+    losing a build turn, but none is launched before the turn after: a keel that would reach 0 now
+    stays on the slips with its last turn (a keel is never stored at 0) and is launched next phase 2.
     """
     launched: list[tuple[Ship, Fleet]] = []
     keels = (
@@ -80,12 +84,14 @@ def keels_advance(*, campaign_id: int, turn: int) -> list[tuple[Ship, Fleet]]:
     joined: dict[tuple[int, int], tuple[Fleet, int]] = {}
     building: list[Ship] = []
     for ship in keels:
-        ship.building_turns_left -= 1
-        if ship.building_turns_left > 0:
-            building.append(ship)
-            continue
         port = ship.building_port
         assert port is not None  # a keel always has its yard (database constraint)
+        settling = port.taken_turn is not None and port.taken_turn == turn - 1
+        if ship.building_turns_left > 1 or settling:
+            ship.building_turns_left = max(1, ship.building_turns_left - 1)
+            building.append(ship)
+            continue
+        ship.building_turns_left = 0
         place = (ship.nation_id, port.pk)
         if place in joined:
             fleet, last = joined[place]

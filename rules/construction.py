@@ -15,10 +15,12 @@ from rules.ruleset import BIG_CLASSES, SHIP_CLASS_NAMES, SHIP_CLASSES, SOL_CLASS
 class ConstructionRefused(ValueError):
     """A lay-down that the rules do not allow; ``rule`` is a short code for the rule broken."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, *, numbers: dict[str, int] | None = None) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
+        #: The refusal's numbers by name (limit, have, percent…): programs read them, not the message.
+        self.numbers = dict(numbers or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ def check_limits(
             f"{'s' if limit != 1 else ''} afloat or building, not counting captured ones; it already has "
             f"{counts.four_deckers}. Captured four-deckers may always be used; lay down a 1st or 2nd rate "
             "instead, within quota.",
+            numbers={"limit": limit, "have": counts.four_deckers},
         )
     if ship_class in BIG_CLASSES and not within_quota(ruleset, navy=navy, year=year, counts=after):
         pct = ruleset.quota_percent(navy, year)
@@ -107,6 +110,7 @@ def check_limits(
             f"{pct * after.sol}. No 1st, 2nd rate or four-decker may be laid down until the navy is back "
             "within quota; 3rd rates and smaller ships may be laid down (each new ship of the line "
             "raises the quota).",
+            numbers={"limit": pct, "big": after.big, "sol": after.sol},
         )
 
 
@@ -134,6 +138,7 @@ def check_lay_down(
             f"Not enough EP (rules §1–§2): a {SHIP_CLASS_NAMES.get(ship_class, ship_class).lower()} costs {cost} EP "
             f"and {nation_name} has "
             f"{available_ep} EP available (treasury less this turn's other lay-downs).",
+            numbers={"cost": cost, "available": available_ep},
         )
     return cost
 

@@ -23,13 +23,13 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import JSONParser
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from battles.api.pagination import StrictPageNumberPagination
 from battles.api.problems import Problem, ProblemEntry, ProblemSerializer
+from battles.api.seeds import ApiJSONRenderer
 
 PAGE_PARAMETERS = ("page", "page_size")
 
@@ -60,7 +60,7 @@ class ApiView(APIView):
     """A JSON view whose query parameters are exactly ``query_parameters`` (plus the paginator's)."""
 
     parser_classes = [JSONParser]
-    renderer_classes = [JSONRenderer]
+    renderer_classes = [ApiJSONRenderer]
     #: The query parameters this view reads; anything else is refused.
     query_parameters: ClassVar[tuple[str, ...]] = ()
 

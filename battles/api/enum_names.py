@@ -17,6 +17,10 @@ MEMBER_NAMES = {
     "3rd-74": "third_rate_74",
     "3rd-64": "third_rate_64",
     "4th": "fourth_rate",
+    # The quota table's columns (rules.ruleset.QUOTA_PERIODS), by their first year.
+    "1792": "from_1792",
+    "1800": "from_1800",
+    "1809": "from_1809",
 }
 
 

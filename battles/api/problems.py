@@ -3,12 +3,15 @@
 Every refusal is ``application/problem+json``::
 
     {"type": "urn:admiralty:problem:<code>", "title": "...", "status": 400, "detail": "...",
-     "errors": [{"field": "path" | null, "code": "not_adjacent", "message": "..."}]}
+     "errors": [{"index": 2 | null, "field": "[2].path" | null, "code": "path_too_long",
+                 "message": "...", "steps": 3, "limit": 2}]}
 
 ``errors`` is never empty: one entry per thing wrong (every refused order of a list, every bad query
-parameter), each with the body key or parameter it concerns (``field``, null for the request as a
-whole), a stable snake_case ``code`` programs can test and a ``message`` people can read. ``type``
-names the problem as a whole with the code of its first error.
+parameter), each with ``index``, the refused item's place (from 0) in a submitted list (null for a
+single order or any other body), the body key or parameter it concerns as a path (``field``, e.g.
+``[2].path``; null for the request as a whole), a stable snake_case ``code`` programs can test, a
+``message`` people can read, and the refusal's numbers as further members (``cost``, ``available``,
+``limit``…). ``type`` names the problem as a whole with the code of its first error.
 
 This module sits in ``battles.api`` because it is the lowest layer both API packages may import
 (``campaign.api`` above it; the import contracts forbid the other way); it knows nothing of either.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from http import HTTPStatus
 from typing import Any
 
@@ -48,14 +52,23 @@ _DRF_CODES = {
 
 @dataclass(frozen=True)
 class ProblemEntry:
-    """One thing wrong: the body key or query parameter (None: the request as a whole), a code, a message."""
+    """One thing wrong: the body key or query parameter (None: the request as a whole), a code, a message;
+    ``index``: the item's place in a submitted list; ``numbers``: the refusal's numbers by name."""
 
     field: str | None
     code: str
     message: str
+    index: int | None = None
+    numbers: Mapping[str, int] = dataclass_field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"field": self.field, "code": self.code, "message": self.message}
+        return {
+            **self.numbers,
+            "index": self.index,
+            "field": self.field,
+            "code": self.code,
+            "message": self.message,
+        }
 
 
 class Problem(APIException):
@@ -127,6 +140,10 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
         body.update(exc.extra)
     else:
         detail = exc.detail if isinstance(exc, APIException) else response.data
+        if isinstance(detail, Mapping) and set(detail) == {"detail"}:
+            # Django's Http404 / PermissionDenied, converted by DRF to {"detail": ...}: about the request
+            # as a whole (field null), not a body key named "detail".
+            detail = detail["detail"]
         entries = _flatten(detail, None)
         summary = _summary(detail, entries)
         body = problem_body(status=status, detail=summary, errors=entries)
@@ -150,6 +167,12 @@ def _summary(detail: Any, entries: list[ProblemEntry]) -> str:
 
 
 class ProblemEntrySerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(
+        allow_null=True,
+        min_value=0,
+        help_text="The refused item's place (from 0) in a submitted list, e.g. the third order of PUT /orders/ "
+        "is 2; null for a single order or any other body.",
+    )
     field = serializers.CharField(
         allow_null=True,
         help_text="The body key (a path such as 'sides[1].ships[0].class') or query parameter it concerns; "
@@ -186,6 +209,10 @@ def document_problems(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     if "Problem" not in schemas:  # an operation always names it; guard the empty schema
         return result
     ref = {"$ref": "#/components/schemas/Problem"}
+    # A refusal's numbers (cost, available, limit…) are further integer members of its entry.
+    entry = schemas.get("ProblemEntry")
+    if entry is not None:
+        entry["additionalProperties"] = {"type": "integer"}
     for path in result.get("paths", {}).values():
         for method, operation in path.items():
             if not isinstance(operation, dict) or "responses" not in operation:

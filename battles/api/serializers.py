@@ -12,6 +12,7 @@ from typing import Any, get_args
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from battles.api.seeds import SeedField
 from battles.engine import BATTLE_TYPES
 from battles.models import Battle, Engagement
 from battles.simulator import MAX_BATTERIES, MAX_FORTIFICATION, MAX_RUNS, MAX_SHIPS_PER_SIDE
@@ -19,6 +20,12 @@ from rules.fireships import Condition as FireshipCondition
 from rules.fireships import ConditionAfter as FireshipConditionAfter
 from rules.fireships import FireshipEffect
 from rules.ruleset import GRADES, NAVIES, SHIP_CLASSES
+
+
+@extend_schema_field({"anyOf": [{"type": "integer", "nullable": True}, {"type": "string"}]})
+class RefField(serializers.JSONField):
+    """A ship's ref: its id in a campaign (a number), a spec's own ref (text), or null."""
+
 
 # --- battle records ------------------------------------------------------------------------------------
 
@@ -45,7 +52,7 @@ class BattleSummarySerializer(serializers.Serializer[Any]):
     sides = BattleSideSerializer(many=True, help_text="Side 0 first.")
     winner = serializers.IntegerField(allow_null=True, help_text="0, 1 or null for no winner.")
     winner_name = serializers.SerializerMethodField(help_text="The winning side's name, or null for no winner.")
-    seed = serializers.IntegerField(allow_null=True)
+    seed = SeedField(allow_null=True)
 
     def get_place_name(self, battle: Battle) -> str:
         return battle.port.name if battle.port is not None else battle.sea_zone.name
@@ -106,8 +113,11 @@ class SimulatorRequestSerializer(serializers.Serializer[Any]):
         child=SideSpecSerializer(), min_length=2, max_length=2, help_text="Exactly two; side 0 attacks."
     )
     port = PortSpecSerializer(required=False, allow_null=True, help_text="Running the guns only.")
-    seed = serializers.IntegerField(
-        required=False, min_value=0, max_value=2**63 - 1, help_text="Seed for the dice (default: random)."
+    seed = SeedField(
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Seed for the dice (default: random): a string of digits, or a number below 2^53.",
     )
     dice = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=10),
@@ -136,7 +146,7 @@ class ShipFateSerializer(serializers.Serializer[Any]):
     fate = serializers.ChoiceField(choices=FATES)
     exploded = serializers.BooleanField()
     captured_by = serializers.IntegerField(allow_null=True)
-    ref = serializers.JSONField(allow_null=True, help_text="The ship's id in a campaign (or the spec's ref).")
+    ref = RefField(help_text="The ship's id in a campaign (or the spec's ref).")
     navy = serializers.CharField(help_text="The ship's own navy in the battle.")
     crew = serializers.CharField(help_text="The ship's crew grade in the battle.")
 
@@ -149,7 +159,10 @@ class DieSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     side = serializers.IntegerField(help_text="The side rolling.")
     die = serializers.ChoiceField(choices=["d6", "d10"])
-    purpose = serializers.CharField(help_text="initiative | fire | admiral | boarding | … (CONTRACT.md)")
+    purpose = serializers.CharField(
+        help_text="initiative | fire | admiral | boarding | explosion | explosion_fire | integrity | towing | "
+        "barrage_fort | barrage_battery | barrage_ship | hot_shot"
+    )
     raw = serializers.IntegerField()
     mod = serializers.IntegerField()
     result = serializers.IntegerField()
@@ -227,10 +240,10 @@ def contact_field() -> ContactSerializer:
 
 
 class BattleReportSerializer(serializers.Serializer[Any]):
-    """CONTRACT.md's battle report (one fight), with the engine's extra keys after the contract's."""
+    """A battle report (one fight): the published keys first, then the engine's extra keys."""
 
     type = serializers.ChoiceField(choices=BATTLE_TYPES)
-    seed = serializers.IntegerField(allow_null=True, help_text="null when the dice were given.")
+    seed = SeedField(allow_null=True, help_text="null when the dice were given.")
     rounds = serializers.IntegerField(help_text="Rounds fought.")
     winner = serializers.IntegerField(allow_null=True)
     outcome = serializers.ListField(
@@ -280,7 +293,7 @@ class EngagementReportSerializer(serializers.Serializer[Any]):
     """A fleet action fought over several days: each day's report, the pursuits between."""
 
     type = serializers.ChoiceField(choices=["engagement"])
-    seed = serializers.IntegerField(allow_null=True)
+    seed = SeedField(allow_null=True)
     days = EngagementDaySerializer(many=True)
     pursuits = PursuitSerializer(many=True)
     winner = serializers.IntegerField(allow_null=True)
@@ -326,7 +339,7 @@ class FireshipReportSerializer(serializers.Serializer[Any]):
 
     # Labelled: the order kind "fireships" is the same value, a different enum.
     type = serializers.ChoiceField(choices=[(Battle.Kind.FIRESHIPS.value, Battle.Kind.FIRESHIPS.label)])
-    seed = serializers.IntegerField(help_text="The seed of the port's dice this turn.")
+    seed = SeedField(help_text="The seed of the port's dice this turn.")
     dice_offset = serializers.IntegerField(help_text="Where these dice start in the port's seeded stream this turn.")
     attacks = FireshipAttackSerializer(many=True, help_text="In order: fireship k at the k-th enemy ship, cycling.")
     expended = serializers.ListField(child=serializers.CharField(), help_text="The fireships sent (all spent).")
@@ -356,7 +369,7 @@ class TabletopReportSerializer(serializers.Serializer[Any]):
     server rolled for the group's pack."""
 
     type = serializers.ChoiceField(choices=["tabletop"])
-    seed = serializers.IntegerField(allow_null=True, help_text="Always null: no server dice fought it.")
+    seed = SeedField(allow_null=True, help_text="Always null: no server dice fought it.")
     rounds = serializers.IntegerField(help_text="Always 0: the table's rounds are not recorded.")
     winner = serializers.IntegerField(allow_null=True, help_text="The side that held the field; null: neither.")
     outcome = serializers.ListField(
@@ -391,7 +404,7 @@ class StoredReportField(serializers.JSONField):
 
 
 class BattleDetailSerializer(BattleSummarySerializer):
-    report = StoredReportField(help_text="The engine's stored report, full dice log (CONTRACT.md).")
+    report = StoredReportField(help_text="The engine's stored report, full dice log.")
 
 
 class LossesSerializer(serializers.Serializer[Any]):
@@ -404,7 +417,7 @@ class LossesSerializer(serializers.Serializer[Any]):
 
 class OddsSerializer(serializers.Serializer[Any]):
     runs = serializers.IntegerField()
-    seed = serializers.IntegerField()
+    seed = SeedField()
     win = serializers.ListField(child=serializers.FloatField(), help_text="Fraction of runs each side won.")
     draw = serializers.FloatField(help_text="Fraction of runs with no winner.")
     mean_losses = LossesSerializer(many=True, help_text="Per side, the mean number of ships ending in each fate.")

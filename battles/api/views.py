@@ -21,6 +21,7 @@ from rest_framework.response import Response
 
 from battles.api.base import ApiListView, ApiView, problem_response
 from battles.api.problems import Problem, ProblemEntry
+from battles.api.seeds import seed_of
 from battles.api.serializers import (
     SIMULATOR_RESULT,
     BattleDetailSerializer,
@@ -109,8 +110,8 @@ class SimulatorView(ApiView):
 
     @extend_schema(
         operation_id="simulator_run",
-        summary="Fight a battle spec (CONTRACT.md): the battle report, or with runs the odds",
-        description="The body is CONTRACT.md's battle spec plus optional seed, dice (hand-rolled faces to "
+        summary="Fight a battle spec: the battle report, or with runs the odds",
+        description="The body is a battle spec (the README's) plus optional seed, dice (hand-rolled faces to "
         f"replay) and runs (at most {MAX_RUNS:,}; not with dice). At most {MAX_SHIPS_PER_SIDE} ships a side.",
         request=SimulatorRequestSerializer,
         responses={
@@ -127,7 +128,8 @@ class SimulatorView(ApiView):
         if not isinstance(body, dict):
             raise _bad("spec", f"must be a JSON object, not {type(body).__name__}")
         try:
-            seed = None if body.get("seed") is None else _whole(body["seed"], "seed", 0, MAX_BIGINT)
+            given = seed_of(body.get("seed"))
+            seed = None if given is None else _whole(given, "seed", 0, MAX_BIGINT)
             runs = None if body.get("runs") is None else _whole(body["runs"], "runs", 1, MAX_RUNS)
             faces = self._faces(body.get("dice"))
             if faces is not None and seed is not None:

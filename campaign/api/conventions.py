@@ -28,7 +28,12 @@ SEEN = {
     403: problem_response("Another nation's data, or otherwise not allowed."),
     404: problem_response("No such campaign (or not one of the caller's), nation or item."),
 }
-CLOSED = {409: problem_response("Orders are closed: no open turn, or the campaign ended (turn_closed).")}
+CLOSED = {
+    409: problem_response(
+        "Orders are closed: no open turn, or the campaign ended (turn_closed); or the deadline passed and only "
+        "the GM may enter a missing nation's orders now (deadline_passed)."
+    )
+}
 CONDITIONAL = [IF_NONE_MATCH, IF_MODIFIED_SINCE]
 #: Ids are PostgreSQL integers: a larger number is no row (not a database error).
 MAX_INT = 2**31 - 1

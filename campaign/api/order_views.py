@@ -17,10 +17,11 @@ from rest_framework.exceptions import ParseError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.api.base import problem_response
+from battles.api.base import ApiView, problem_response
 from battles.api.problems import Problem, ProblemEntry
 from campaign.api.conventions import CLOSED, MAX_BIGINT, NATION, SEEN, api_nation, id_within, orders_closed
 from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
+from campaign.api.play_serializers import OrderValidationSerializer
 from campaign.api.serializers import (
     OrderListSerializer,
     OrderReorderSerializer,
@@ -32,18 +33,28 @@ from campaign.api.turn_writes import (
     IF_MATCH,
     PRECONDITION,
     Named,
+    deadline_passed_problem,
     list_changed_problem,
     list_etag,
     named_of,
     turn_closed_problem,
+    without_late_reason,
     without_turn,
 )
 from campaign.models import Campaign, NationTurn, Order, Turn
 from campaign.orders.choices import OrderDesk, order_desk_for_player, order_for_player
+from campaign.orders.deadline import DeadlinePassed
 from campaign.orders.describe import order_describe
 from campaign.orders.errors import ListChanged, OrderRefused, OrdersRefused, RefusalCode, TurnClosed
 from campaign.orders.selectors import nation_ready, order_list_version, orders_for_turn
-from campaign.orders.services import order_add, order_update, order_withdraw, orders_reorder, orders_replace
+from campaign.orders.services import (
+    order_add,
+    order_update,
+    order_withdraw,
+    orders_reorder,
+    orders_replace,
+    orders_replace_check,
+)
 
 REFUSED = {
     400: problem_response(
@@ -53,13 +64,20 @@ REFUSED = {
 }
 
 
-def _entry(refused: OrderRefused) -> ProblemEntry:
-    return ProblemEntry(refused.field, refused.code.value, refused.message)
+def _entry(refused: OrderRefused, *, listed: bool = False) -> ProblemEntry:
+    """One refusal as an error: in a submitted list (``listed``) with its ``index`` and its field as a
+    path into the list (``[2].path``); with the refusal's numbers (cost, available, limit…)."""
+    index = refused.index if listed else None
+    field = refused.field
+    if index is not None:
+        field = f"[{index}].{field}" if field else f"[{index}]"
+    return ProblemEntry(field, refused.code.value, refused.message, index=index, numbers=refused.numbers)
 
 
-def _refused(detail: str, refusals: list[OrderRefused], *, code: str | None = None) -> Problem:
+def _refused(detail: str, refusals: list[OrderRefused], *, code: str | None = None, listed: bool = False) -> Problem:
     """A 400 naming every refusal with its machine-readable code and the body field it concerns."""
-    return Problem(status.HTTP_400_BAD_REQUEST, detail, errors=[_entry(r) for r in refusals], code=code)
+    entries = [_entry(r, listed=listed) for r in refusals]
+    return Problem(status.HTTP_400_BAD_REQUEST, detail, errors=entries, code=code)
 
 
 def _data(request: Request) -> Any:
@@ -94,6 +112,22 @@ def _named(request: Request, body_turns: list[Any] | None = None) -> Named:
     return named_of(request, body_turns or [])
 
 
+def _list_body(request: Request) -> tuple[Any, Named, str]:
+    """The body of ``PUT /orders/`` (and of its validation): the list, each order's ``"turn"`` and
+    ``"late_reason"`` taken out, the turn and list version the writer names, and the GM's reason for a
+    late list (the first one given: the list is entered at once)."""
+    bodies = _data(request)
+    turns: list[Any] = []
+    late_reason = ""
+    if isinstance(bodies, list):
+        pairs = [without_turn(b) for b in bodies]
+        turns = [t for _, given in pairs for t in given]
+        reasons = [without_late_reason(b) for b, _ in pairs]
+        bodies = [b for b, _ in reasons]
+        late_reason = next((r for _, r in reasons if r.strip()), "")
+    return bodies, _named(request, turns), late_reason
+
+
 def _written(desk: OrderDesk, was_ready: bool) -> dict[str, Any]:
     """What a write answers beside its body: the nation's ready mark after it, and whether it cleared it."""
     ready = desk.turn is not None and nation_ready(nation=desk.nation, turn=desk.turn)
@@ -122,6 +156,8 @@ def _order_row(order: Order) -> dict[str, Any]:
         "kind": order.kind,
         "description": order_describe(order),
         "body": order.body,
+        "late_by": order.late_by,
+        "late_reason": order.late_reason,
     }
 
 
@@ -146,11 +182,13 @@ def _order_list(
     }
 
 
-def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Problem:
+def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1, listed: bool = False) -> Problem:
     if isinstance(refused, TurnClosed):
         return turn_closed_problem(refused)
     if isinstance(refused, ListChanged):
         return list_changed_problem(refused)
+    if isinstance(refused, DeadlinePassed):
+        return deadline_passed_problem(refused)
     if not _still_open(desk):
         return orders_closed(refused.message)
     if isinstance(refused, OrdersRefused):
@@ -159,6 +197,7 @@ def _refusal(desk: OrderDesk, refused: OrderRefused, *, total: int = 1) -> Probl
             f"{len(refusals)} of {total} orders refused; nothing was stored.",
             refusals,
             code=RefusalCode.ORDERS_REFUSED.value,
+            listed=listed,
         )
     return _refused(refused.message, [refused])
 
@@ -193,12 +232,18 @@ class OrderListView(IdempotentApiView):
     )
     def post(self, request: Request, slug: str) -> Response:
         body, turns = without_turn(_data(request))
+        body, late_reason = without_late_reason(body)
         named = _named(request, turns)
         desk = _open_desk(request, slug, named)
         was_ready = _was_ready(desk)
         try:
             order = order_add(
-                nation=desk.nation, body=body, actor=request.user, named_turn=named.turn, version=named.version
+                nation=desk.nation,
+                body=body,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
             )
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
@@ -216,21 +261,20 @@ class OrderListView(IdempotentApiView):
         responses={200: OrderListSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
     )
     def put(self, request: Request, slug: str) -> Response:
-        bodies = _data(request)
-        turns: list[Any] = []
-        if isinstance(bodies, list):
-            pairs = [without_turn(b) for b in bodies]
-            bodies = [b for b, _ in pairs]
-            turns = [t for _, given in pairs for t in given]
-        named = _named(request, turns)
+        bodies, named, late_reason = _list_body(request)
         desk = _open_desk(request, slug, named)
         was_ready = _was_ready(desk)
         try:
             stored = orders_replace(
-                nation=desk.nation, bodies=bodies, actor=request.user, named_turn=named.turn, version=named.version
+                nation=desk.nation,
+                bodies=bodies,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
             )
         except OrderRefused as refused:
-            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1) from None
+            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1, listed=True) from None
         written = _written(desk, was_ready)
         data = OrderListSerializer(_order_list(desk, sorted(stored, key=lambda o: o.position), written)).data
         return Response(data, headers=_headers(desk, written))
@@ -250,6 +294,13 @@ class OrderListView(IdempotentApiView):
         desk = _open_desk(request, slug, named)
         was_ready = _was_ready(desk)
         try:
+            unknown = sorted(str(k) for k in data if k != "order") if isinstance(data, dict) else []
+            if unknown:
+                raise OrderRefused(
+                    f'Unknown key {unknown[0]!r}: the body is {{"order": [order ids]}} (and an optional "turn").',
+                    code=RefusalCode.UNKNOWN_KEY,
+                    field=unknown[0],
+                )
             ids = data.get("order") if isinstance(data, dict) else None
             if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
                 raise OrderRefused(
@@ -290,13 +341,19 @@ class OrderDetailView(IdempotentApiView):
     )
     def put(self, request: Request, slug: str, order_id: int) -> Response:
         body, turns = without_turn(_data(request))
+        body, late_reason = without_late_reason(body)
         named = _named(request, turns)
         desk = _open_desk(request, slug, named)
         order = order_for_player(desk=desk, order_id=id_within(order_id, MAX_BIGINT))
         was_ready = _was_ready(desk)
         try:
             stored = order_update(
-                order=order, body=body, actor=request.user, named_turn=named.turn, version=named.version
+                order=order,
+                body=body,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
             )
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
@@ -328,3 +385,50 @@ class OrderDetailView(IdempotentApiView):
         except OrderRefused as refused:
             raise _refusal(desk, refused) from None
         return Response(status=status.HTTP_204_NO_CONTENT, headers=_headers(desk, _written(desk, was_ready)))
+
+
+class OrderValidateView(ApiView):
+    """``POST /orders/validate/``: the body of ``PUT /orders/`` checked by the replacement's own check
+    (:func:`~campaign.orders.services.orders_replace_check`), answered as PUT would, storing nothing."""
+
+    query_parameters = ("nation",)
+    refuses_bad_text_by_field = True
+
+    @extend_schema(
+        operation_id="orders_validate",
+        summary="Check a whole list of orders as PUT /orders/ would, without storing anything",
+        description="200 with each order as it would be stored and in words; or 400 with exactly the refusals "
+        "PUT /orders/ would give (each with its index in the list, its field as a path such as [2].path, its "
+        'code and numbers). Nothing is stored and the ready mark is untouched. If-Match and a "turn" are '
+        "honoured as by PUT.",
+        parameters=[NATION, IF_MATCH],
+        request=order_body_schema(many=True),
+        responses={200: OrderValidationSerializer, **REFUSED, **SEEN, **CLOSED, **PRECONDITION},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        bodies, named, late_reason = _list_body(request)
+        desk = _open_desk(request, slug, named)
+        try:
+            cleans = orders_replace_check(
+                nation=desk.nation,
+                bodies=bodies,
+                actor=request.user,
+                named_turn=named.turn,
+                version=named.version,
+                late_reason=late_reason,
+            )
+        except OrderRefused as refused:
+            raise _refusal(desk, refused, total=len(bodies) if isinstance(bodies, list) else 1, listed=True) from None
+        assert desk.turn is not None  # an open desk has its turn
+        orders = [
+            Order(position=c.position, kind=c.kind, body=c.body, fleet=c.fleet, nation=desk.nation) for c in cleans
+        ]
+        data = {
+            "nation": desk.nation.code,
+            "turn": desk.turn.number,
+            "orders": [
+                {"position": o.position, "kind": o.kind, "description": order_describe(o), "body": o.body}
+                for o in orders
+            ],
+        }
+        return Response(OrderValidationSerializer(data).data)

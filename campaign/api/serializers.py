@@ -37,7 +37,8 @@ class CampaignSummarySerializer(serializers.Serializer[Any]):
 class TurnStateSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField(help_text="open | resolving | resolved")
-    season = serializers.CharField(source="season_label", help_text="e.g. Spring")
+    season = serializers.ChoiceField(choices=Season.choices)
+    season_name = serializers.CharField(source="season_label", help_text="The season in words, e.g. 'High Summer'.")
     year = serializers.IntegerField()
     deadline = serializers.DateTimeField(allow_null=True)
 
@@ -96,7 +97,7 @@ class AdmiralSerializer(serializers.Serializer[Any]):
 class ShipSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    ship_class = serializers.ChoiceField(choices=SHIP_CLASSES, help_text="Ship class (CONTRACT.md).")
+    ship_class = serializers.ChoiceField(choices=SHIP_CLASSES, help_text="Ship class.")
     nation = serializers.CharField(source="nation.code")
     original_nation = serializers.CharField(source="original_nation.code", help_text="Differs when captured.")
     condition = serializers.CharField(help_text="ready | damaged | disabled")
@@ -162,7 +163,8 @@ class TurnBattleSerializer(BattleSummarySerializer):
 
 class TurnReportSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
-    season = serializers.CharField()
+    season = serializers.ChoiceField(choices=Season.choices)
+    season_name = serializers.CharField(help_text="The season in words, e.g. 'High Summer'.")
     year = serializers.IntegerField()
     nation = serializers.CharField(source="viewer.nation.code")
     events = TurnEventsField(
@@ -245,6 +247,13 @@ def _body_serializer(kind: str, fields: dict[str, Any]) -> type[serializers.Seri
     attrs: dict[str, Any] = {"kind": serializers.ChoiceField(choices=[kind])}
     attrs.update({name: make() for name, make in fields.items()})
     attrs["turn"] = _turn_named()
+    attrs["late_reason"] = serializers.CharField(
+        required=False,
+        max_length=300,
+        help_text="After the deadline, in the 'GM is asked' policy, a GM entering a missing nation's orders says "
+        "why (required then: without it a 400 late_reason_required). Stored with the order as its late "
+        "mark, shown in the nation's report. Anyone else after the deadline: 409 deadline_passed.",
+    )
     title = "".join(part.title() for part in kind.split("_"))
     return type(f"{title}OrderSerializer", (serializers.Serializer,), attrs)
 
@@ -275,6 +284,10 @@ class OrderSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=Order.Kind.choices)
     description = serializers.CharField(help_text="One readable line, e.g. \"Order 2 (move, fleet 'X'): a → b\".")
     body = OrderBodyField(help_text="The order body as stored (README 'Orders JSON').")
+    late_by = serializers.CharField(
+        help_text="The GM who entered this order after the deadline ('GM is asked' policy); empty when on time."
+    )
+    late_reason = serializers.CharField(help_text="Why the GM entered it after the deadline; empty when on time.")
 
 
 class OrderWrittenSerializer(OrderSerializer):

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 
 from battles.api.base import problem_response
 from battles.api.problems import Problem, ProblemEntry
+from campaign.orders.deadline import DeadlinePassed
 from campaign.orders.errors import ListChanged, TurnClosed
 
 IF_MATCH = OpenApiParameter(
@@ -97,6 +98,31 @@ def without_turn(body: Any) -> tuple[Any, list[Any]]:
         rest = {k: v for k, v in body.items() if k != "turn"}
         return rest, [body["turn"]]
     return body, []
+
+
+def without_late_reason(body: Any) -> tuple[Any, str]:
+    """An order body without its ``"late_reason"`` (the GM's reason for entering it after the deadline,
+    stored as the order's late mark, not in its body), and that reason ("" if none)."""
+    if isinstance(body, dict) and "late_reason" in body:
+        reason = body["late_reason"]
+        if not isinstance(reason, str):
+            message = f'"late_reason" must be text saying why the orders are entered late, not {reason!r}.'
+            raise Problem(
+                status.HTTP_400_BAD_REQUEST, message, errors=[ProblemEntry("late_reason", "wrong_type", message)]
+            )
+        return {k: v for k, v in body.items() if k != "late_reason"}, reason
+    return body, ""
+
+
+def deadline_passed_problem(refused: DeadlinePassed) -> Problem:
+    """409 ``deadline_passed``: after the deadline only a GM enters a missing nation's orders."""
+    return Problem(
+        status.HTTP_409_CONFLICT,
+        refused.message,
+        errors=[ProblemEntry(None, "deadline_passed", refused.message)],
+        code="deadline_passed",
+        title="Deadline passed",
+    )
 
 
 def turn_closed_problem(refused: TurnClosed) -> Problem:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign.api import dispatch_views, map_views, order_views, table_views, views, webhook_views
+from campaign.api import dispatch_views, map_views, order_views, play_views, table_views, views, webhook_views
 
 app_name = "campaign-api"
 urlpatterns = [
@@ -9,6 +9,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/fleets/", views.FleetListView.as_view(), name="fleets"),
     path("campaigns/<slug:slug>/ledger/", views.LedgerView.as_view(), name="ledger"),
     path("campaigns/<slug:slug>/orders/", order_views.OrderListView.as_view(), name="orders"),
+    path("campaigns/<slug:slug>/orders/validate/", order_views.OrderValidateView.as_view(), name="orders_validate"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/", order_views.OrderDetailView.as_view(), name="order"),
     path("campaigns/<slug:slug>/ports/", map_views.PortListView.as_view(), name="ports"),
     path("campaigns/<slug:slug>/zones/", map_views.ZoneListView.as_view(), name="zones"),
@@ -23,6 +24,10 @@ urlpatterns = [
         dispatch_views.DispatchReadView.as_view(),
         name="dispatch_read",
     ),
+    path("campaigns/<slug:slug>/nations/", play_views.NationListView.as_view(), name="nations"),
+    path("campaigns/<slug:slug>/rules/", play_views.RulesView.as_view(), name="rules"),
+    path("campaigns/<slug:slug>/fleets/<int:fleet_id>/moves/", play_views.FleetMovesView.as_view(), name="fleet_moves"),
+    path("campaigns/<slug:slug>/turns/", play_views.TurnListView.as_view(), name="turns"),
     path("campaigns/<slug:slug>/ready/", views.ReadyView.as_view(), name="ready"),
     path("campaigns/<slug:slug>/turns/<int:number>/", views.TurnReportView.as_view(), name="turn"),
     path("campaigns/<slug:slug>/table/", table_views.TableListView.as_view(), name="tables"),

@@ -16,6 +16,9 @@ from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
+from django.http import HttpResponsePermanentRedirect
+from django.http.response import HttpResponseBase
+from django.urls import Resolver404, resolve
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
 from rest_framework.exceptions import NotFound, ParseError
@@ -226,8 +229,13 @@ class ReadyView(IdempotentApiView):
             data = request.data
         except ParseError as error:
             raise Problem(400, str(error.detail), code="not_json") from None
+        message = 'The body must be {"ready": true} or {"ready": false}, with an optional "turn": N.'
+        unknown = sorted(str(k) for k in data if k not in ("ready", "turn")) if isinstance(data, dict) else []
+        if unknown:
+            # A misspelt key ("redy") must not pass unnoticed, as an unknown key of an order does not.
+            refusals = [ProblemEntry(k, "unknown_key", f"Unknown key {k!r}. {message}") for k in unknown]
+            raise Problem(400, refusals[0].message, errors=refusals)
         if not isinstance(data, dict) or not isinstance(data.get("ready"), bool):
-            message = 'The body must be {"ready": true} or {"ready": false}, with an optional "turn": N.'
             raise Problem(400, message, errors=[ProblemEntry("ready", "wrong_type", message)])
         data, turns = without_turn(data)
         named = named_of(request, turns)
@@ -257,13 +265,19 @@ class TurnReportView(ApiView):
         history = turn_history_for_player(
             user=request.user, slug=slug, number=id_within(number, MAX_INT), nation_code=api_nation(request, slug)
         )
+        resolved, season = (
+            Turn.objects.filter(campaign=history.viewer.campaign, number=history.number)
+            .values_list("resolved_at", "season")
+            .get()
+        )
         fought = {b.id: b.fought for b in history.battles}
         battles = list(Battle.objects.filter(pk__in=fought).select_related("turn", "sea_zone", "port").order_by("id"))
         for battle in battles:
             battle.fought = fought[battle.pk]  # type: ignore[attr-defined]  # read by TurnBattleSerializer
         data = {
             "number": history.number,
-            "season": history.season,
+            "season": season,
+            "season_name": history.season,
             "year": history.year,
             "viewer": history.viewer,
             "events": history.report.events if history.report is not None else [],
@@ -271,11 +285,6 @@ class TurnReportView(ApiView):
             "previous": history.previous,
             "next": history.next,
         }
-        resolved = (
-            Turn.objects.filter(campaign=history.viewer.campaign, number=history.number)
-            .values_list("resolved_at", flat=True)
-            .first()
-        )
         return conditional(request, TurnReportSerializer(data).data, last_modified=resolved)
 
 
@@ -283,7 +292,27 @@ class TurnReportView(ApiView):
 @api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
 @permission_classes([AllowAny])
 @renderer_classes([JSONRenderer])
-def api_not_found(request: Request, *args: Any, **kwargs: Any) -> Response:
+def api_not_found(request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
     """Anything under /api/ that no route matches (a path parameter of the wrong type, a typo): a JSON
-    404 like every other API answer, not the site's HTML page."""
-    raise NotFound("No such API resource.")
+    404 like every other API answer, not the site's HTML page. A path that only lacks its trailing
+    slash is redirected for a read (301: a client follows it); a write is not redirected (clients do
+    not resend a body) but refused with the path it meant."""
+    slashed = _with_slash(request.path)
+    if slashed is None:
+        raise NotFound("No such API resource.")
+    if request.method in ("GET", "HEAD"):
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(slashed + (f"?{query}" if query else ""))
+    message = f"Every API path ends with a slash: send this {request.method} to {slashed}"
+    raise Problem(404, message, errors=[ProblemEntry(None, "trailing_slash_missing", message)])
+
+
+def _with_slash(path: str) -> str | None:
+    """``path`` with a trailing slash when that names an API resource (not this catch-all), else None."""
+    if path.endswith("/"):
+        return None
+    try:
+        match = resolve(path + "/")
+    except Resolver404:
+        return None
+    return None if match.func is api_not_found else path + "/"

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0023_idempotency_keys'),
+        ('campaign', '0029_order_entered_late_by_gm'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

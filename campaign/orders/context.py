@@ -380,4 +380,10 @@ class OrderContext:
                 f"and raises listed before this order, so {max(available, 0)} EP are available",
                 code=RefusalCode.NOT_ENOUGH_EP,
                 field=field,
+                numbers={
+                    "cost": cost,
+                    "available": max(available, 0),
+                    "treasury": self.nation.treasury,
+                    "committed": self.listed.committed_ep,
+                },
             )

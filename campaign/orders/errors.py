@@ -10,7 +10,7 @@ returns ``code`` and ``field`` beside each message, ``submit_orders`` prints the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import NoReturn
 
@@ -96,20 +96,33 @@ class RefusalCode(StrEnum):
     NOT_THE_LIST = "not_the_list"  #: a new order of the list that does not name each order once
     ORDERS_REFUSED = "orders_refused"  #: a whole list refused: see its ``refusals``
     LIST_CHANGED = "list_changed"  #: the list changed since the writer read it (the API's If-Match)
+    DEADLINE_PASSED = "deadline_passed"  #: after the deadline only a GM enters a missing nation's orders
+    LATE_REASON_REQUIRED = "late_reason_required"  #: a GM's order after the deadline needs a reason
 
 
 class OrderRefused(ValueError):
     """An order (or a change of the order list) that is not allowed now; nothing was changed.
 
     ``message`` names the order and the reason; ``code`` says why in a word programs can test;
-    ``field`` is the body key concerned (None: the whole order, list or turn).
+    ``field`` is the body key concerned (None: the whole order, list or turn); ``numbers`` the
+    refusal's numbers by name (``cost``, ``available``, ``limit``…) so programs need not parse the
+    message; ``index`` the order's place (from 0) in a submitted list, set by the list's check.
     """
 
-    def __init__(self, message: str, *, code: RefusalCode, field: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: RefusalCode,
+        field: str | None = None,
+        numbers: Mapping[str, int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.field = field
+        self.numbers = dict(numbers or {})
+        self.index: int | None = None
 
 
 class TurnClosed(OrderRefused):
@@ -173,8 +186,10 @@ class OrderCheck:
         inner = kind if self.subject is None else f"{kind}, {self.subject}"
         return f"Order {self.position} ({inner})"
 
-    def refuse(self, reason: str, *, code: RefusalCode, field: str | None) -> NoReturn:
-        raise OrderRefused(f"{self.label}: {reason}.", code=code, field=field)
+    def refuse(
+        self, reason: str, *, code: RefusalCode, field: str | None, numbers: Mapping[str, int] | None = None
+    ) -> NoReturn:
+        raise OrderRefused(f"{self.label}: {reason}.", code=code, field=field, numbers=numbers)
 
     def refuse_failed(self, failed: CheckFailed, *, field: str | None) -> NoReturn:
         """Refuse with a rule check's reason and code."""

@@ -294,7 +294,7 @@ def shape_check(position: int, body: object) -> tuple[OrderCheck, Fields]:
         chk.refuse(
             f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; a {kind} order takes {takes}",
             code=RefusalCode.UNKNOWN_KEY,
-            field=None,
+            field=unknown[0],  # the first unknown key (the message names them all)
         )
     missing = sorted(required - set(body))
     if missing:

@@ -22,6 +22,7 @@ from campaign.audit import CommandLine, acting_for_nation_is_audited, audit_reco
 from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, Order, Turn
 from campaign.orders.context import OrderContext
+from campaign.orders.deadline import LateEntry, deadline_gate
 from campaign.orders.describe import order_in_words_checked
 from campaign.orders.errors import ListChanged, OrderRefused, OrdersRefused, RefusalCode, TurnClosed
 from campaign.orders.schema import json_type
@@ -48,9 +49,11 @@ def _audit_for_nation(
     summary: str,
     before: dict[str, Any] | None,
     after: dict[str, Any] | None,
+    late: LateEntry | None = None,
 ) -> None:
     """Record an order change made in ``nation``'s name by someone other than its player (issue 11),
-    in the change's transaction; the player's own changes are theirs and are not audited."""
+    in the change's transaction; the player's own changes are theirs and are not audited. A change
+    after the deadline (``late``) says so and keeps the GM's reason."""
     if not acting_for_nation_is_audited(actor, nation.player_id):
         return
     campaign = Campaign.objects.get(pk=nation.campaign_id)
@@ -58,10 +61,16 @@ def _audit_for_nation(
         campaign=campaign,
         actor=None if isinstance(actor, CommandLine) else actor,
         action=action,
-        summary=f"For {nation.name}: {summary}",
+        summary=f"For {nation.name}{', after the deadline' if late is not None else ''}: {summary}",
         before=before,
         after=after,
+        reason=late.reason if late is not None else "",
     )
+
+
+def _late_fields(late: LateEntry | None) -> dict[str, str]:
+    """The late mark an order entered now carries (empty before the deadline)."""
+    return {"late_by": late.by, "late_reason": late.reason} if late is not None else {"late_by": "", "late_reason": ""}
 
 
 #: The fields of the locked turn and its campaign an order change reads (the turn's number, year and
@@ -77,6 +86,7 @@ _TURN_FIELDS = (
     "campaign__slug",
     "campaign__status",
     "campaign__settings",
+    "campaign__nmr_policy",
     "campaign__year",
     "campaign__season",
     "campaign__turn_number",
@@ -161,14 +171,23 @@ def _store_refused(exc: IntegrityError) -> OrderRefused:
 
 @transaction.atomic
 def order_add(
-    *, nation: Nation, body: object, actor: Actor = None, named_turn: int | None = None, version: str | None = None
+    *,
+    nation: Nation,
+    body: object,
+    actor: Actor = None,
+    named_turn: int | None = None,
+    version: str | None = None,
+    late_reason: str = "",
 ) -> Order:
     """Append an order at the end of the nation's list for the open turn.
 
     Every change of the list takes ``named_turn``, the number of the turn the writer read (refused with
     :class:`TurnClosed` unless it is still the open one), and ``version``, the list version it read
-    (refused with :class:`ListChanged` if the list changed since); either may be None (not named)."""
+    (refused with :class:`ListChanged` if the list changed since); either may be None (not named).
+    After the deadline only a GM changes a missing nation's list (:func:`deadline_gate`), and an order
+    the GM enters then needs ``late_reason``."""
     turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    late = deadline_gate(turn=turn, nation=nation, actor=actor, late_reason=late_reason)
     _list_unchanged(nation=nation, turn=turn, version=version)
     existing = order_bodies_for_turn(nation_id=nation.pk, turn_id=turn.pk)
     ctx = OrderContext(nation=nation, turn=turn)
@@ -185,6 +204,7 @@ def order_add(
             kind=clean.kind,
             body=clean.body,
             fleet=clean.fleet,
+            **_late_fields(late),
         )
     except IntegrityError as exc:
         raise _store_refused(exc) from exc
@@ -196,6 +216,7 @@ def order_add(
         summary=f"entered {order_in_words_checked(order, ctx)}",
         before=None,
         after=_order_json(order),
+        late=late,
     )
     return order
 
@@ -236,11 +257,18 @@ def _list_change_check(
 
 @transaction.atomic
 def order_update(
-    *, order: Order, body: object, actor: Actor = None, named_turn: int | None = None, version: str | None = None
+    *,
+    order: Order,
+    body: object,
+    actor: Actor = None,
+    named_turn: int | None = None,
+    version: str | None = None,
+    late_reason: str = "",
 ) -> Order:
     """Replace an order's body (its kind may change); it keeps its place in the list."""
     turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
+    late = deadline_gate(turn=turn, nation=nation, actor=actor, late_reason=late_reason)
     _list_unchanged(nation=nation, turn=turn, version=version)
     before = list(orders_for_turn(nation=nation, turn=turn))
     if order.pk not in {o.pk for o in before}:
@@ -253,8 +281,10 @@ def order_update(
     stored = next(o for o in before if o.pk == order.pk)
     old = _order_json(stored)
     stored.kind, stored.body, stored.fleet = clean.kind, clean.body, clean.fleet
+    if late is not None:
+        stored.late_by, stored.late_reason = late.by, late.reason
     try:
-        stored.save(update_fields=["kind", "body", "fleet", "updated_at"])
+        stored.save(update_fields=["kind", "body", "fleet", "late_by", "late_reason", "updated_at"])
     except IntegrityError as exc:
         raise _store_refused(exc) from exc
     _mark_submitted(nation=nation, turn=turn)
@@ -266,6 +296,7 @@ def order_update(
         summary=f"changed {order_in_words_checked(stored, ctx)}",
         before=old,
         after=_order_json(stored),
+        late=late,
     )
     return stored
 
@@ -277,6 +308,7 @@ def order_withdraw(
     """Withdraw an order; the orders after it move up one place (positions stay 1, 2, 3…)."""
     turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
+    deadline_gate(turn=turn, nation=nation, actor=actor, entering=False)
     _list_unchanged(nation=nation, turn=turn, version=version)
     before = list(orders_for_turn(nation=nation, turn=turn))
     if order.pk not in {o.pk for o in before}:
@@ -336,6 +368,7 @@ def orders_reorder(
     their new order.
     """
     turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    deadline_gate(turn=turn, nation=nation, actor=actor, entering=False)
     _list_unchanged(nation=nation, turn=turn, version=version)
     before = list(orders_for_turn(nation=nation, turn=turn))
     by_id = {o.pk: o for o in before}
@@ -387,6 +420,47 @@ def order_move(*, order: Order, by: int, actor: Actor = None, named_turn: int | 
     return next(o for o in moved if o.pk == order.pk)
 
 
+def _replacement_checked(
+    *, nation: Nation, bodies: object, actor: Actor, named_turn: int | None, version: str | None, late_reason: str
+) -> tuple[Turn, list[CleanOrder], LateEntry | None]:
+    """The one check of a whole new list (orders_replace's, and the API's validation without storing):
+    the open turn (locked), the deadline (a late list's mark), the list's version, then every order in
+    listed order. Raises
+    :class:`OrdersRefused` listing every refused order (each with its ``index`` in ``bodies``), or a
+    plain :class:`OrderRefused` when the submission as a whole cannot be taken."""
+    if isinstance(bodies, str | bytes | Mapping) or not isinstance(bodies, Sequence):
+        raise OrderRefused(
+            f"The orders must be a JSON list of order objects, not {json_type(bodies)}.",
+            code=RefusalCode.NOT_A_LIST,
+        )
+    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    late = deadline_gate(turn=turn, nation=nation, actor=actor, late_reason=late_reason)
+    _list_unchanged(nation=nation, turn=turn, version=version)
+    cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=bodies)
+    refused = [r for r in refusals if r is not None]
+    if refused:
+        raise OrdersRefused(refused)
+    return turn, [clean for clean in cleans if clean is not None], late
+
+
+@transaction.atomic
+def orders_replace_check(
+    *,
+    nation: Nation,
+    bodies: object,
+    actor: Actor = None,
+    named_turn: int | None = None,
+    version: str | None = None,
+    late_reason: str = "",
+) -> list[CleanOrder]:
+    """What :func:`orders_replace` would store for ``bodies``, or its refusals; stores nothing (the
+    API's ``POST /orders/validate/``). The same check as a replacement, so the two never disagree."""
+    checked = _replacement_checked(
+        nation=nation, bodies=bodies, actor=actor, named_turn=named_turn, version=version, late_reason=late_reason
+    )
+    return checked[1]
+
+
 @transaction.atomic
 def orders_replace(
     *,
@@ -395,6 +469,7 @@ def orders_replace(
     actor: Actor = None,
     named_turn: int | None = None,
     version: str | None = None,
+    late_reason: str = "",
 ) -> list[Order]:
     """Replace the nation's whole list for the open turn, all or nothing.
 
@@ -402,17 +477,9 @@ def orders_replace(
     :class:`OrderRefused` when the submission as a whole cannot be taken (orders closed, not a list);
     then nothing is stored. An empty list withdraws every order (and still counts as submitted).
     """
-    if isinstance(bodies, str | bytes | Mapping) or not isinstance(bodies, Sequence):
-        raise OrderRefused(
-            f"The orders must be a JSON list of order objects, not {json_type(bodies)}.",
-            code=RefusalCode.NOT_A_LIST,
-        )
-    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
-    _list_unchanged(nation=nation, turn=turn, version=version)
-    cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=bodies)
-    refused = [r for r in refusals if r is not None]
-    if refused:
-        raise OrdersRefused(refused)
+    turn, cleans, late = _replacement_checked(
+        nation=nation, bodies=bodies, actor=actor, named_turn=named_turn, version=version, late_reason=late_reason
+    )
     old = [_order_json(o) for o in Order.objects.filter(turn=turn, nation=nation).order_by("position")]
     Order.objects.filter(turn=turn, nation=nation).delete()
     orders = [
@@ -424,9 +491,9 @@ def orders_replace(
             kind=clean.kind,
             body=clean.body,
             fleet=clean.fleet,
+            **_late_fields(late),
         )
         for clean in cleans
-        if clean is not None
     ]
     try:
         stored = Order.objects.bulk_create(orders)
@@ -440,5 +507,6 @@ def orders_replace(
         summary=f"replaced {len(old)} order{'s' if len(old) != 1 else ''} with {len(stored)}",
         before={"orders": old},
         after={"orders": [_order_json(o) for o in stored]},
+        late=late,
     )
     return stored

@@ -76,10 +76,11 @@ def orders_check(
     clean order or the refusal. One context reads the board, fleets and ships once for the whole list."""
     cleans: list[CleanOrder | None] = []
     refusals: list[OrderRefused | None] = []
-    for body in bodies:
+    for index, body in enumerate(bodies):
         try:
             clean = order_check(ctx, body)
         except OrderRefused as refused:
+            refused.index = index  # its place in the submitted list, for the API's refusal
             cleans.append(None)
             refusals.append(refused)
             ctx.absorb(body, accepted=False)

@@ -27,6 +27,7 @@ from campaign.orders.choices import (
     order_for_player,
     order_turn_number,
 )
+from campaign.orders.deadline import LATE_REASON_FIELD, DeadlinePassed, late_entry_open
 from campaign.orders.describe import order_summary
 from campaign.orders.errors import OrderRefused, RefusalCode, TurnClosed
 from campaign.orders.forms import ORDER_FORMS, OrderForm, order_form_for, order_menu
@@ -36,7 +37,9 @@ from campaign.orders.turn_named import TURN_FIELD, named_turn, turn_moved_answer
 from campaign.page_header import page_context
 
 #: Query parameters that are not form values.
-_NOT_VALUES = frozenset({"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh", TURN_FIELD})
+_NOT_VALUES = frozenset(
+    {"kind", "nation", "as_nation", "csrfmiddlewaretoken", "refresh", TURN_FIELD, LATE_REASON_FIELD}
+)
 DEFAULT_KIND = Order.Kind.MOVE
 
 
@@ -77,14 +80,23 @@ def _render(
     form: OrderForm | None,
     editing: Order | None = None,
 ) -> HttpResponse:
-    orders = choices.orders if choices is not None else []
+    late_entry, closed_note = late_entry_open(
+        turn=desk.turn, nation=desk.nation, campaign=desk.campaign, is_gm=desk.is_gm
+    )
+    if closed_note:  # past the deadline and not the GM entering a missing nation's orders: no forms
+        choices, form, editing = None, None, None
+    orders = list(choices.orders) if choices is not None else _listed(desk)
+    words = choices if choices is not None or not orders else OrderChoices(desk=desk)
     context = {
         "desk": desk,
         "campaign": desk.campaign,
         "nation": desk.nation,
         "turn": desk.turn,
         "choices": choices,
-        "orders": [(order, order_summary(order, choices)) for order in orders] if choices is not None else [],
+        "orders": [(order, order_summary(order, words)) for order in orders] if words is not None else [],
+        "closed_note": closed_note,
+        "late_entry": late_entry,
+        "late_reason": request.POST.get(LATE_REASON_FIELD, "") if request.method == "POST" else "",
         "menu": order_menu(),
         "form": form,
         "kind": form.kind if form is not None else None,
@@ -113,6 +125,26 @@ def _render(
     context["partial"] = partial  # a swapped-in desk shows its own messages; a full page shows base's
     template = "campaign/orders_desk.html" if partial else "campaign/orders.html"
     return render(request, template, context)
+
+
+def _listed(desk: OrderDesk) -> list[Order]:
+    """The nation's orders of the open turn, for a page that shows them without the forms."""
+    if desk.turn is None:
+        return []
+    return list(Order.objects.filter(turn=desk.turn, nation=desk.nation).select_related("fleet").order_by("position"))
+
+
+def _late_reason(request: HttpRequest) -> str:
+    return request.POST.get(LATE_REASON_FIELD, "")
+
+
+def _closed_after_deadline(request: HttpRequest, desk: OrderDesk) -> HttpResponse | None:
+    """A write after the deadline by someone who may not make it: refused, saying why and what the turn
+    waits for (nothing read for the write, nothing stored); None when the write may go ahead."""
+    _, closed_note = late_entry_open(turn=desk.turn, nation=desk.nation, campaign=desk.campaign, is_gm=desk.is_gm)
+    if not closed_note:
+        return None
+    return _refused_answer(request, desk, DeadlinePassed(closed_note))
 
 
 def _said(desk: OrderDesk, order: Order, choices: OrderChoices | None = None) -> str:
@@ -186,6 +218,8 @@ def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
         if request.method == "POST":
             messages.error(request, "Orders are closed: there is no open turn.")
         return _render(request, desk, choices=None, form=None)
+    if request.method == "POST" and (closed := _closed_after_deadline(request, desk)) is not None:
+        return closed
     choices = OrderChoices(desk=desk)
     if request.method == "POST":
         kind = _kind(request.POST.get("kind"))
@@ -194,10 +228,16 @@ def orders_page(request: HttpRequest, slug: str) -> HttpResponse:
             was_ready = _was_ready(desk)
             try:
                 order = order_add(
-                    nation=desk.nation, body=form.body(), actor=request.user, named_turn=named_turn(request)
+                    nation=desk.nation,
+                    body=form.body(),
+                    actor=request.user,
+                    named_turn=named_turn(request),
+                    late_reason=_late_reason(request),
                 )
             except TurnClosed as refused:
                 return _fresh_page(request, desk, refused)
+            except DeadlinePassed as refused:
+                return _refused_answer(request, desk, refused)
             except OrderRefused as refused:
                 form.refuse(refused)
             else:
@@ -217,6 +257,8 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
         order = _desk_order(request, desk, order_id)
     except TurnClosed as refused:
         return _fresh_page(request, desk, refused)
+    if request.method == "POST" and (closed := _closed_after_deadline(request, desk)) is not None:
+        return closed
     choices = OrderChoices(desk=desk)
     form_class = ORDER_FORMS[order.kind]
     if request.method == "POST":
@@ -224,9 +266,17 @@ def order_edit(request: HttpRequest, slug: str, order_id: int) -> HttpResponse:
         if form.is_valid():
             was_ready = _was_ready(desk)
             try:
-                stored = order_update(order=order, body=form.body(), actor=request.user, named_turn=named_turn(request))
+                stored = order_update(
+                    order=order,
+                    body=form.body(),
+                    actor=request.user,
+                    named_turn=named_turn(request),
+                    late_reason=_late_reason(request),
+                )
             except TurnClosed as refused:
                 return _fresh_page(request, desk, refused)
+            except DeadlinePassed as refused:
+                return _refused_answer(request, desk, refused)
             except OrderRefused as refused:
                 form.refuse(refused)
             else:

@@ -39,6 +39,10 @@ class PendingOffer:
     kind_label: str
     turn: int
     to_us: bool
+    #: The two nations' codes and the offer's kind key, for programs (the API's nations list).
+    from_code: str = ""
+    to_code: str = ""
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,9 @@ def diplomacy_for_viewer(viewer: Viewer) -> DiplomacyPanel:
             kind_label=str(kinds.get(kind, kind)).lower(),
             turn=turn,
             to_us=b == viewer.nation.pk,
+            from_code=by_id[a].code,
+            to_code=by_id[b].code,
+            kind=kind,
         )
         for a, b, kind, turn in offer_rows
         if a in by_id and b in by_id

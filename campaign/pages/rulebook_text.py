@@ -249,8 +249,10 @@ SECTION_TEXT: dict[int, list[str]] = {
         "Sides at sea: only the nations in the zone that are at war with another nation there take part. "
         "An ally at war with nobody present stays out of the battle, and its alliances do not count in "
         "forming the sides.",
-        "When two nations that would join the second side are at war with each other, the second side is "
-        "built one nation at a time, the strongest first; a nation at war with one already in it stays out. "
+        "The first side is the nation with the most ships of the line there and its allies that take part. "
+        "The second side is built one nation at a time from the nations at war with any nation of the first "
+        "side, the strongest first, each bringing its allies that take part; a nation allied to the first side "
+        "or at war with one already in the second stays out. "
         "Nations left out who are at war with each other fight their own battle afterwards in the same "
         "zone; no nation fights more than one battle a day.",
         "Default retreat: a side leaving a battle goes by default one step along the shortest path towards "
@@ -287,6 +289,17 @@ SECTION_TEXT: dict[int, list[str]] = {
 #: The changes of the rules that play differently from before, newest first: (topic, what changed).
 #: Each applies to turns resolved after it; turns already played stand as they were.
 CHANGES: list[tuple[str, str]] = [
+    (
+        "Keels in a captured port",
+        "A keel on the slips of a port taken last turn is no longer launched while the port settles: it "
+        "keeps losing build turns and is launched the turn after, when the port works again.",
+    ),
+    (
+        "Sides at sea",
+        "A nation at war with an ally of the strongest nation in the zone now fights on the second side, "
+        "and that ally on the first (before, only nations at war with the strongest nation itself formed the "
+        "second side, and such a fight did not happen).",
+    ),
     (
         "Blockades",
         "A fleet on blockade at the port of a nation it is at peace with no longer blockades it, unless a "

@@ -325,8 +325,13 @@ def _order_records() -> dict[str, dict[str, Any]]:
                     "fleet": record_id(null=True),
                     "outcome": column(Order, "outcome"),
                     "outcome_note": column(Order, "outcome_note"),
-                }
-            ),
+                    # An order a GM entered after the deadline (issue 26): both keys, or neither.
+                    "late_by": column(Order, "late_by", minLength=1),
+                    "late_reason": column(Order, "late_reason", minLength=1),
+                },
+                optional=("late_by", "late_reason"),
+            )
+            | {"dependentRequired": {"late_by": ["late_reason"], "late_reason": ["late_by"]}},
         ),
         "offers": list_of(
             "offers",

@@ -51,6 +51,7 @@ from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.services import offer_store, offers_expire, relation_set
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
+from campaign.turn.sea.nmr import late_orders_report
 from fleets.models import Fleet
 from fleets.services import guests_put_to_sea
 from ports.models import LandUnit
@@ -81,7 +82,7 @@ class _Move:
 
 def diplomacy_phase(ctx: PhaseContext) -> None:
     """Phase 1 (see the module docstring)."""
-
+    late_orders_report(ctx)  # orders a GM entered after the deadline: each nation reads which and why
     turn = ctx.turn.number
     nations = {n.code: n for n in Nation.objects.filter(campaign=ctx.campaign)}
     start = diplomacy_for_campaign(campaign_id=ctx.campaign.pk)

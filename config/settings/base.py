@@ -14,6 +14,7 @@ import django_stubs_ext
 import environ
 from celery.schedules import crontab
 
+from config.api_guide import API_GUIDE
 from config.celery_queues import MAIL, task_queues, task_routes
 
 django_stubs_ext.monkeypatch()
@@ -54,6 +55,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that could refuse: a CORS preflight carries no credentials (config/api_edges.py).
+    "config.api_edges.ApiCorsMiddleware",
     # A NUL anywhere in a request is a 400 before anything reads it (PostgreSQL refuses NUL in text).
     "config.middleware.NulByteGuardMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
@@ -144,9 +147,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# The OpenAPI schema (/api/schema/) and its browsable docs (/api/docs/): to logged-in users only,
-# unless this is set (config.permissions.ApiDocsPermission reads it on every request).
+# The OpenAPI schema (/api/schema/) is public; its browsable docs (/api/docs/) are for logged-in users
+# only, unless this is set (config.permissions.ApiDocsPermission reads it on every request).
 API_DOCS_PUBLIC = env.bool("API_DOCS_PUBLIC", default=False)
+# Web origins (e.g. https://dashboard.example.org) whose pages may call /api/ from a browser (CORS,
+# config.api_edges.ApiCorsMiddleware); empty: no cross-origin calls.
+API_CORS_ORIGINS = env.list("API_CORS_ORIGINS", default=[])
 
 # Login throttling (django-axes) for the web login, the admin login and the API's Basic auth:
 # after AXES_FAILURE_LIMIT failures from one address for one username, further logins of that username
@@ -338,9 +344,12 @@ SPECTACULAR_SETTINGS = {
         "campaign.api.authentication.document_unauthorized",
         "campaign.api.idempotency.document_idempotency",
         "battles.api.problems.document_problems",
+        "battles.api.schema_shapes.typed_nullables",
+        "battles.api.schema_shapes.strict_bodies",
+        "battles.api.schema_shapes.declare_headers",
     ],
     "TITLE": "Admiralty API",
-    "DESCRIPTION": "Napoleonic naval campaign manager.",
+    "DESCRIPTION": API_GUIDE,
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

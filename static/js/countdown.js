@@ -14,7 +14,7 @@
       var at = Date.parse(el.getAttribute("data-deadline"));
       if (isNaN(at)) { return; }
       var ms = at - now;
-      el.textContent = ms > 0 ? left(ms) : "deadline passed: the turn resolves shortly";
+      el.textContent = ms > 0 ? left(ms) : "deadline passed";
       el.classList.toggle("urgent", ms > 0 && ms < 86400000);
       el.classList.toggle("passed", ms <= 0);
     });

@@ -10,12 +10,14 @@ with a real worker. ``--token`` is the player's, ``--rival-token`` a player's of
 answers the dispatch and confirms the table's result), ``--gm-token`` the GM's (it approves it). The
 script:
 
-1. reads the campaigns, the campaign, its zones, ports, fleets, ledger, orders, dispatches and
-   battles on the table; fights a battle in the simulator once (a report) and twenty times (odds);
+1. reads the campaigns, the campaign, its nations, rules, turns, zones, ports, fleets, ledger, orders,
+   dispatches and battles on the table; fights a battle in the simulator once (a report) and twenty
+   times (odds);
 2. orders a move, a fireship attack (a fleet at sea with fireships, at an enemy port in its zone)
    and, if the quota allows, a lay-down; then changes the move (order_update), reverses the list
-   (orders_reorder), withdraws the last order (order_withdraw) and puts the whole list back
-   (orders_replace), reading each order back; sends a dispatch, and the rival answers with one;
+   (orders_reorder), withdraws the last order (order_withdraw), validates the whole list
+   (orders_validate) and puts it back (orders_replace), reading each order back; the move is one of
+   the fleet's legal paths (fleet_moves_list); sends a dispatch, and the rival answers with one;
 3. marks ready and polls the nation view with ``If-None-Match`` until the turn resolves; when it
    waits for a battle on the table, enters its result, the rival confirms it and the GM approves it;
 4. reads the turn report, the battles of the turn and each battle's detail (naming the kinds of
@@ -154,8 +156,14 @@ def read_the_board(d: Driver) -> Any:
     view = d.call("campaign_retrieve", slug=d.slug).parsed
     if view.turn is None or view.turn.status != "open":
         raise Mismatch(f"campaign_retrieve: no turn of {d.slug} is open for orders")
-    for op_id in ("zones_list", "ports_list", "fleets_list", "ledger_list", "dispatches_list"):
+    for op_id in ("zones_list", "ports_list", "fleets_list", "ledger_list", "dispatches_list", "turns_list"):
         d.every(op_id)
+    nations = d.every("nations_list")
+    if [n.relation for n in nations if n.code == view.nation] != ["self"]:
+        raise Mismatch(f"nations_list: the caller's nation {view.nation} is not listed as 'self'")
+    rules = d.call("rules_retrieve", slug=d.slug).parsed
+    if rules.movement.max_steps < 1 or not rules.ship_classes:
+        raise Mismatch(f"rules_retrieve: no movement or ship classes in {rules.to_dict()}")
     d.call("orders_list", slug=d.slug)
     return view
 
@@ -169,9 +177,10 @@ def fight_in_the_simulator(d: Driver) -> None:
         return m.SideSpec(navy=m.NavyEnum(navy), ships=ships, name=name)
 
     sides = [side("GB", "British"), side("FR", "French")]
-    once = m.SimulatorRequest(type_=m.BattleTypeEnum.FLEET_ACTION, sides=sides, seed=1805)
+    # Seeds are strings (a JavaScript number would round one beyond 2^53).
+    once = m.SimulatorRequest(type_=m.BattleTypeEnum.FLEET_ACTION, sides=sides, seed="1805")
     report = d.call("simulator_run", body=once).parsed
-    if not isinstance(report, m.BattleReport) or report.seed != 1805 or len(report.ships) != 4:
+    if not isinstance(report, m.BattleReport) or report.seed != "1805" or len(report.ships) != 4:
         raise Mismatch(f"simulator_run: fought once with seed 1805, it gave {report!r}")
     odds = d.call("simulator_run", body=m.SimulatorRequest.from_dict({**once.to_dict(), "runs": 20})).parsed
     if not isinstance(odds, m.Odds) or odds.runs != 20 or len(odds.win) != 2:
@@ -192,6 +201,9 @@ def orders_wanted(d: Driver, view: Any, ports: list[Any]) -> tuple[Any, list[Any
         raise Mismatch("fleets_list: the nation has no fleet that can sail")
     fleet, first = movers[0], (["sea"] if movers[0].port else [])
     adjacent = zones[fleet.sea_zone].adjacent
+    legal = [p.path for p in d.call("fleet_moves_list", slug=d.slug, fleet_id=fleet.id).parsed.paths]
+    if [*first, adjacent[0]] not in legal:
+        raise Mismatch(f"fleet_moves_list: {[*first, adjacent[0]]} is not among {fleet.name}'s paths {legal}")
     draft = m.MoveOrder(kind=m.MoveOrderKindEnum.MOVE, fleet=fleet.id, path=[*first, adjacent[-1]])
     wanted = [m.MoveOrder(kind=m.MoveOrderKindEnum.MOVE, fleet=fleet.id, path=[*first, adjacent[0]])]
     if view.quota.within and view.quota.dockyards:
@@ -223,6 +235,9 @@ def work_the_list(d: Driver, draft: Any, wanted: list[Any]) -> None:
     left = [o.id for o in d.call("orders_list", slug=d.slug).parsed.orders]
     if left != ids[-2::-1]:
         raise Mismatch(f"order_withdraw: withdrew {ids[-1]} of {ids[::-1]}, and the list is {left}")
+    checked = d.call("orders_validate", slug=d.slug, body=wanted).parsed
+    if [o.position for o in checked.orders] != list(range(1, len(wanted) + 1)):
+        raise Mismatch(f"orders_validate: sent {[b.to_dict() for b in wanted]}, got {checked.to_dict()}")
     replaced = d.call("orders_replace", slug=d.slug, body=wanted).parsed
     stored = [(o.position, o.body.to_dict()) for o in replaced.orders]
     if stored != [(k, b.to_dict()) for k, b in enumerate(wanted, 1)]:

@@ -32,7 +32,7 @@ def _is_problem(response: Any, status: int, code: str) -> dict[str, Any]:
     body = response.json()
     assert set(body) == PROBLEM_KEYS and body["status"] == status and body["detail"]
     assert body["type"] == f"urn:admiralty:problem:{code}", body
-    assert body["errors"] and all(set(e) == {"field", "code", "message"} for e in body["errors"])
+    assert body["errors"] and all({"index", "field", "code", "message"} <= set(e) for e in body["errors"])
     return body
 
 

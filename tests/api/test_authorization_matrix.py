@@ -83,6 +83,12 @@ ALLOWED = {
     "table_storming_result_enter": 404,
     "table_result_confirm": 404,
     "table_result_approve": 404,
+    # What a bot plays from (issue 30).
+    "nations_list": 200,
+    "rules_retrieve": 200,
+    "fleet_moves_list": 200,
+    "orders_validate": 200,
+    "turns_list": 200,
     "webhooks_list": 200,
     "webhooks_create": 201,
     # No such hook: the id names nothing (404 after the caller's rights are checked). Deleting one's own
@@ -120,6 +126,7 @@ def _body(c: Cast, operation: str) -> Any:
         "ready_set": {"ready": True},
         "simulator_run": SPEC,
         "orders_replace": [],
+        "orders_validate": [posture],
         "orders_reorder": {"order": [c.order.pk]},
         "dispatches_send": {"to": ["NL"], "subject": "Matrix", "body": "A word from Britain."},
         "webhooks_create": {"url": "http://127.0.0.1:9/matrix", "events": ["turn.opened"]},
@@ -176,6 +183,7 @@ def test_every_operation_answers_each_caller_as_the_matrix_says(caller: str) -> 
         "number": 1,
         "dispatch_id": proclamation.dispatch.pk,
         "table_id": 2**31 - 1,
+        "fleet_id": c.fog.w.channel_fleet.pk,
         "hook_id": 2**31 - 1,
     }
     operations = sorted(_operations(), key=lambda op: ORDER.index(op[0]) if op[0] in ORDER else -1)

@@ -147,9 +147,10 @@ def test_an_order_round_trip(fw: FogWorld) -> None:
     messages = [e["message"] for e in body["errors"]]
     assert messages[0].startswith("Order 2 (move") and messages[1].startswith("Order 3 (lay down")
     assert [(e["code"], e["field"]) for e in body["errors"]] == [
-        ("unknown_fleet", "fleet"),
-        ("not_a_choice", "class"),
+        ("unknown_fleet", "[1].fleet"),
+        ("not_a_choice", "[2].class"),
     ]
+    assert [e["index"] for e in body["errors"]] == [1, 2]
     assert [o["id"] for o in client.get(f"{BASE}/orders/").json()["orders"]] == [order["id"]]
 
     assert client.delete(f"{BASE}/orders/{order['id']}/").status_code == 204
@@ -245,7 +246,7 @@ def test_a_path_no_route_matches_is_a_json_404(fw: FogWorld) -> None:
         "title": "Not Found",
         "status": 404,
         "detail": "No such API resource.",
-        "errors": [{"field": None, "code": "not_found", "message": "No such API resource."}],
+        "errors": [{"index": None, "field": None, "code": "not_found", "message": "No such API resource."}],
     }
 
 
@@ -285,7 +286,8 @@ def test_nul_and_lone_surrogates_are_refused_by_field_on_every_order_write(fw: F
         response = _raw(client, method, url, data)
         assert response.status_code == 400, (method, url)
         [refusal] = response.json()["errors"]
-        assert refusal["code"] == "bad_text" and refusal["field"] in ("name", "port")
+        # A list's refusal names the order's place in it: "[1].name" is the second order's name.
+        assert refusal["code"] == "bad_text" and refusal["field"] in ("name", "port", "[1].name")
         assert "cannot contain NUL characters or unpaired surrogates" in refusal["message"]
     assert [(o.pk, o.body["name"]) for o in Order.objects.filter(nation=fw.w.gb)] == [(stored.pk, "Ajax")]
 

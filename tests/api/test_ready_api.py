@@ -37,3 +37,14 @@ def test_a_player_sets_their_own_nation_without_naming_it(fw: FogWorld) -> None:
     client.force_authenticate(fw.nelson)
     response = client.post(READY, {"ready": True}, format="json")
     assert response.status_code == 200 and response.json()["nation"] == "GB"
+
+
+def test_an_unknown_key_is_refused_naming_it_and_nothing_changes(fw: FogWorld) -> None:
+    client = APIClient()
+    client.force_authenticate(fw.nelson)
+    response = client.post(READY, {"ready": True, "redy": False}, format="json")
+    assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
+    [error] = response.json()["errors"]
+    assert (error["index"], error["field"], error["code"]) == (None, "redy", "unknown_key")
+    assert not NationTurn.objects.filter(turn=fw.w.turn, ready=True).exists()
+    assert client.post(READY, {"ready": True, "turn": 1}, format="json").status_code == 200

@@ -42,10 +42,22 @@ def test_a_seed_fights_the_same_battle_twice(client: APIClient) -> None:
     first = client.post(URL, {**SPEC, "seed": 7}, format="json")
     assert first.status_code == 200
     report = first.json()
-    assert report["type"] == "fleet_action" and report["seed"] == 7
+    # Seeds are strings in the API's JSON (beyond 2^53 a JavaScript number would round them).
+    assert report["type"] == "fleet_action" and report["seed"] == "7"
     assert {s["name"] for s in report["ships"]} == {"Victory", "Temeraire", "Bucentaure", "Redoutable"}
     assert report["dice"] and report["winner"] in (0, 1, None)
     assert client.post(URL, {**SPEC, "seed": 7}, format="json").json() == report
+
+
+def test_a_seed_beyond_what_a_json_number_keeps_is_given_and_answered_as_a_string(client: APIClient) -> None:
+    seed = str(2**63 - 25)
+    report = client.post(URL, {**SPEC, "seed": seed}, format="json").json()
+    assert report["seed"] == seed
+    assert client.post(URL, {**SPEC, "seed": int(seed)}, format="json").json() == report
+    odds = client.post(URL, {**SPEC, "seed": seed, "runs": 3}, format="json").json()
+    assert odds["seed"] == seed
+    refused = client.post(URL, {**SPEC, "seed": "seven"}, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "seed"
 
 
 def test_dice_replay_a_seeded_report_exactly(client: APIClient) -> None:

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
+from battles.api.seeds import seeds_as_text
 from battles.models import Battle
 from campaign.tabletop import table_pack_roll, table_result_approve, table_result_enter
 from tests.campaign.test_guns import blockade, levant_world
@@ -45,7 +46,9 @@ def _problems(report: dict[str, Any], components: dict[str, Any]) -> list[str]:
     validator = jsonschema.Draft202012Validator(
         {"$defs": _strict(components), "$ref": "#/$defs/StoredBattleReport"},
     )
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(report)]
+    # As the API sends it: its seeds as strings (battles.api.seeds).
+    sent = seeds_as_text(report)
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(sent)]
 
 
 def fireship_report() -> dict[str, Any]:

@@ -18,10 +18,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from campaign.audit import COMMAND_LINE
 from campaign.audit_models import AuditEntry
 from campaign.desk import desk_for_gm
 from campaign.gm_actions import campaign_end
 from campaign.models import Campaign, Delivery, Invitation, MailEvent, Nation, NationTurn, Order, Turn, TurnReport
+from campaign.orders.deadline import DeadlinePassed
 from campaign.orders.services import order_add
 from campaign.players import PlayerError, invitation_accept, invitation_from_token, invitation_url, player_invite
 from campaign.standings import NationHoldings, campaign_standings, standings_rank
@@ -401,7 +403,11 @@ def test_nmr_gm_asked_the_turn_waits_until_the_gm_decides() -> None:
     Campaign.objects.filter(pk=world.campaign.pk).update(nmr_policy="ask_gm")
     assert world.turn.pk not in turns_due(now=timezone.now())  # waits for the GM
     world.gb.refresh_from_db()
-    order_add(nation=world.gb, body={"kind": "lay_down", "class": "frigate", "name": "Hero", "port": "portsmouth"})
+    hero = {"kind": "lay_down", "class": "frigate", "name": "Hero", "port": "portsmouth"}
+    with pytest.raises(DeadlinePassed, match="waits for the GM to decide on Great Britain's missing orders"):
+        order_add(nation=world.gb, body=dict(hero))  # the player, after the deadline (issue 26)
+    assert world.turn.pk not in turns_due(now=timezone.now())
+    order_add(nation=world.gb, body=hero, actor=COMMAND_LINE, late_reason="Orders came by post")  # the GM
     assert world.turn.pk in turns_due(now=timezone.now())  # orders in: due again
 
 

@@ -38,9 +38,11 @@ def test_russia_turns_on_its_host_and_the_rock_keeps_its_guns() -> None:
     squadron = FleetFactory.create(nation=ru, name="Senyavin's Squadron", sea_zone=strait, port=gibraltar)
     for i in range(6):
         ShipFactory.create(fleet=squadron, nation=ru, name=f"Russian 74 {i}", ship_class="3rd-74", crew="D")
-    turn = Turn.objects.create(campaign=campaign, number=1, year=1807, season="summer", deadline=timezone.now())
+    turn = Turn.objects.create(campaign=campaign, number=1, year=1807, season="summer", deadline=None)
 
     order_add(nation=ru, body={"kind": "declare_war", "nation": "GB"})
+    # Orders close at the deadline (issue 26): the order is in before it passes.
+    Turn.objects.filter(pk=turn.pk).update(deadline=timezone.now())
     assert turn_claim(turn_id=turn.pk, now=timezone.now())
     assert turn_resolve(turn.pk) == "done"
 

@@ -146,7 +146,9 @@ def test_the_refusal_is_the_apis_one_problem_format(fw: FogWorld) -> None:
     body = response.json()
     assert response["Content-Type"] == "application/problem+json"
     assert body["type"] == "urn:admiralty:problem:bad_text" and body["status"] == 400
-    assert body["errors"] == [{"field": "sides[0].ships[0].name", "code": "bad_text", "message": body["detail"]}]
+    assert body["errors"] == [
+        {"index": None, "field": "sides[0].ships[0].name", "code": "bad_text", "message": body["detail"]}
+    ]
     assert (
         body["detail"] == "JSON parse error - the string at $.sides[0].ships[0].name contains a NUL character (U+0000)."
     )

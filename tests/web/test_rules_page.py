@@ -97,3 +97,12 @@ def test_the_settled_readings_and_the_changes_are_told_in_players_words(fw: FogW
     changes = text[text.index("Changes to the rules") : text.index("Dice, grades and nations")]
     assert "Blockades:" in changes and "Prizes:" in changes and "at peace with" in changes
     assert "RULES.md" not in html and "shared" not in html and "CONTRACT" not in html
+
+
+def test_the_rules_page_tells_how_the_sides_are_built_and_that_it_changed(fw: FogWorld) -> None:
+    """Issue 31, §12.6/§12.7 in players' words, and the change of how side 2 is built in the changes list."""
+    text = _text(_rules(fw))
+    assert "An ally at war with nobody present stays out of the battle" in text
+    assert "from the nations at war with any nation of the first side, the strongest first" in text
+    changes = text[text.index("Changes to the rules") : text.index("Dice, grades and nations")]
+    assert "Sides at sea:" in changes and "an ally of the strongest nation" in changes

@@ -187,20 +187,31 @@ def test_the_storming_pack_fills_in_the_forces_fire_factors_and_the_odds() -> No
 
 def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_path: Path) -> None:
     """Asked, the server rolls the besiegers' fire (19 against 18: 1–1) and then the garrison's (79
-    against 9: 6–1), tens then units, with the dice seeded for phase 6 at the port; logged once."""
+    against 9: 6–1), tens then units, then the tide's set-up dice and the tide-effect die (issue 31:
+    seed 001:48's die is rolled for stormings too, thrown by the attacker, the besiegers), with the dice
+    seeded for phase 6 at the port; logged once."""
     world, table, client = gibraltar_storming()
     before = list(Turn.objects.get(pk=world.turn.pk).dice_log)
     url = f"/campaigns/{world.campaign.slug}/table/{table.pk}/"
     assert client.post(url, {"action": "roll"}).status_code == 302
     table.refresh_from_db()
     dice = SeededDice(derive_seed(world.campaign.seed, world.turn.number, 6, "gibraltar", "table"))
-    faces = [dice.roll(6) for _ in range(4)]
-    assert [(d["purpose"], d["place"], d["subject"], d["die"], d["raw"]) for d in table.pack["dice"]] == [
+    faces = [dice.roll(6) for _ in range(8)]
+    assert [(d["purpose"], d["place"], d["subject"], d["die"], d["raw"]) for d in table.pack["dice"][:4]] == [
         ("fire_combat", "gibraltar", "besiegers", "d6", faces[0]),
         ("fire_combat", "gibraltar", "besiegers", "d6", faces[1]),
         ("fire_combat", "gibraltar", "garrison", "d6", faces[2]),
         ("fire_combat", "gibraltar", "garrison", "d6", faces[3]),
     ]
+    tide = [(d["purpose"], d["die"], d["raw"], d["detail"]) for d in table.pack["dice"][4:]]
+    assert tide == [
+        ("setup", "d6", faces[4], "attacker's initial set-up die (France)"),
+        ("setup", "d6", faces[5], "defender's set-up die 1 (Great Britain)"),
+        ("setup", "d6", faces[6], "defender's set-up die 2 (Great Britain)"),
+        ("tide_effect", "d6", faces[7], "tide effect, first tide cycle, thrown by the attacker (France)"),
+    ]
+    assert table.pack["setup"] == {"attacker": faces[4], "defender": [faces[5], faces[6]], "rolled": True}
+    timing = tides.tide_timing_for(attacker_first=faces[4], defender_dice=[faces[5], faces[6]])
     attack = fire_combat.fire_for(attack=19, defence=18, tens=faces[0], units=faces[1])
     sally = fire_combat.fire_for(attack=79, defence=9, tens=faces[2], units=faces[3])
     assert attack.column is not None and attack.column.label == "1\u20131"
@@ -208,6 +219,12 @@ def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_pa
     said = [
         ["Besiegers' fire", fire_rolled_text(attack)],
         ["Garrison's fire, with the port's guns", fire_rolled_text(sally)],
+        ["Tide", f"{timing.anchor.label.lower()} at {tides.clock(timing.hour * 60)}"],
+        [
+            "Tide effect",
+            f"1D6 {faces[7]} for the first tide cycle, thrown for the attacker (France); add the modifiers for "
+            "the shore, the passage and the wind, then read the chart",
+        ],
     ]
     assert table.pack["rolled"] == said
     assert said[0][1].startswith(f"dice {faces[0]} and {faces[1]} ({faces[0]}{faces[1]}), column 1\u20131: ")
@@ -221,6 +238,8 @@ def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_pa
     for name, words in said:
         assert f"<strong>{name}:</strong> {escape(words)}" in html
     assert "Dice rolled by the server" in html and "19 against 18: tens" in html
+    assert f"Set-up dice: attacker's initial set-up die {faces[4]}, defender's {faces[5]}, {faces[6]}" in html
+    assert escape(tides.tide_schedule_table(timing).title) in html
     page = client.get(url).content.decode().replace("&#x27;", "'")
     assert f"<li>Besiegers' fire: {escape(said[0][1])}</li>" in page and "roll the first fires" not in page
     pdf = client.get(url + "pack.pdf")

@@ -75,7 +75,7 @@ class Command(BaseCommand):
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("spec", metavar="SPEC.json", help="the battle spec (CONTRACT.md)")
+        parser.add_argument("spec", metavar="SPEC.json", help="the battle spec (a JSON file; see the README)")
         source = parser.add_mutually_exclusive_group()
         source.add_argument("--seed", help="seed for the dice (default: a random seed, printed)")
         source.add_argument("--dice", help="hand-rolled dice to replay, e.g. 3,5,10,...")

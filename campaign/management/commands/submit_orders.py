@@ -30,6 +30,11 @@ class Command(BaseCommand):
         parser.add_argument("slug", help="The campaign's slug.")
         parser.add_argument("--nation", required=True, help="The nation's code, e.g. GB.")
         parser.add_argument("file", help="Path of the JSON list of orders, or - to read standard input.")
+        parser.add_argument(
+            "--late-reason",
+            default="",
+            help="After the deadline (the 'GM is asked' policy): why a missing nation's orders are entered late.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         for name in ("slug", "nation"):
@@ -52,7 +57,9 @@ class Command(BaseCommand):
                 returncode=REFUSED,
             )
         try:
-            orders = orders_replace(nation=nation, bodies=bodies, actor=COMMAND_LINE)
+            orders = orders_replace(
+                nation=nation, bodies=bodies, actor=COMMAND_LINE, late_reason=options["late_reason"]
+            )
         except OrdersRefused as refused:
             summary = f"{len(refused.refusals)} of {len(bodies)} orders refused; nothing was stored:"
             lines = [f"{r.message} [{r.code}]" for r in refused.refusals]

@@ -67,7 +67,10 @@ def lay_down_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     except ConstructionRefused as refused:
         code, field = _construction_refusal(refused)
         chk.refuse(
-            refused.message.rstrip(".") + " (lay-downs listed before this one are counted)", code=code, field=field
+            refused.message.rstrip(".") + " (lay-downs listed before this one are counted)",
+            code=code,
+            field=field,
+            numbers=refused.numbers,
         )
     ctx.money_check(chk, f"a {SHIP_CLASS_NAMES[ship_class].lower()}", cost, field="class")
     return {"class": ship_class, "name": name, "port": port.key}, None, cost

@@ -34,6 +34,7 @@ def move_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
             "a turn (rules §4)",
             code=RefusalCode.PATH_TOO_LONG,
             field="path",
+            numbers={"steps": len(path), "limit": limit},
         )
     zone, port = ctx.board.place(fleet)
     try:

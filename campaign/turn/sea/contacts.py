@@ -31,7 +31,10 @@ def sides_split(
     "When the nations at war there do not split into two sides, side 1 is the nation with most SOL
     there (ties: lower code) and its allies; side 2 the nations at war with it and their allies,
     leaving out any nation allied to side 1 or at war with another side-2 nation; the rest stay out".
-    Nations are taken by descending SOL then code; an ally joins a side only if it is at war with
+    As settled (§12.6, §12.7): only nations at war with another nation present take part, and only
+    they count as allies; side 1 is the lead and its allies that take part; side 2 is built one
+    nation at a time from those at war with a side-1 nation, by descending SOL then code, each
+    bringing its allies that take part. Afterwards an ally joins a side only if it is at war with
     the other side (§10: allies "are never dragged into each other's wars"). With two nations at
     war, or two alliances at war, this is the natural split.
     """
@@ -40,14 +43,26 @@ def sides_split(
     if not warring:
         return None
     lead = warring[0]
+    # §12.6: side 1 is the lead and its allies that take part (at war with someone present).
     one: list[int] = [lead]
+    for n in warring:
+        if n != lead and diplomacy.allied(n, lead) and not any(diplomacy.at_war(n, m) for m in one):
+            one.append(n)
     two: list[int] = []
-    for n in present:
-        if n == lead or not diplomacy.at_war(n, lead):
-            continue
-        if any(diplomacy.allied(n, m) for m in one) or any(diplomacy.at_war(n, m) for m in two):
+
+    def joins(n: int) -> bool:
+        """§12.7's two conditions: not allied to a side-1 nation, not at war with a side-2 nation."""
+        return not any(diplomacy.allied(n, m) for m in one) and not any(diplomacy.at_war(n, m) for m in two)
+
+    # §12.7: side 2 one nation at a time — those at war with a side-1 nation, by most SOL (ties: lower
+    # code) — each bringing its allies that take part, under the same two conditions.
+    for n in warring:
+        if n in one or n in two or not any(diplomacy.at_war(n, m) for m in one) or not joins(n):
             continue
         two.append(n)
+        for ally in warring:
+            if ally not in one and ally not in two and diplomacy.allied(ally, n) and joins(ally):
+                two.append(ally)
     if not two:
         return None
     grown = True

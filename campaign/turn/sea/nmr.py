@@ -7,7 +7,9 @@
   blockade ends it (its posture goes back to seek battle). Port capacity is enforced
   after movement as for every fleet. Each nation reads what happened in its report.
 * ``ask_gm``: the turn waits at its deadline while such nations remain (campaign.turn.lifecycle.turns_due)
-  until the GM enters their orders, extends the deadline or resolves it now; nothing to do here either.
+  until the GM enters their orders, extends the deadline or resolves it now. Orders the GM entered after
+  the deadline carry a late mark (campaign.orders.deadline); :func:`late_orders_report` tells each nation
+  which of its orders were entered so, by whom and why, at the start of phase 1.
 
 "Without orders" means a nation with a player that entered nothing this turn (``NationTurn.submitted_at``
 empty): a player who entered orders and withdrew them all did give orders.
@@ -17,12 +19,12 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
 
-from campaign.models import Nation, NmrPolicy
+from campaign.models import Nation, NmrPolicy, Order
 from campaign.selectors import nations_without_orders as nations_without_orders_of_turn
 from campaign.turn.context import PhaseContext
 from fleets.models import Fleet, Ship
 from ports.models import Port
-from rules.turn_events import FleetNoted
+from rules.turn_events import FleetNoted, Note
 
 
 def nations_without_orders(ctx: PhaseContext) -> list[Nation]:
@@ -74,3 +76,23 @@ def nmr_fleets_to_port(ctx: PhaseContext) -> int:
             FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name, port_key=port.key, port_name=port.name),
         )
     return entered
+
+
+def late_orders_report(ctx: PhaseContext) -> int:
+    """Tell each nation which of its orders a GM entered after the deadline, and why (issue 26); returns
+    how many there were (one query)."""
+    late = (
+        Order.objects.filter(turn=ctx.turn)
+        .exclude(late_by="")
+        .select_related("nation")
+        .order_by("nation__code", "position")
+    )
+    count = 0
+    for order in late:
+        text = (
+            f"Order {order.position} ({order.get_kind_display().lower()}) was entered by the GM "
+            f"({order.late_by}) after the deadline: {order.late_reason}"
+        )
+        ctx.report([order.nation.code], Note(text=text))
+        count += 1
+    return count
