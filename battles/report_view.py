@@ -21,7 +21,7 @@ from battles.engine.text import (
     SIGHTING_WORDS,
     decisions_text,
     event_text,
-    integrity_text,
+    integrity_in_words,
     result_text,
     roll_text,
     signed,
@@ -104,6 +104,26 @@ class DieView:
     target: str
     effect: str
 
+    @property
+    def words(self) -> str:
+        """The die in a line a player reads: "British, fire: d10 rolled 7, +1 = 8 — Victory at Redoutable:
+        damaged"."""
+        modifier = "" if self.mod in ("0", "+0", "") else f", {self.mod}"
+        total = "" if self.result is None or (not modifier and self.result == self.raw) else f" = {self.result}"
+        line = f"{self.side + ', ' if self.side else ''}{self.purpose}: {self.die} rolled {self.raw}{modifier}{total}"
+        aim = " at ".join(part for part in (self.ship, self.target) if part)
+        if aim or self.effect:
+            line += " — " + ": ".join(part for part in (aim, self.effect) if part)
+        return line
+
+
+@dataclass
+class DiceRound:
+    """The dice of one round (of one day), shown as a card."""
+
+    title: str
+    dice: list[DieView]
+
 
 @dataclass
 class BattleView:
@@ -117,6 +137,20 @@ class BattleView:
     dice: list[DieView]
     notes: list[str]
     attacks: list[dict[str, Any]]
+
+    @property
+    def dice_rounds(self) -> list[DiceRound]:
+        """The dice log as one card per round (per day and round when the battle lasted days)."""
+        days = len({d.day for d in self.dice}) > 1
+        cards: list[DiceRound] = []
+        for die in self.dice:
+            title = (f"Day {die.day}, " if days and die.day is not None else "") + (
+                f"round {die.round}" if die.round else "before the rounds"
+            )
+            if not cards or cards[-1].title != title[:1].upper() + title[1:]:
+                cards.append(DiceRound(title[:1].upper() + title[1:], []))
+            cards[-1].dice.append(die)
+        return cards
 
 
 _KIND_TITLES = {
@@ -199,7 +233,7 @@ def _day_view(
     checks: dict[int, list[str]] = {}
     for c in report.get("checks") or []:
         side = names[c.get("side", 0)]
-        line = integrity_text(
+        line = integrity_in_words(
             side, c.get("L"), c.get("penalty"), c.get("raw"), c.get("mod"), c.get("total"), c.get("result")
         )
         checks.setdefault(c.get("round", 0), []).append(line)

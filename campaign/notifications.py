@@ -136,8 +136,10 @@ def turn_resolved_record(*, turn: Turn, now: datetime) -> int:
 
 
 def missed_deadline_record(*, turn: Turn, now: datetime) -> int:
-    """To each player whose nation entered no orders for the turn (its standing orders held)."""
-    nations = nations_without_orders(campaign_id=turn.campaign_id, turn_id=turn.pk)
+    """To each player whose nation entered no orders for the turn (its standing orders held) — not to
+    one that pressed Ready with none: it chose to let its standing orders stand."""
+    ready = NationTurn.objects.filter(turn_id=turn.pk, ready=True).values("nation_id")
+    nations = nations_without_orders(campaign_id=turn.campaign_id, turn_id=turn.pk).exclude(pk__in=ready)
     missing = [(n.player_id, n) for n in nations if n.player_id is not None]
     return deliveries_record(
         campaign_id=turn.campaign_id, event=MailEvent.MISSED_DEADLINE, recipients=missing, turn_id=turn.pk, now=now

@@ -126,7 +126,7 @@ def fates_apply(
         if result["lifts_blockade"]:
             port_name = e.port.name if e.port is not None else e.place
             text = f"The blockade of {port_name} by {sides[blockaders].words} was broken by a sally."
-            event_add(result, None, EngagementNoted(text=text, engagement_id=e.pk))
+            event_add(result, None, EngagementNoted(text=text, engagement_id=e.pk, code="blockade_broken"))
     everyone = sorted(set(sides[0].nations) | set(sides[1].nations))
     won = "no winner" if winner is None else f"{sides[winner].words} won"
     summary = "; ".join(f"{s.words} {outcome[s.index]}: {_losses(rows, s.index)}" for s in sides)
@@ -145,7 +145,7 @@ def fates_apply(
     )
     for admiral, side in lost_admirals:
         text = f"Admiral {admiral.name} ({side.words}) was lost with his flagship at {where}."
-        event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
+        event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk, code="admiral_lost"))
 
 
 def _fates_from_report(
@@ -351,7 +351,7 @@ def _retreat(e: Engagement, sides: list[FightingSide], leaving: list[FightingSid
             fleet.port = port
             moved.append(fleet)
             text = f"{fleet.name} withdrew into {port.name}."
-            event_add(result, [fleet.nation.code], _fleet_noted(fleet, text, port.key, port.name))
+            event_add(result, [fleet.nation.code], _fleet_noted(fleet, text, "withdrew", port.key, port.name))
             continue
         zone = zones.get(dest.get("zone") or "")
         if zone is not None:
@@ -359,10 +359,10 @@ def _retreat(e: Engagement, sides: list[FightingSide], leaving: list[FightingSid
             fleet.port = None
             moved.append(fleet)
             text = f"{fleet.name} withdrew to {zone.name}."
-            event_add(result, [fleet.nation.code], _fleet_noted(fleet, text))
+            event_add(result, [fleet.nation.code], _fleet_noted(fleet, text, "withdrew"))
             continue
         text = f"{fleet.name} found nowhere to withdraw to and stays."
-        event_add(result, [fleet.nation.code], _fleet_noted(fleet, text))
+        event_add(result, [fleet.nation.code], _fleet_noted(fleet, text, "nowhere_to_withdraw"))
     fleets_save(moved, ["sea_zone", "port"])
 
 
@@ -386,7 +386,7 @@ def capture_whole(e: Engagement, sides: list[FightingSide], *, victim: int, stat
         if admiral is not None and admiral.status == Admiral.Status.ACTIVE:
             taken_admirals.append((admiral, fleet))
             text = f"Admiral {admiral.name} ({prey.words}) was taken with his ships at {where}."
-            event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk))
+            event_add(result, everyone, EngagementNoted(text=text, engagement_id=e.pk, code="admiral_taken"))
     admirals_lose(taken_admirals)
     for fleet in captor.fleets:
         result["fleets"][str(fleet.pk)] = {"side": captor.index, "outcome": HELD, "won": True}
@@ -425,5 +425,7 @@ def battle_ships(rows: list[dict[str, Any]]) -> tuple[BattleShip, ...]:
     )
 
 
-def _fleet_noted(fleet: Fleet, text: str, port_key: str | None = None, port_name: str = "") -> FleetNoted:
-    return FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name, port_key=port_key, port_name=port_name)
+def _fleet_noted(fleet: Fleet, text: str, code: str, port_key: str | None = None, port_name: str = "") -> FleetNoted:
+    return FleetNoted(
+        text=text, fleet_id=fleet.pk, fleet_name=fleet.name, port_key=port_key, port_name=port_name, code=code
+    )

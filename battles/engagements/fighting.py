@@ -197,14 +197,16 @@ def _engagement_settle(e: Engagement, state: ZoneState) -> bool:
         for side in present:
             text = f"At {where} there was no fight: the {missing} ships had gone."
             event_add(
-                result, side.nations, PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk)
+                result,
+                side.nations,
+                PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk, code="no_fight"),
             )
         return False
     able = [bool(s.line) for s in sides]
     if not any(able):
         result["note"] = "no fight: neither side had a ship able to form a line"
         text = f"At {where} neither side could form a line: no battle."
-        noted = PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk)
+        noted = PlaceNoted(text=text, place_key=e.place, place_name=where, engagement_id=e.pk, code="no_fight")
         event_add(result, sides[0].nations + sides[1].nations, noted)
         return False
     if able[0] != able[1]:
@@ -330,10 +332,14 @@ def _besieged_port_contact(
     if intercepted:
         anchored = " and caught them at anchor" if sighting.at_anchor else ""
         text = f"Off besieged {where} the fleet of {sea.words} engaged the ships of {port.words} in port{anchored}."
-        event_add(result, sea.nations + port.nations, EngagementNoted(text=text, engagement_id=e.pk))
+        event_add(
+            result,
+            sea.nations + port.nations,
+            EngagementNoted(text=text, engagement_id=e.pk, code="ships_in_port_engaged"),
+        )
     elif sighting.sighted:
         text = f"Off besieged {where} we sighted the ships of {port.words} but could not engage them."
-        event_add(result, sea.nations, EngagementNoted(text=text, engagement_id=e.pk))
+        event_add(result, sea.nations, EngagementNoted(text=text, engagement_id=e.pk, code="ships_in_port_sighted"))
     contact = {
         "sighted": sighting.sighted,
         "at_anchor": sighting.at_anchor,

@@ -52,6 +52,20 @@ def integrity_text(side: str, loss: str, penalty: object, raw: object, mod: obje
     return f"Integrity {side}: L = {loss} (−{penalty} for L): d6 {raw}{signed(mod)}={total} → {word}"
 
 
+def integrity_in_words(
+    side: str, loss: str, penalty: object, raw: object, mod: object, total: object, result: str
+) -> str:
+    """The integrity check told to a player: "France had lost 6 of its 13 ships of the day and rolled to
+    hold together (rules §5): it rolled 1, −2 in all (−2 for its losses), making −1: it breaks"."""
+    word = CHECK_WORDS.get(result, result)
+    lost, _, of = str(loss).partition("/")
+    losses = f"had lost {lost} of its {of} ships of the day" if of else f"had lost {loss} of its ships"
+    return (
+        f"{side} {losses} and rolled to hold together (rules §5): it rolled {raw}, {signed(mod)} in all "
+        f"(−{penalty} for its losses), making {total}: it {word}"
+    )
+
+
 def event_text(kind: str, ship: str, owner: str, by: str) -> str:
     """An end-of-round event of a battle (§5 "End of the day", §6): ``owner`` is the name of the
     side it concerns, ``by`` the other side's; "" for a kind the report does not know."""

@@ -16,7 +16,13 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from rules.turn_events import EVENT_KINDS, BattleShip, SeenShip, TurnEvent
+from campaign.orders.errors import RefusalCode
+from rules.turn_events import EVENT_KINDS, BattleShip, OrderSkipped, SeenShip, TurnEvent
+from rules.turn_events.kinds import SKIP_CODES_AT_RESOLUTION
+
+#: Why an order was skipped: the order check's refusal code when the same check refused it at
+#: resolution, else a reason only the resolution knows.
+SKIP_CODES: tuple[str, ...] = (*(str(c) for c in RefusalCode), *SKIP_CODES_AT_RESOLUTION)
 
 
 class SeenShipSerializer(serializers.Serializer[Any]):
@@ -59,6 +65,13 @@ def _field_for(hint: Any, *, null: bool = False) -> serializers.Field[Any, Any, 
     return _SCALARS[hint](allow_null=null)
 
 
+_CODE_HELP = {
+    "order_carried_out": "How the order was carried out (as ordered, or nothing was left to do).",
+    "order_skipped": "Why the order was skipped: the order check's refusal code when that check refused "
+    "it when its phase came, else a reason only the resolution knows.",
+}
+
+
 def _event_serializer(cls: type[TurnEvent]) -> type[serializers.Serializer[Any]]:
     hints = typing.get_type_hints(cls)
     attrs: dict[str, Any] = {
@@ -66,8 +79,11 @@ def _event_serializer(cls: type[TurnEvent]) -> type[serializers.Serializer[Any]]
         "kind": serializers.ChoiceField(choices=[cls.kind]),
         "text": serializers.CharField(help_text="What the nation reads."),
     }
+    codes = SKIP_CODES if cls is OrderSkipped else cls.CODES
     for f in dataclasses.fields(cls):
-        if f.name not in attrs:
+        if f.name == "code" and codes:
+            attrs["code"] = serializers.ChoiceField(choices=list(codes), help_text=_CODE_HELP.get(cls.kind, ""))
+        elif f.name not in attrs:
             attrs[f.name] = _field_for(hints[f.name])
     return type(f"{cls.__name__}EventSerializer", (serializers.Serializer,), attrs)
 

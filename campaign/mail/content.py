@@ -21,7 +21,7 @@ from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_
 from campaign.mail_models import TURN_STATE_UNREAD
 from campaign.models import Announcement, Delivery, Dispatch, MailEvent, Order, Turn, Webhook
 from campaign.pages.dashboard import dashboard_for_player
-from campaign.pages.reports import report_for_nation, season_labels
+from campaign.pages.reports import ReportView, report_for_nation, season_labels
 from campaign.selectors import nations_without_orders
 from fleets.models import Ship
 
@@ -78,11 +78,16 @@ def _turn_label(turn: Turn | None) -> str:
 
 
 def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
-    """``[Campaign] turn N …``: the campaign, the turn and the event, in a line."""
+    """``[Campaign] turn N …``: the campaign, the turn and the event, in a line; a report's names its
+    news ("Turn 3: battle at Cadiz won, Toulon blockaded")."""
     # The turn the event names (a dispatch's arrival, a report's) when it is not the delivery's turn:
     # a mail held for the digest goes out later, perhaps in another turn.
     number = delivery.turn.number if delivery.turn else context.get("subject_turn") or delivery.campaign.turn_number
-    line = SUBJECTS[MailEvent(delivery.event)].format(
+    report = context.get("report")
+    template = SUBJECTS[MailEvent(delivery.event)]
+    if delivery.event == MailEvent.TURN_RESOLVED and isinstance(report, ReportView):
+        template = "turn {number}: " + report.summary.news.replace("{", "{{").replace("}", "}}")
+    line = template.format(
         number=number,
         nation=delivery.nation.name if delivery.nation else "",
         change=context.get("change_title", "").lower(),
@@ -121,7 +126,12 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["report"] = report
         context["turn_url"] = absolute(reverse("campaign:turn", args=[slug, turn.number]))
         context["rules_url"] = absolute(reverse("campaign:rules", args=[slug]))  # a skipped order cites a rule
-        context["battle_urls"] = [absolute(reverse("battles:detail", args=[slug, pk])) for pk in report.battle_ids]
+        context["battle_links"] = _battle_links(slug, report)
+    elif event == MailEvent.MISSED_DEADLINE and turn is not None:
+        # The GM may resolve a turn before its deadline: the mail then does not speak of the deadline.
+        context["early"] = (
+            turn.deadline is not None and turn.resolved_at is not None and turn.resolved_at < turn.deadline
+        )
     elif event == MailEvent.TURN_OPENED and turn is not None:
         context["deadline"] = local(turn.deadline, zone)
         if delivery.nation is not None:
@@ -165,6 +175,21 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
     elif event == MailEvent.WEBHOOK_DISABLED:
         context.update(_webhook_disabled(delivery))
     return context
+
+
+def _battle_links(slug: str, report: ReportView) -> list[tuple[str, str]]:
+    """Each battle the report names, as (its name, its report's link): "Battle at Cadiz won" for the
+    nation's own, "Battle at Cadiz" for one it saw."""
+    ours = {b.battle_id: b.sentence for b in report.summary.battles}
+    places: dict[int, str] = {}
+    for e in report.events:
+        if e.battle is not None and e.battle not in places:
+            place = getattr(e, "place_name", "") or getattr(e, "port_name", "")
+            places[e.battle] = f"Battle at {place}" if place else "Battle report"
+    return [
+        (ours.get(pk) or places.get(pk, "Battle report"), absolute(reverse("battles:detail", args=[slug, pk])))
+        for pk in report.battle_ids
+    ]
 
 
 def _conversation_url(dispatch: Dispatch) -> str:

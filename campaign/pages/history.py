@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -18,18 +18,20 @@ from django.http import Http404
 from battles.models import Battle
 from battles.report_view import side_label
 from campaign.geo.theatre import THEATRES, Theatre
-from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
+from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnReport
 from campaign.pages.contacts import Contact, contacts_from_events
 from campaign.pages.map import MapView
 from campaign.pages.map_drawing import edges
 from campaign.pages.map_items import AFLOAT, MapFleet, MapPort, MapZone, placed
 from campaign.pages.map_markers import markers
 from campaign.pages.paging import page_of
+from campaign.pages.report_summary import battle_facts, report_summary
 from campaign.pages.reports import ReportView, battle_sides_by_id, report_for_nation, season_labels
 from campaign.viewer import User, Viewer, nation_labels, viewer_for_player
 from fleets.models import Blockade
 from ports.models import LandUnit
 from rules.ruleset import SOL_CLASSES
+from rules.turn_events import BattleFought, SideCaptured, counted, report_events
 
 TURNS_PAGE_SIZE = 20
 #: The parts of a snapshot (the whole export) that a past turn's map needs.
@@ -57,6 +59,8 @@ class TurnHistory:
     map: MapView | None
     previous: int | None
     next: int | None
+    #: Own fleets, then allied ones, where the turn left them: "Brest Fleet (19 ships): in Brest".
+    positions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,8 @@ class TurnRow:
     season: str
     year: int
     resolved_at: datetime | None
-    events: int
+    #: The turn's news for the nation in one line (its report's summary headline).
+    headline: str
 
 
 @dataclass
@@ -327,7 +332,22 @@ def turn_history_for_player(*, user: User, slug: str, number: int, nation_code: 
         map=history_map,
         previous=number - 1 if number - 1 in numbers else None,
         next=number + 1 if number + 1 in numbers else None,
+        positions=_positions(history_map),
     )
+
+
+def _positions(history_map: MapView | None) -> list[str]:
+    """Where the own fleets, then the allied ones, were when the turn ended (from its map)."""
+    if history_map is None:
+        return []
+    zones = {z.key: z.name for z in history_map.zones}
+    fleets = sorted(history_map.fleets, key=lambda f: (not f.own, f.nation_name, f.name))
+    out = []
+    for f in fleets:
+        where = f"in {f.port_name}" if f.port_key else f"at sea in {zones.get(f.zone_key, f.zone_key)}"
+        whose = "" if f.own else f", {f.nation_name}"
+        out.append(f"{f.name} ({counted(f.ships, 'ship')}{whose}): {where}")
+    return out
 
 
 def turns_for_player(*, user: User, slug: str, nation_code: str | None = None, page: int = 1) -> TurnList:
@@ -341,13 +361,27 @@ def turns_for_player(*, user: User, slug: str, nation_code: str | None = None, p
         size=TURNS_PAGE_SIZE,
     )
     seasons = season_labels()
-    event_counts: dict[int, int] = {}
-    for number, body in TurnReport.objects.filter(
-        nation=viewer.nation, turn__number__in=[r[0] for r in rows]
-    ).values_list("turn__number", "body"):
-        events = body.get("events") if isinstance(body, Mapping) else None
-        event_counts[number] = len(events) if isinstance(events, list) else 0
-    turns = [TurnRow(n, str(seasons.get(s, s)), y, at, event_counts.get(n, 0)) for n, s, y, at in rows]
+    events_of = {
+        number: report_events(body)
+        for number, body in TurnReport.objects.filter(
+            nation=viewer.nation, turn__number__in=[r[0] for r in rows]
+        ).values_list("turn__number", "body")
+    }
+    every = [e for events in events_of.values() for e in events]
+    battles, engagements = battle_facts(
+        (e.battle_id for e in every if isinstance(e, BattleFought)),
+        (e.engagement_id for e in every if isinstance(e, SideCaptured) and e.engagement_id is not None),
+    )
+    labels = {str(k): str(v).lower() for k, v in Order.Kind.choices}
+    headlines = {
+        number: report_summary(
+            events, nation_code=viewer.nation.code, battles=battles, engagements=engagements, kind_labels=labels
+        ).headline
+        for number, events in events_of.items()
+    }
+    turns = [
+        TurnRow(n, str(seasons.get(s, s)), y, at, headlines.get(n, "No report was stored")) for n, s, y, at in rows
+    ]
     return TurnList(viewer, turns, page, has_next)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from battles.models import Battle
 from campaign.models import Campaign, Nation, Turn, TurnReport
+from campaign.pages.report_summary import SUMMARISED_KINDS, ReportSummary, summary_for_report
 from campaign.turn.registry import PHASE_TITLES
 from rules.turn_events import TurnEvent, report_events
 
@@ -25,6 +26,22 @@ class ReportView:
     year: int
     events: list[TurnEvent]
     battle_ids: list[int]
+    nation_code: str = ""
+    _summary: ReportSummary | None = None
+
+    @property
+    def summary(self) -> ReportSummary:
+        """The news first: battles, ships, ports, money, what each order did (read once, then kept)."""
+        if self._summary is None:
+            self._summary = summary_for_report(self.events, self.nation_code)
+        return self._summary
+
+    @property
+    def story(self) -> list[tuple[str, list[TurnEvent]]]:
+        """:attr:`by_phase` without what the summary already tells (each order's outcome) and the
+        fleets' positions after their moves (before the battles; the positions after the turn follow)."""
+        groups = [(title, [e for e in events if e.kind not in SUMMARISED_KINDS]) for title, events in self.by_phase]
+        return [(title, events) for title, events in groups if events]
 
     @property
     def by_phase(self) -> list[tuple[str, list[TurnEvent]]]:
@@ -51,7 +68,7 @@ def report_for_nation(nation: Nation, *, number: int | None = None) -> ReportVie
     events = report_events(row["body"])
     battle_ids = sorted({e.battle for e in events if e.battle is not None})
     season = season_labels().get(row["turn__season"], row["turn__season"])
-    return ReportView(row["turn__number"], str(season), row["turn__year"], events, battle_ids)
+    return ReportView(row["turn__number"], str(season), row["turn__year"], events, battle_ids, nation.code)
 
 
 def battle_sides_by_id(ids: Sequence[int], campaign: Campaign) -> dict[int, list[Any]]:

@@ -92,10 +92,10 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
         code = order.body.get("nation")
         target = nations.get(code) if isinstance(code, str) else None
         if target is None:
-            order_skip(ctx, order, f"there is no nation {code!r} in this campaign")
+            order_skip(ctx, order, f"there is no nation {code!r} in this campaign", "unknown_nation")
             continue
         if target.pk == order.nation_id:
-            order_skip(ctx, order, "a nation has no relation with itself")
+            order_skip(ctx, order, "a nation has no relation with itself", "own_nation")
             continue
         state = start.state(order.nation_id, target.pk)
         if state not in _FROM[order.kind]:
@@ -105,6 +105,7 @@ def diplomacy_phase(ctx: PhaseContext) -> None:
                 order,
                 f"{order.nation.name} and {target.name} are at {state}; {order.get_kind_display().lower()} "
                 f"is given from {allowed} (rules §10)",
+                "wrong_relation",
             )
             continue
         key = (min(order.nation.code, target.code), max(order.nation.code, target.code))
@@ -137,17 +138,20 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
         declared = " and ".join(sorted({m.order.nation.code for m in wars}))
         for m in moves:
             if m.order.kind == Order.Kind.DECLARE_WAR:
-                order_done(m.order, f"war declared on {m.target.name}")
+                order_done(ctx, m.order, f"war declared on {m.target.name}")
             else:
                 order_skip(
-                    ctx, m.order, f"war declared by {declared} beats any other order between the pair (rules §10)"
+                    ctx,
+                    m.order,
+                    f"war declared by {declared} beats any other order between the pair (rules §10)",
+                    "overruled",
                 )
         return Relation.State.WAR
     leaves = [m for m in moves if m.order.kind == Order.Kind.LEAVE_ALLIANCE]
     if leaves:
         # From alliance the only other valid order is a declaration of war, handled above.
         for m in leaves:
-            order_done(m.order, f"left the alliance with {m.target.name}")
+            order_done(ctx, m.order, f"left the alliance with {m.target.name}")
         return Relation.State.PEACE
     new: str | None = None
     for m in moves:  # offers of peace (at war) or of alliance (at peace): one kind per pair
@@ -160,13 +164,15 @@ def _pair_resolve(ctx: PhaseContext, moves: list[_Move], turn: int) -> str | Non
         what = "peace" if kind == DiplomaticOffer.Kind.PEACE else "an alliance"
         if mutual:
             new = _OFFER_GIVES[order.kind]
-            order_done(order, f"{target.name} gave the same order this turn: {what} agreed")
+            order_done(ctx, order, f"{target.name} gave the same order this turn: {what} agreed", "agreed")
         elif stored:
             new = _OFFER_GIVES[order.kind]
-            order_done(order, f"accepted {target.name}'s offer of {what} made in turn {turn - 1}")
+            order_done(
+                ctx, order, f"accepted {target.name}'s offer of {what} made in turn {turn - 1}", "offer_accepted"
+            )
         else:
             offer_store(campaign=ctx.campaign, from_nation=order.nation, to_nation=target, kind=kind, turn=turn)
-            order_done(order, f"offer of {what} made to {target.name}; it can be accepted next turn")
+            order_done(ctx, order, f"offer of {what} made to {target.name}; it can be accepted next turn", "offer_made")
             ctx.report(
                 [order.nation.code, target.code],
                 OfferMade(
@@ -212,6 +218,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                         fleet_name=fleet.name,
                         port_key=port.key,
                         port_name=port.name,
+                        code="guest_put_to_sea",
                     ),
                 )
             units = LandUnit.objects.filter(nation=guest, port__owner=owner, state=LandUnit.State.ASHORE).count()
@@ -238,6 +245,7 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                         fleet_name=fleet.name,
                         port_key=fleet.port.key,
                         port_name=fleet.port.name,
+                        code="treachery_in_port",
                     ),
                 )
             if units:
@@ -257,5 +265,6 @@ def _consequences(ctx: PhaseContext, a: Nation, b: Nation, old: str, new: str, a
                     "they re-embark.",
                     port_key=port.key,
                     port_name=port.name,
+                    code="siege_ended_by_peace",
                 ),
             )

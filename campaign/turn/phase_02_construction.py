@@ -4,6 +4,7 @@ lay-down and raise orders, nations in code order, orders in listed order."""
 from __future__ import annotations
 
 from campaign.models import Order
+from campaign.orders.checks.building_and_ships import construction_refusal_code
 from campaign.services import land_unit_raise, ship_lay_down
 from campaign.turn.context import PhaseContext
 from campaign.turn.outcomes import order_done, order_skip, orders_pending
@@ -36,7 +37,7 @@ def construction_phase(ctx: PhaseContext) -> None:
         body = order.body
         port = ports.get(body.get("port", ""))
         if port is None:
-            order_skip(ctx, order, f"port {body.get('port')!r} does not exist")
+            order_skip(ctx, order, f"port {body.get('port')!r} does not exist", "unknown_port")
             continue
         try:
             if order.kind == Order.Kind.LAY_DOWN:
@@ -48,7 +49,7 @@ def construction_phase(ctx: PhaseContext) -> None:
                     campaign=ctx.campaign,
                     ruleset=ctx.ruleset,
                 )
-                order_done(order, f"{ship.name} laid down at {port.name}")
+                order_done(ctx, order, f"{ship.name} laid down at {port.name}")
                 ctx.report(
                     [order.nation.code],
                     ShipLaidDown(
@@ -66,7 +67,7 @@ def construction_phase(ctx: PhaseContext) -> None:
                     nation=order.nation, port=port, siege_train=train, campaign=ctx.campaign, ruleset=ctx.ruleset
                 )
                 what = "siege train" if train else "land unit"
-                order_done(order, f"{what} raised at {port.name}")
+                order_done(ctx, order, f"{what} raised at {port.name}")
                 ctx.report(
                     [order.nation.code],
                     UnitRaised(
@@ -76,5 +77,7 @@ def construction_phase(ctx: PhaseContext) -> None:
                         port_name=port.name,
                     ),
                 )
-        except (ConstructionRefused, ShipNameError) as refused:
-            order_skip(ctx, order, str(refused))
+        except ConstructionRefused as refused:
+            order_skip(ctx, order, str(refused), construction_refusal_code(refused))
+        except ShipNameError as refused:
+            order_skip(ctx, order, str(refused), "bad_name")

@@ -42,7 +42,6 @@ from campaign.turn.sea.organisation import (
 from campaign.turn.sea.paths import fleets_move
 from campaign.turn.sea.records import engagements_record, positions_report
 from campaign.turn.sea.world import sea_world_load
-from rules.turn_events import OrderCarriedOut
 
 
 def movement_phase(ctx: PhaseContext) -> None:
@@ -68,24 +67,23 @@ def movement_phase(ctx: PhaseContext) -> None:
             try:
                 note = handlers[Order.Kind(order.kind)](ctx, order)
             except Refused as refused:
-                order_skip(ctx, order, str(refused))
+                order_skip(ctx, order, str(refused), refused.code)
                 continue
-            order_done(order, note)
-            ctx.report([order.nation.code], OrderCarriedOut(text=note[:1].upper() + note[1:] + ".", order_id=order.pk))
+            order_done(ctx, order, note)
     # The campaign's NMR house option: nations without orders may bring their fleets home first.
     nmr_fleets_to_port(ctx)
     world = sea_world_load(ctx)
     for outcome in fleets_move(world, orders_pending(ctx, (Order.Kind.MOVE,))):
         if outcome.skipped:
-            order_skip(ctx, outcome.order, outcome.note)
+            order_skip(ctx, outcome.order, outcome.note, outcome.code)
         else:
-            order_done(outcome.order, outcome.note)
+            order_done(ctx, outcome.order, outcome.note)
     port_capacity_enforce(world)
     fleets_save(world)
     for outcome in port_engagements_plan(world, orders_pending(ctx, (Order.Kind.SALLY,))):
         if outcome.skipped:
-            order_skip(ctx, outcome.order, outcome.note)
+            order_skip(ctx, outcome.order, outcome.note, outcome.code)
         else:
-            order_done(outcome.order, outcome.note)
+            order_done(ctx, outcome.order, outcome.note)
     engagements_record(world)
     positions_report(world)

@@ -59,7 +59,7 @@ def guns_phase(ctx: PhaseContext) -> None:
     for order in orders_pending(ctx, (Order.Kind.FIRESHIPS, Order.Kind.RUN_GUNS)):
         key = order.body.get("port")
         if key not in by_key:
-            order_skip(ctx, order, f"there is no port {key!r}")
+            order_skip(ctx, order, f"there is no port {key!r}", "unknown_port")
             continue
         orders_at[key].append(order)
     occupied = ships_in_ports(campaign_id=ctx.campaign.pk, ruleset=ctx.ruleset)
@@ -106,23 +106,23 @@ def _fireships(
     """§9 fireships at ``port``: each fleet's order on its own, in processing order."""
     blockaders = _blockaders(ctx, port) if orders else set()
     for order in orders:
-        fleet, refused = _attacker(ctx, order, port, relations, holder, blockaders)
+        fleet, refused, code = _attacker(ctx, order, port, relations, holder, blockaders)
         if fleet is None:
-            order_skip(ctx, order, refused)
+            order_skip(ctx, order, refused, code)
             continue
         ships = fleet_ships_in_line([fleet], ctx.ruleset)[fleet.pk]
         fireships = [s for s in ships if s.ship_class == ShipClass.FIRESHIP and s.condition in FIGHTING]
         if not fireships:
-            order_skip(ctx, order, f"{fleet.name} has no fireship able to sail")
+            order_skip(ctx, order, f"{fleet.name} has no fireship able to sail", "no_fireship")
             continue
         targets = _enemies_in(ctx, port, relations, {fleet.nation_id}, (*FIGHTING, Ship.Condition.DISABLED))
         sent = fireships_send(
             ctx=pctx, port=port, fleet=fleet, fireships=fireships, targets=targets, guns_holder_id=holder
         )
         if sent is None:
-            order_skip(ctx, order, f"there is no enemy ship in {port.name}")
+            order_skip(ctx, order, f"there is no enemy ship in {port.name}", "no_target")
             continue
-        order_done(order, sent.text)
+        order_done(ctx, order, sent.text)
         ctx.report(sent.nations, _fought(port, sent))
 
 
@@ -138,9 +138,9 @@ def _guns_run(
     sides: list[tuple[list[Order], list[Fleet]]] = []
     blockaders = _blockaders(ctx, port) if orders else set()
     for order in orders:
-        fleet, refused = _attacker(ctx, order, port, relations, holder, blockaders)
+        fleet, refused, code = _attacker(ctx, order, port, relations, holder, blockaders)
         if fleet is None:
-            order_skip(ctx, order, refused)
+            order_skip(ctx, order, refused, code)
             continue
         for side_orders, side_fleets in sides:
             if all(relations.allied(fleet.nation_id, f.nation_id) for f in side_fleets):
@@ -163,10 +163,11 @@ def _guns_run(
                     order,
                     f"nothing to fight at {port.name}: no ship able to form a line, or no enemy ship "
                     "in port and no hostile gun",
+                    "no_target",
                 )
             continue
         for order in side_orders:
-            order_done(order, fought.text)
+            order_done(ctx, order, fought.text)
         ctx.report(fought.nations, _fought(port, fought))
 
 
@@ -178,8 +179,8 @@ def _blockaders(ctx: PhaseContext, port: Port) -> set[int]:
 
 def _attacker(
     ctx: PhaseContext, order: Order, port: Port, relations: Diplomacy, holder: int | None, blockaders: set[int]
-) -> tuple[Fleet | None, str]:
-    """The order's fleet if it may attack ``port`` now, else None and the reason it may not.
+) -> tuple[Fleet | None, str, str]:
+    """The order's fleet if it may attack ``port`` now, else None, the reason it may not and its code.
 
     RULES.md §4: "a fleet ordered to "run the guns at P" attacks P if it blockades P or won a battle
     in P's zone this turn ... Nobody runs the guns of a port whose guns its own side holds"; §9: "a
@@ -194,19 +195,21 @@ def _attacker(
             .first()
         )
     if fleet is None:
-        return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.name}'s fleets"
+        return None, f"fleet {order.body.get('fleet')!r} is not one of {order.nation.name}'s fleets", "unknown_fleet"
     if fleet.port_id is not None or fleet.sea_zone_id != port.sea_zone_id:
-        return None, f"{fleet.name} is not at sea in {port.sea_zone.name}, the zone of {port.name}"
+        return None, f"{fleet.name} is not at sea in {port.sea_zone.name}, the zone of {port.name}", "wrong_zone"
     blockades = fleet.pk in blockaders
     if not blockades and not fleet_won_battle_in_zone(
         turn_id=ctx.turn.pk, sea_zone_id=port.sea_zone_id, fleet_id=fleet.pk, nation_code=order.nation.code
     ):
-        return None, (
-            f"{fleet.name} neither blockades {port.name} nor won a battle in {port.sea_zone.name} this turn (rules §4)"
+        return (
+            None,
+            f"{fleet.name} neither blockades {port.name} nor won a battle in {port.sea_zone.name} this turn (rules §4)",
+            "fleet_left_battle",
         )
     if holder is not None and relations.allied(holder, fleet.nation_id):
-        return None, f"the guns of {port.name} are held by its own side: nobody runs them (rules §4)"
-    return fleet, ""
+        return None, f"the guns of {port.name} are held by its own side: nobody runs them (rules §4)", "own_port"
+    return fleet, "", ""
 
 
 def _enemies_in(

@@ -126,20 +126,27 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
         port = ports.get(str(body.get("port", "")))
         units_wanted = body.get("units", 1)
         if fleet is None:
-            order_skip(ctx, order, f"the fleet of this order is no longer one of {order.nation.name}'s fleets")
+            order_skip(
+                ctx, order, f"the fleet of this order is no longer one of {order.nation.name}'s fleets", "unknown_fleet"
+            )
             continue
         if port is None:
-            order_skip(ctx, order, f"port {body.get('port')!r} does not exist")
+            order_skip(ctx, order, f"port {body.get('port')!r} does not exist", "unknown_port")
             continue
         if not isinstance(units_wanted, int) or isinstance(units_wanted, bool) or units_wanted < 1:
-            order_skip(ctx, order, f"units must be a whole number of at least 1, got {units_wanted!r}")
+            order_skip(ctx, order, f"units must be a whole number of at least 1, got {units_wanted!r}", "out_of_range")
             continue
         if fleet.pk in barred:
-            order_skip(ctx, order, f"{fleet.name} retired, broke, evaded or was beaten this turn and cannot land (§7)")
+            order_skip(
+                ctx,
+                order,
+                f"{fleet.name} retired, broke, evaded or was beaten this turn and cannot land (§7)",
+                "fleet_left_battle",
+            )
             continue
         if fleet.sea_zone_id != port.sea_zone_id or fleet.port_id not in (None, port.pk):
             where = fleet.port.name if fleet.port else fleet.sea_zone.name
-            order_skip(ctx, order, f"{fleet.name} is at {where}, not at sea in {port.name}'s zone (§7)")
+            order_skip(ctx, order, f"{fleet.name} is at {where}, not at sea in {port.name}'s zone (§7)", "wrong_zone")
             continue
         nation_id = order.nation_id
         if port.owner_id == nation_id:
@@ -149,7 +156,9 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
         elif diplomacy.at_war(nation_id, port.owner_id):
             state, role = LandUnit.State.ASHORE, "ashore to besiege it"
         else:
-            order_skip(ctx, order, f"{port.name} belongs to {port.owner.name}, a neutral: landing refused (§7)")
+            order_skip(
+                ctx, order, f"{port.name} belongs to {port.owner.name}, a neutral: landing refused (§7)", "neutral_port"
+            )
             continue
         transports = list(
             fleet.ships.filter(ship_class="transport", cargo__isnull=False, condition__in=Ship.AFLOAT)
@@ -157,13 +166,13 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
             .order_by("line_position", "id")[:units_wanted]
         )
         if not transports:
-            order_skip(ctx, order, f"{fleet.name} has no land unit aboard")
+            order_skip(ctx, order, f"{fleet.name} has no land unit aboard", "not_enough_units")
             continue
         units = [t.cargo for t in transports if t.cargo is not None]
         Ship.objects.filter(pk__in=[t.pk for t in transports]).update(cargo=None)
         land_units_land(units=units, port=port, state=state)
         short = f" (only {len(units)} aboard)" if len(units) < units_wanted else ""
-        order_done(order, f"{counted(len(units), 'land unit')} landed at {port.name}{short}")
+        order_done(ctx, order, f"{counted(len(units), 'land unit')} landed at {port.name}{short}")
         ctx.report(
             [order.nation.code],
             UnitsLanded(
@@ -177,7 +186,8 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
         )
         if state == LandUnit.State.ASHORE and diplomacy.at_war(nation_id, port.owner_id):
             text = f"{order.nation.name} landed {counted(len(units), 'land unit')} before {port.name}."
-            ctx.report([nations[port.owner_id].code], PortNoted(text=text, port_key=port.key, port_name=port.name))
+            noted = PortNoted(text=text, port_key=port.key, port_name=port.name, code="landing")
+            ctx.report([nations[port.owner_id].code], noted)
 
 
 def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nations: dict[int, Nation]) -> None:
@@ -199,7 +209,7 @@ def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nat
             if port.siege_turns:
                 siege_end(port=port)
                 text = f"The siege of {port.name} ({nations[owner].name}) has ended."
-                ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
+                ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name, code="siege_ended"))
             continue
         garrison = [u for u in units if u not in besiegers and diplomacy.allied(u.nation_id, owner)]
         state = SiegeState(

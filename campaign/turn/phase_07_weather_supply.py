@@ -135,6 +135,7 @@ def _storms(ctx: PhaseContext, nations: dict[int, Nation]) -> None:
                         "income.",
                         port_key=blockade.port.key,
                         port_name=blockade.port.name,
+                        code="blockade_lifted_by_storm",
                     ),
                 )
 
@@ -273,6 +274,7 @@ def _supply_report(
                     f"{counted(fleet_streaks[fleet.pk], 'turn')} running.",
                     fleet_id=fleet.pk,
                     fleet_name=fleet.name,
+                    code="out_of_supply",
                 ),
             )
     starving: dict[str, list[str]] = defaultdict(list)
@@ -353,6 +355,7 @@ def _attrition(ctx: PhaseContext, diplomacy: Diplomacy, nations: dict[int, Natio
                     text=f"Attrition at {place_name}: {', '.join(by_nation[nation_id])}.",
                     place_key=place.place,
                     place_name=place_name,
+                    code="attrition",
                 ),
             )
     if lost_units:
@@ -373,7 +376,7 @@ def _garrisons_starved(
         if besiegers and not left and port.siege_turns:
             siege_end(port=port)
             text = f"The siege of {port.name} ({nations[owner].name}) has ended: no besiegers are left."
-            ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
+            ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name, code="siege_ended"))
         if port.captor_id is not None or not garrison or any(u.pk not in lost for u in garrison):
             continue
         if left:
@@ -388,6 +391,7 @@ def _garrisons_starved(
                     port_key=port.key,
                     port_name=port.name,
                     taken=True,
+                    code="garrison_starved",
                 ),
             )
         else:
@@ -398,5 +402,6 @@ def _garrisons_starved(
                     "ungarrisoned.",
                     port_key=port.key,
                     port_name=port.name,
+                    code="garrison_starved",
                 ),
             )

@@ -66,7 +66,7 @@ def repairs_phase(ctx: PhaseContext) -> None:
     _ordinary_orders(ctx)
 
 
-def _repair_refusal(ctx: PhaseContext, blockades: Blockades, ship: Ship, nation: Nation) -> str | None:
+def _repair_refusal(ctx: PhaseContext, blockades: Blockades, ship: Ship, nation: Nation) -> CheckFailed | None:
     """Why ``ship`` cannot be repaired now, or None: the repair order's own check
     (:func:`campaign.orders.board.repair_check`) against the state at resolution."""
     fleet = ship.fleet
@@ -81,7 +81,7 @@ def _repair_refusal(ctx: PhaseContext, blockades: Blockades, ship: Ship, nation:
             fleet_in_supply=fleet is None or fleet.in_supply,
         )
     except CheckFailed as failed:
-        return str(failed)
+        return failed
     return None
 
 
@@ -105,15 +105,19 @@ def _pending_finish(ctx: PhaseContext, blockades: Blockades, nations: dict[int, 
         nation = nations[ship.nation_id]
         if port is None or port.pk != yard.pk:
             text = f"{ship.name} left {yard.name}: her repair was not completed."
-            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+            ctx.report(
+                [nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code="repair_unfinished")
+            )
             continue
         if blockades.against(port.pk, nation.pk):
             text = f"{port.name} is blockaded: {ship.name}'s repair was not completed."
-            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+            ctx.report(
+                [nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code="repair_unfinished")
+            )
             continue
         Ship.objects.filter(pk=ship.pk).update(condition=Ship.Condition.READY)
         text = f"{ship.name} completed her repair at {port.name} and is ready."
-        ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+        ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code="repaired"))
 
 
 def _standing_repairs(ctx: PhaseContext) -> list[Order]:
@@ -149,15 +153,15 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
         ship = ships.get(order.body.get("ship"))
         if not order.body.get("on", True):
             if this_turn:
-                order_done(order, "standing repair order cancelled")
+                order_done(ctx, order, "standing repair order cancelled", "cancelled")
             continue
         if ship is None or ship.nation_id != nation.pk or ship.condition not in (*REPAIRABLE, Ship.Condition.READY):
             if this_turn:
-                order_skip(ctx, order, f"the ship of this order is not an afloat ship of {nation.name}")
+                order_skip(ctx, order, f"the ship of this order is not an afloat ship of {nation.name}", "unknown_ship")
             continue
         if ship.condition == Ship.Condition.READY:
             if this_turn:
-                order_done(order, f"{ship.name} needs no repair; the order stands")
+                order_done(ctx, order, f"{ship.name} needs no repair; the order stands", "already_so")
             continue
         if not this_turn and (ship.fleet is None or ship.fleet.port is None):
             continue  # at sea: the standing order waits for the ship to come into port, silently
@@ -165,10 +169,11 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
         if refused is not None:
             reason = f"{ship.name} cannot be repaired: {refused}"
             if this_turn:
-                order_skip(ctx, order, reason)
+                order_skip(ctx, order, reason, str(refused.code))
             else:
                 text = f"Standing repair order: {reason}."
-                ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+                noted = ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code="repair_refused")
+                ctx.report([nation.code], noted)
             continue
         assert ship.fleet is not None and ship.fleet.port is not None  # checked by repair_check()
         port = ship.fleet.port
@@ -186,16 +191,17 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
             except TreasuryError:
                 reason = f"the repair of {ship.name} ({was}) costs {cost} EP and {nation.name} has {nation.treasury}"
                 if this_turn:
-                    order_skip(ctx, order, reason)
+                    order_skip(ctx, order, reason, "not_enough_ep")
                 else:
                     text = f"Standing repair order skipped: {reason}."
-                    ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+                    noted = ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code="repair_unpaid")
+                    ctx.report([nation.code], noted)
                 continue
         if was == Ship.Condition.DAMAGED:
             ship.condition = Ship.Condition.READY
             text = f"{ship.name} was repaired at {port.name} for {cost} EP and is ready."
             ship.save(update_fields=["condition"])
-            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code="repaired"))
         else:
             ship.condition = Ship.Condition.DAMAGED
             ship.repair_port = port
@@ -205,9 +211,9 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
                 f"{ship.name} was repaired from disabled to damaged at {port.name} for {cost} EP; she will be ready "
                 "in the next turn's repairs if she is still there and the port is not blockaded."
             )
-            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+            ctx.report([nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code="repaired"))
         if this_turn:
-            order_done(order, text)
+            order_done(ctx, order, text)
 
 
 def _ordinary_orders(ctx: PhaseContext) -> None:
@@ -222,7 +228,9 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
     for order in orders:
         ship = ships.get(order.body.get("ship"))
         if ship is None or ship.nation_id != order.nation_id or ship.condition not in Ship.AFLOAT:
-            order_skip(ctx, order, f"the ship of this order is not an afloat ship of {order.nation.name}")
+            order_skip(
+                ctx, order, f"the ship of this order is not an afloat ship of {order.nation.name}", "unknown_ship"
+            )
             continue
         port = ship.fleet.port if ship.fleet is not None else None
         lay_up = order.kind == Order.Kind.LAY_UP
@@ -230,14 +238,15 @@ def _ordinary_orders(ctx: PhaseContext) -> None:
             ordinary_check(nation=order.nation, ship=ship, port=port, lay_up=lay_up)
         except CheckFailed as failed:
             if failed.code in (RefusalCode.ALREADY_IN_ORDINARY, RefusalCode.NOT_IN_ORDINARY):
-                order_done(order, str(failed))  # already as ordered: nothing left to do
+                order_done(ctx, order, str(failed), "already_so")  # already as ordered: nothing left to do
             else:
-                order_skip(ctx, order, str(failed))
+                order_skip(ctx, order, str(failed), str(failed.code))
             continue
         assert port is not None  # ordinary_check: an own port
         ship.in_ordinary = lay_up
         changed[ship.pk] = ship
         text = f"{ship.name} was {'laid up in ordinary' if lay_up else 'recommissioned'} at {port.name}."
-        order_done(order, text)
-        ctx.report([order.nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name))
+        order_done(ctx, order, text)
+        code = "laid_up" if lay_up else "recommissioned"
+        ctx.report([order.nation.code], ShipNoted(text=text, ship_id=ship.pk, ship_name=ship.name, code=code))
     rows_update(Ship, list(changed.values()), ["in_ordinary"])

@@ -27,6 +27,12 @@ def next_turn_phase(ctx: PhaseContext) -> None:
     )
     nations = list(Nation.objects.filter(campaign=campaign))
     reports_store(ctx, nations)
+    # The mail of this turn, recorded in this phase's transaction: a resumed or repeated phase 10
+    # records nothing new, and a rolled-back one nothing at all. Recorded before the next turn's, so
+    # the mails go out in the order things happened (due together, they are sent in recorded order):
+    # "turn N resolved" before "turn N+1 is open".
+    turn_resolved_record(turn=turn, now=ctx.now)
+    missed_deadline_record(turn=turn, now=ctx.now)
     last = campaign.last_turn is not None and turn.number >= campaign.last_turn
     # The "hold N ports" victory condition (a house rule) ends the campaign once a nation holds them.
     winner = ports_victory_reached(campaign)
@@ -54,10 +60,6 @@ def next_turn_phase(ctx: PhaseContext) -> None:
     # Dispatches held back by distance arrive as the next turn opens (or as the campaign ends), and only
     # now is their mail recorded: in this transaction, so a rolled-back phase delivers nothing.
     dispatches_release(campaign_id=campaign.pk, turn_number=turn.number + 1, now=ctx.now)
-    # The mail of this turn, recorded in this phase's transaction: a resumed or repeated phase 10
-    # records nothing new, and a rolled-back one nothing at all.
-    turn_resolved_record(turn=turn, now=ctx.now)
-    missed_deadline_record(turn=turn, now=ctx.now)
 
 
 def reports_store(ctx: PhaseContext, nations: list[Nation] | None = None) -> None:

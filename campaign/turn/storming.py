@@ -133,7 +133,7 @@ def storming_hold(ctx: PhaseContext, table: TabletopBattle, port: Port, state: S
     table.status = TabletopBattle.Status.WAITING
     table.save(update_fields=["pack", "status", "updated_at"])
     text = f"The storming of {port.name} ({owner.name}) is fought on the table; the siege waits for its result."
-    ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name))
+    ctx.report(None, PortNoted(text=text, port_key=port.key, port_name=port.name, code="storming_at_table"))
 
 
 def stormings_unheld_close(ctx: PhaseContext, rolled: set[str]) -> None:

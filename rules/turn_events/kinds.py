@@ -73,6 +73,8 @@ class TurnEvent:
     stored discriminator; ``ROWS`` names the fields that hold ship rows, and their row type."""
 
     kind: ClassVar[str] = "note"
+    #: The allowed values of the kind's ``code`` field, for the kinds that have one (the schema's enum).
+    CODES: ClassVar[tuple[str, ...]] = ()
     ROWS: ClassVar[dict[str, type[SeenShip] | type[BattleShip]]] = {}
     text: str
     phase: int = 0
@@ -105,18 +107,43 @@ class Note(TurnEvent):
 # --- orders (every phase) ------------------------------------------------------------------------------
 
 
+#: Why an order was skipped at resolution, beyond the order check's own refusal codes (the API's
+#: ``RefusalCode``, which a skip reuses when the same check refuses it then): the order's fleet left the
+#: battle or was beaten, another order overruled it, there was nothing to act on, or it cannot be read.
+SKIP_CODES_AT_RESOLUTION = (
+    "fleet_left_battle",
+    "overruled",
+    "no_target",
+    "move_blocked",
+    "unreadable",
+    "not_possible",
+)
+#: How an order was carried out: as ordered, or with nothing left to do (already so, or cancelled).
+CARRIED_OUT_CODES = ("carried_out", "offer_made", "offer_accepted", "agreed", "already_so", "cancelled")
+
+
 @dataclass(frozen=True, kw_only=True)
 class OrderCarriedOut(TurnEvent):
+    """An order of the nation carried out (one event per order; ``text`` says what it did)."""
+
     kind: ClassVar[str] = "order_carried_out"
+    CODES: ClassVar[tuple[str, ...]] = CARRIED_OUT_CODES
     order_id: int
+    order_position: int = 0
+    order_kind: str = ""
+    code: str
 
 
 @dataclass(frozen=True, kw_only=True)
 class OrderSkipped(TurnEvent):
+    """An order that could not be carried out when its phase came; ``code`` says why, ``text`` in words.
+    ``"not_possible"`` when read from a report stored before the codes were."""
+
     kind: ClassVar[str] = "order_skipped"
     order_id: int
     order_position: int = 0
     order_kind: str = ""
+    code: str
 
 
 # --- phase 1: diplomacy --------------------------------------------------------------------------------
@@ -174,15 +201,47 @@ class UnitRaised(TurnEvent):
 # --- fleets, ships, ports, places (several phases) -----------------------------------------------------
 
 
+#: What a ``fleet_noted`` event is about ("note": read from a report stored before the codes were).
+FLEET_NOTE_CODES = (
+    "move_cut_short",
+    "move_blocked",
+    "stopped_by_contact",
+    "ships_left_behind",
+    "port_full",
+    "withdrew",
+    "nowhere_to_withdraw",
+    "no_orders_held",
+    "no_orders_returned",
+    "guest_put_to_sea",
+    "treachery_in_port",
+    "out_of_supply",
+    "note",
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class FleetNoted(TurnEvent):
     """Something about one fleet: its move cut short, a withdrawal, out of supply, a guest put to sea…"""
 
     kind: ClassVar[str] = "fleet_noted"
+    CODES: ClassVar[tuple[str, ...]] = FLEET_NOTE_CODES
     fleet_id: int
     fleet_name: str = ""
     port_key: str | None = None
     port_name: str = ""
+    code: str
+
+
+#: What a ``ship_noted`` event is about ("note": read from a report stored before the codes were).
+SHIP_NOTE_CODES = (
+    "repaired",
+    "repair_unfinished",
+    "repair_refused",
+    "repair_unpaid",
+    "laid_up",
+    "recommissioned",
+    "note",
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -190,8 +249,22 @@ class ShipNoted(TurnEvent):
     """Something about one ship: a repair, laid up or recommissioned."""
 
     kind: ClassVar[str] = "ship_noted"
+    CODES: ClassVar[tuple[str, ...]] = SHIP_NOTE_CODES
     ship_id: int
     ship_name: str = ""
+    code: str
+
+
+#: What a ``port_noted`` event is about ("note": read from a report stored before the codes were).
+PORT_NOTE_CODES = (
+    "landing",
+    "siege_ended",
+    "siege_ended_by_peace",
+    "storming_at_table",
+    "blockade_lifted_by_storm",
+    "garrison_starved",
+    "note",
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -199,9 +272,19 @@ class PortNoted(TurnEvent):
     """Something about one port: a siege ended, a blockade lifted, a landing before it, a garrison starved."""
 
     kind: ClassVar[str] = "port_noted"
+    CODES: ClassVar[tuple[str, ...]] = PORT_NOTE_CODES
     port_key: str
     port_name: str = ""
     taken: bool = False
+    code: str
+
+
+#: What a ``place_noted`` event is about ("note": read from a report stored before the codes were).
+PLACE_NOTE_CODES = (
+    "no_fight",
+    "attrition",
+    "note",
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -209,9 +292,11 @@ class PlaceNoted(TurnEvent):
     """Something at a zone or port: attrition there, or an engagement with no fight."""
 
     kind: ClassVar[str] = "place_noted"
+    CODES: ClassVar[tuple[str, ...]] = PLACE_NOTE_CODES
     place_key: str
     place_name: str = ""
     engagement_id: int | None = None
+    code: str
 
 
 # --- phase 3: movement ---------------------------------------------------------------------------------
@@ -283,13 +368,26 @@ class SideCaptured(TurnEvent):
     ships: tuple[BattleShip, ...] = ()
 
 
+#: What a ``engagement_noted`` event is about ("note": read from a report stored before the codes were).
+ENGAGEMENT_NOTE_CODES = (
+    "blockade_broken",
+    "admiral_lost",
+    "admiral_taken",
+    "ships_in_port_engaged",
+    "ships_in_port_sighted",
+    "note",
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class EngagementNoted(TurnEvent):
     """Something of an engagement beyond its battle: an admiral lost or taken, a blockade broken by a
     sally, ships in a besieged port engaged or sighted."""
 
     kind: ClassVar[str] = "engagement_noted"
+    CODES: ClassVar[tuple[str, ...]] = ENGAGEMENT_NOTE_CODES
     engagement_id: int | None = None
+    code: str
 
 
 @dataclass(frozen=True, kw_only=True)

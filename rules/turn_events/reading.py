@@ -112,8 +112,14 @@ def _fits(value: Any, hint: Any) -> bool:
     return isinstance(value, hint)
 
 
+#: The ``code`` of an event of a kind with codes, read from a report stored before the codes were.
+_OLD_CODES = {"order_carried_out": "carried_out", "order_skipped": "not_possible"}
+
+
 def _current(cls: type[TurnEvent], data: Mapping[str, Any]) -> TurnEvent:
     values: dict[str, Any] = {}
+    if cls.CODES or cls.kind in _OLD_CODES:
+        values["code"] = _OLD_CODES.get(cls.kind, "note")
     for name, hint in _hints(cls).items():
         if name not in data:
             continue  # the dataclass refuses a missing required field below
@@ -238,8 +244,10 @@ def _legacy(d: Mapping[str, Any]) -> TurnEvent:
     if order is not None:
         skipped = _SKIPPED.match(text)
         if skipped:
-            return OrderSkipped(**base, order_id=order, order_position=int(skipped[1]), order_kind=skipped[2])
-        return OrderCarriedOut(**base, order_id=order)
+            return OrderSkipped(
+                **base, order_id=order, order_position=int(skipped[1]), order_kind=skipped[2], code="not_possible"
+            )
+        return OrderCarriedOut(**base, order_id=order, code="carried_out")
     treasury = _int(d.get("treasury"))
     if treasury is not None:
         return LedgerChanged(**base, treasury=treasury)
@@ -248,7 +256,7 @@ def _legacy(d: Mapping[str, Any]) -> TurnEvent:
     if fleet is not None and _str(d.get("zone")) is not None:
         return FleetMoved(**base, fleet_id=fleet, zone_key=d["zone"], port_key=port)
     if fleet is not None:
-        return FleetNoted(**base, fleet_id=fleet, port_key=port)
+        return FleetNoted(**base, fleet_id=fleet, port_key=port, code="note")
     if port is not None:
         if isinstance(d.get("owner"), str) and isinstance(d.get("previous_owner"), str):
             return PortCaptured(**base, port_key=port, owner=d["owner"], previous_owner=d["previous_owner"])
@@ -272,12 +280,12 @@ def _legacy(d: Mapping[str, Any]) -> TurnEvent:
             return PortLookedInto(**base, port_key=port, ships=_seen_rows(d["ships"]))
         if phase == 4:
             return PortBlockaded(**base, port_key=port)
-        return PortNoted(**base, port_key=port, taken=d.get("taken") is True)
+        return PortNoted(**base, port_key=port, taken=d.get("taken") is True, code="note")
     ship = _int(d.get("ship"))
     if ship is not None:
-        return ShipNoted(**base, ship_id=ship)
+        return ShipNoted(**base, ship_id=ship, code="note")
     if place is not None:
-        return PlaceNoted(**base, place_key=place, engagement_id=engagement)
+        return PlaceNoted(**base, place_key=place, engagement_id=engagement, code="note")
     if engagement is not None:
-        return EngagementNoted(**base, engagement_id=engagement)
+        return EngagementNoted(**base, engagement_id=engagement, code="note")
     return Note(**base)

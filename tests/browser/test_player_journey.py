@@ -199,6 +199,6 @@ def test_a_player_orders_a_turn_and_reads_the_battle(live_server: Any, page: Pag
     expect(page.locator("body")).to_contain_text("Each ship's fate")
     page.locator("#dice-log summary").click()
     dice = battle.report["dice"]
-    expect(page.locator("#dice-log table.dice tbody tr")).to_have_count(len(dice))
-    expect(page.locator("#dice-log table.dice tbody tr").first).to_be_visible()
+    expect(page.locator("#dice-log .dice-lines li")).to_have_count(len(dice))
+    expect(page.locator("#dice-log .dice-lines li").first).to_be_visible()
     page.screenshot(path=str(screenshots / "battle_report.png"), full_page=True)

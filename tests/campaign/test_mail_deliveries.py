@@ -36,19 +36,20 @@ def test_a_resolution_mails_each_player_their_own_report_and_the_gm_a_digest_onc
 
     result = mail_deliveries_send()
     assert len(result["sent"]) == 6 and result["failed"] == [] and result["retrying"] == []
+    # The report first, named by its news; the "no orders" mail; then the next turn's (issue 28).
     assert inbox_of(smtp_inbox.messages, people["GB"].email) == [
+        "[Channel 1805] Turn 1: 1 order skipped, income 5 EP",
         "[Channel 1805] Turn 2 is open for orders",
-        "[Channel 1805] Turn 1 resolved: your report",
     ]
     assert inbox_of(smtp_inbox.messages, people["FR"].email) == [
-        "[Channel 1805] Turn 2 is open for orders",
-        "[Channel 1805] Turn 1 resolved: your report",
+        "[Channel 1805] Turn 1: no orders given, income 4 EP",
         "[Channel 1805] Turn 1: no orders from France",
+        "[Channel 1805] Turn 2 is open for orders",
     ]
     assert inbox_of(smtp_inbox.messages, people["GM"].email) == ["[Channel 1805] Turn 1 resolved: GM digest"]
 
     by_subject = {(m["X-Envelope-To"], str(m["Subject"])): m for m in smtp_inbox.messages}
-    british = parts(by_subject[(people["GB"].email, "[Channel 1805] Turn 1 resolved: your report")])
+    british = parts(by_subject[(people["GB"].email, "[Channel 1805] Turn 1: 1 order skipped, income 5 EP")])
     assert "Income 5 EP" in british["text/plain"] and "Income 4 EP" not in british["text/plain"]  # fog of war
     assert "Income 5 EP" in british["text/html"] and "Income 4 EP" not in british["text/html"]
     assert "https://admiralty.example.org/campaigns/channel-1805/orders/" in british["text/plain"]

@@ -30,7 +30,10 @@ def test_every_mail_carries_one_click_unsubscribe_headers_for_its_own_event(smtp
     turn_resolve_inline(world.turn)
     mail_deliveries_send()
     report = next(
-        m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GB"].email and "report" in m["Subject"]
+        m
+        for m in smtp_inbox.messages
+        if m["X-Envelope-To"] == people["GB"].email
+        and str(m["Subject"]).startswith("[Channel 1805] Turn 1: no orders given")
     )
     assert report["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     link = "".join(str(report["List-Unsubscribe"]).split()).strip("<>")  # unfolded
@@ -115,7 +118,7 @@ def test_the_digest_gathers_a_days_events_into_one_mail(smtp_inbox) -> None:
     assert digest["Subject"] == "Your Admiralty digest: 4 mails"
     text = parts(digest)["text/plain"]
     for subject in (
-        "Turn 1 resolved: your report",
+        "Turn 1: no orders given",  # the report: its subject names the turn's news
         "Turn 2 is open for orders",
         "no orders from Great Britain",
         "the deadline is extended",

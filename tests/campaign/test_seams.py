@@ -170,7 +170,12 @@ def test_the_gm_digest_names_every_nation_mailed_for_missing_orders(smtp_inbox) 
     spain.save()
     turn_resolve_inline(world.turn)
     mail_deliveries_send()
-    assert inbox_of(smtp_inbox.messages, "gravina@example.org")[-1] == "[Channel 1805] Turn 1: no orders from Spain"
+    # In the order things happened: the report, the "no orders" mail, then the next turn's.
+    assert inbox_of(smtp_inbox.messages, "gravina@example.org") == [
+        "[Channel 1805] Turn 1: no orders given, income 0 EP",
+        "[Channel 1805] Turn 1: no orders from Spain",
+        "[Channel 1805] Turn 2 is open for orders",
+    ]
     digest = next(m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GM"].email)
     text = parts(digest)["text/plain"]
     assert "No orders from: Spain." in text and "Every player entered orders" not in text

@@ -134,12 +134,15 @@ def test_the_report_shows_sides_rounds_fates_and_every_die_in_order(world: World
     assert "Admiral A (B)" in page
     assert "Round 1" in page and "Weather gauge" in page
     dice = battle.report["dice"]
-    assert f"Dice log — {len(dice)} dice in canonical order" in page
+    assert f"Dice log — {len(dice)} dice, round by round" in page
     assert "<details" in page
-    # Every die is a row, numbered 1…n in the stored (canonical) order.
-    rows = page.split('<table class="list dice">', 1)[1].split("</table>", 1)[0]
-    numbers = [int(cell.split("</td>", 1)[0]) for cell in rows.split("<tr><td>")[1:]]
+    # Every die is a line of its round's card, numbered 1…n in the stored (canonical) order.
+    log = page.split('id="dice-log"', 1)[1].split("</details>", 1)[0]
+    numbers = [int(item.split('"', 1)[0]) for item in log.split('<li value="')[1:]]
     assert numbers == list(range(1, len(dice) + 1))
+    assert log.count('<section class="dice-card"') == len({(d.get("day"), d.get("round")) for d in dice})
+    # The integrity check is told in words, with its rule, not in the engine's shorthand.
+    assert "L = " not in page and "→ " not in log
     for ship in battle.report["ships"]:
         assert ship["name"] in page
     assert page.count('<tr class="fate-') == len(battle.report["ships"])
@@ -158,7 +161,7 @@ def test_running_the_guns_shows_the_barrage_and_the_forts(world: World) -> None:
     page = client_for(world.gb.player).get(_url(battle)).content.decode()
     assert "Running the guns at Brest" in page
     assert "barrage" in page and "Coastal forts: 3." in page
-    assert f"{len(battle.report['dice'])} dice in canonical order" in page
+    assert f"{len(battle.report['dice'])} dice, round by round" in page
 
 
 def test_a_player_whose_nation_did_not_fight_gets_404(world: World) -> None:
@@ -280,7 +283,7 @@ def test_garrison_guns_show_the_barrage_at_the_ships_inside(world: World) -> Non
     )
     page = client_for(world.gb.player).get(_url(battle)).content.decode()
     assert "Garrison guns at Brest" in page and "barrage" in page
-    assert f"{len(battle.report['dice'])} dice in canonical order" in page
+    assert f"{len(battle.report['dice'])} dice, round by round" in page
     assert page.count('<tr class="fate-') == 3
 
 

@@ -27,6 +27,11 @@ def _construction_refusal(refused: ConstructionRefused) -> tuple[RefusalCode, st
     return _CONSTRUCTION_RULES.get(refused.rule, (RefusalCode.PORT_CANNOT_BUILD, "port"))
 
 
+def construction_refusal_code(refused: ConstructionRefused) -> RefusalCode:
+    """The refusal code of a lay-down the rules refuse (also a skipped order's code at resolution)."""
+    return _construction_refusal(refused)[0]
+
+
 def lay_down_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     """RULES.md §1: an own dockyard port, a free name, within quota and the four-decker limit, paid for."""
     ship_class = f.choice("class", SHIP_CLASSES)

@@ -266,6 +266,7 @@ def _engaged_report(
                         text=f"{m.fleet.name} stopped in {zone.name}: {steps_named(world, m.path[step:])} not sailed.",
                         fleet_id=m.fleet.pk,
                         fleet_name=m.fleet.name,
+                        code="stopped_by_contact",
                     ),
                 )
 

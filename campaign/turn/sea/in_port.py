@@ -49,6 +49,7 @@ def port_capacity_enforce(world: SeaWorld) -> None:
                     fleet_name=mover.fleet.name,
                     port_key=port.key,
                     port_name=port.name,
+                    code="port_full",
                 ),
             )
 
@@ -76,21 +77,21 @@ def port_engagements_plan(world: SeaWorld, sally_orders: Sequence[Order]) -> lis
         try:
             mover = world.movers[int(order.body.get("fleet"))]
         except (KeyError, TypeError, ValueError):
-            notes.append(MoveNote(order, True, f"fleet {order.body.get('fleet')!r} does not exist"))
+            notes.append(MoveNote(order, True, f"fleet {order.body.get('fleet')!r} does not exist", "unknown_fleet"))
             continue
         fleet = mover.fleet
         if fleet.nation_id != order.nation_id:
-            notes.append(MoveNote(order, True, f"{fleet.name} is not one of your fleets"))
+            notes.append(MoveNote(order, True, f"{fleet.name} is not one of your fleets", "unknown_fleet"))
             continue
         port = world.ports[fleet.port_id] if fleet.port_id is not None else None
         try:  # the sally order's own check, as the fleet is now (it may have moved)
             sally_place_check(zone=world.zones[fleet.sea_zone_id], port=port)
         except CheckFailed as failed:
-            notes.append(MoveNote(order, True, str(failed)))
+            notes.append(MoveNote(order, True, str(failed), str(failed.code)))
             continue
         assert port is not None  # sally_place_check: in a port
         if not [s for s in mover.ships if not s.in_ordinary]:
-            notes.append(MoveNote(order, True, f"{fleet.name} has no ship fit to sail"))
+            notes.append(MoveNote(order, True, f"{fleet.name} has no ship fit to sail", "no_ships"))
         else:
             sallying[port.pk].append((order, mover))
     besiegers: dict[int, set[int]] = defaultdict(set)
@@ -150,7 +151,12 @@ def _sally_plan(world: SeaWorld, port: Port, orders: list[tuple[Order, Mover]], 
     for order, mover in orders:
         if (order, mover) not in group:
             notes.append(
-                MoveNote(order, True, f"{world.nations[first].name} sallies from {port.name} against other enemies")
+                MoveNote(
+                    order,
+                    True,
+                    f"{world.nations[first].name} sallies from {port.name} against other enemies",
+                    "overruled",
+                )
             )
     nations = {m.fleet.nation_id for _, m in group}
     enemies = [
@@ -161,7 +167,7 @@ def _sally_plan(world: SeaWorld, port: Port, orders: list[tuple[Order, Mover]], 
     ]
     if not enemies:
         for order, mover in group:
-            notes.append(MoveNote(order, True, f"{port.name} is not blockaded against {mover.fleet.name}"))
+            notes.append(MoveNote(order, True, f"{port.name} is not blockaded against {mover.fleet.name}", "no_target"))
         return notes
     sally = world.party([m for _, m in group], in_port=True)
     blockade = world.party(enemies)
@@ -177,7 +183,8 @@ def _sally_plan(world: SeaWorld, port: Port, orders: list[tuple[Order, Mover]], 
     )
     for order, mover in group:
         sallied.add(mover.fleet.pk)
-        notes.append(MoveNote(order, False, f"sallies from {port.name} against the {world.label(blockade)} blockaders"))
+        against = f"the blockaders of {world.words(blockade)}"
+        notes.append(MoveNote(order, False, f"sallies from {port.name} against {against}"))
     return notes
 
 

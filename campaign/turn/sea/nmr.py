@@ -59,7 +59,9 @@ def nmr_fleets_to_port(ctx: PhaseContext) -> int:
                 f"No orders were received: {fleet.name} had no own port in {fleet.sea_zone.name} to return to "
                 "and held its position."
             )
-            ctx.report([nation.code], FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name))
+            ctx.report(
+                [nation.code], FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name, code="no_orders_held")
+            )
             continue
         # A fleet that leaves its station ends its blockade: the posture goes with the port it named
         # (the database holds "a blockade names a port"), back to the default, seek battle.
@@ -73,7 +75,14 @@ def nmr_fleets_to_port(ctx: PhaseContext) -> int:
         text += f" and no longer blockades {lifted.name}." if lifted is not None else "."
         ctx.report(
             [nation.code],
-            FleetNoted(text=text, fleet_id=fleet.pk, fleet_name=fleet.name, port_key=port.key, port_name=port.name),
+            FleetNoted(
+                text=text,
+                fleet_id=fleet.pk,
+                fleet_name=fleet.name,
+                port_key=port.key,
+                port_name=port.name,
+                code="no_orders_returned",
+            ),
         )
     return entered
 

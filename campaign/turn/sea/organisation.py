@@ -22,7 +22,12 @@ from rules.turn_events import counted
 
 
 class Refused(ValueError):
-    """An order that cannot be carried out now; the message is the reason reported to its nation."""
+    """An order that cannot be carried out now; the message is the reason reported to its nation, ``code``
+    the order check's refusal code for the same reason (the report's ``order_skipped`` code)."""
+
+    def __init__(self, message: str, code: str = "not_possible") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _fleet(ctx: PhaseContext, order: Order, key: str = "fleet") -> Fleet:
@@ -31,9 +36,9 @@ def _fleet(ctx: PhaseContext, order: Order, key: str = "fleet") -> Fleet:
         # refusal (read then, lazily), and most orders are carried out.
         fleet = Fleet.objects.get(campaign=ctx.campaign, pk=int(order.body.get(key)))
     except (Fleet.DoesNotExist, TypeError, ValueError):
-        raise Refused(f"fleet {order.body.get(key)!r} does not exist") from None
+        raise Refused(f"fleet {order.body.get(key)!r} does not exist", "unknown_fleet") from None
     if fleet.nation_id != order.nation_id:
-        raise Refused(f"{fleet.name} is not one of your fleets")
+        raise Refused(f"{fleet.name} is not one of your fleets", "unknown_fleet")
     return fleet
 
 
@@ -50,12 +55,12 @@ def posture_set(ctx: PhaseContext, order: Order) -> str:
     fleet = _fleet(ctx, order)
     posture = order.body.get("posture")
     if posture not in Fleet.Posture.values:
-        raise Refused(f"unknown posture {posture!r}; allowed: {', '.join(Fleet.Posture.values)}")
+        raise Refused(f"unknown posture {posture!r}; allowed: {', '.join(Fleet.Posture.values)}", "not_a_choice")
     port = None
     if posture == Fleet.Posture.BLOCKADE:
         port = Port.objects.filter(campaign=ctx.campaign, key=order.body.get("port")).first()
         if port is None:
-            raise Refused(f"there is no port {order.body.get('port')!r} to blockade")
+            raise Refused(f"there is no port {order.body.get('port')!r} to blockade", "unknown_port")
     fleet.posture = posture
     fleet.blockade_port = port
     fleet.save(update_fields=["posture", "blockade_port"])
@@ -68,16 +73,18 @@ def battle_orders_set(ctx: PhaseContext, order: Order) -> str:
     body = order.body
     after = body.get("after_battle", fleet.after_battle)
     if after not in Fleet.AfterBattle.values:
-        raise Refused(f"unknown after-battle order {after!r}; allowed: {', '.join(Fleet.AfterBattle.values)}")
+        raise Refused(
+            f"unknown after-battle order {after!r}; allowed: {', '.join(Fleet.AfterBattle.values)}", "not_a_choice"
+        )
     port = zone = None
     if body.get("retreat_port"):
         port = Port.objects.filter(campaign=ctx.campaign, key=body["retreat_port"]).first()
         if port is None:
-            raise Refused(f"there is no port {body['retreat_port']!r}")
+            raise Refused(f"there is no port {body['retreat_port']!r}", "unknown_port")
     if body.get("retreat_zone"):
         zone = SeaZone.objects.filter(campaign=ctx.campaign, key=body["retreat_zone"]).first()
         if zone is None:
-            raise Refused(f"there is no sea zone {body['retreat_zone']!r}")
+            raise Refused(f"there is no sea zone {body['retreat_zone']!r}", "unknown_zone")
     fleet.after_battle = after
     fleet.retreat_port = port
     fleet.retreat_zone = zone
@@ -92,12 +99,12 @@ def line_order_set(ctx: PhaseContext, order: Order) -> str:
     fleet = _fleet(ctx, order)
     listed = order.body.get("ships")
     if not isinstance(listed, list):
-        raise Refused("the order lists no ships")
+        raise Refused("the order lists no ships", "missing_key")
     ships = sorted(Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT), key=ship_line_key(ctx.ruleset))
     by_id = {s.pk: s for s in ships}
     first = [by_id[i] for i in dict.fromkeys(listed) if isinstance(i, int) and i in by_id]
     if not first:
-        raise Refused(f"none of the listed ships is in {fleet.name}")
+        raise Refused(f"none of the listed ships is in {fleet.name}", "unknown_ship")
     rest = [s for s in ships if s not in first]
     for position, ship in enumerate(first + rest, start=1):
         ship.line_position = position
@@ -109,7 +116,7 @@ def _ships(ctx: PhaseContext, order: Order) -> list[Ship]:
     """The order's ships that are the nation's and afloat in a fleet (in listed order)."""
     listed = order.body.get("ships")
     if not isinstance(listed, list) or not listed:
-        raise Refused("the order lists no ships")
+        raise Refused("the order lists no ships", "missing_key")
     ids = [i for i in dict.fromkeys(listed) if isinstance(i, int)]
     found = {
         s.pk: s
@@ -151,7 +158,7 @@ def ships_transfer(ctx: PhaseContext, order: Order) -> str:
     ships = [s for s in _ships(ctx, order) if s.fleet_id != target.pk]
     here = [s for s in ships if s.fleet is not None and _place(s.fleet) == _place(target)]
     if not here:
-        raise Refused(f"none of the listed ships is {_place_name(target)} with {target.name}")
+        raise Refused(f"none of the listed ships is {_place_name(target)} with {target.name}", "different_place")
     sources = {s.fleet_id: s.fleet for s in here if s.fleet is not None}
     _append(target, here)
     for source in sources.values():
@@ -164,12 +171,12 @@ def fleet_form(ctx: PhaseContext, order: Order) -> str:
     """Form a new fleet of ships in one place; it inherits its ships' fleets' supply (§8)."""
     name = " ".join(str(order.body.get("name", "")).split())
     if not name or len(name) > 80:
-        raise Refused("a fleet needs a name of 1–80 characters")
+        raise Refused("a fleet needs a name of 1–80 characters", "bad_name")
     if Fleet.objects.filter(campaign=ctx.campaign, nation=order.nation_id, name=name).exists():
-        raise Refused(f"you already have a fleet named {name!r}")
+        raise Refused(f"you already have a fleet named {name!r}", "bad_name")
     ships = _ships(ctx, order)
     if not ships:
-        raise Refused("none of the listed ships is yours and afloat")
+        raise Refused("none of the listed ships is yours and afloat", "unknown_ship")
     first = ships[0].fleet
     assert first is not None
     here = [s for s in ships if s.fleet is not None and _place(s.fleet) == _place(first)]
@@ -201,9 +208,9 @@ def fleets_merge(ctx: PhaseContext, order: Order) -> str:
     fleet = _fleet(ctx, order)
     into = _fleet(ctx, order, "into")
     if fleet.pk == into.pk:
-        raise Refused("a fleet cannot merge into itself")
+        raise Refused("a fleet cannot merge into itself", "merge_into_itself")
     if _place(fleet) != _place(into):
-        raise Refused(f"{fleet.name} is {_place_name(fleet)} and {into.name} is {_place_name(into)}")
+        raise Refused(f"{fleet.name} is {_place_name(fleet)} and {into.name} is {_place_name(into)}", "different_place")
     ships = sorted(Ship.objects.filter(fleet=fleet, condition__in=Ship.AFLOAT), key=ship_line_key(ctx.ruleset))
     _append(into, ships)
     into.left_port_turn = _oldest([fleet.left_port_turn, into.left_port_turn])
@@ -227,21 +234,24 @@ def admiral_appoint(ctx: PhaseContext, order: Order) -> str:
     name = order.body.get("admiral")
     admiral = Admiral.objects.filter(campaign=ctx.campaign, nation=order.nation_id, name=name).first()
     if admiral is None:
-        raise Refused(f"you have no admiral named {name!r}")
+        raise Refused(f"you have no admiral named {name!r}", "unknown_admiral")
     if admiral.status != Admiral.Status.ACTIVE:
-        raise Refused(f"Admiral {admiral.name} is lost")
+        raise Refused(f"Admiral {admiral.name} is lost", "admiral_not_active")
     if fleet.admiral_id == admiral.pk:
         return f"Admiral {admiral.name} already commands {fleet.name}"
     commanding = Fleet.objects.filter(admiral=admiral).first()
     if commanding is not None:
         if _place(commanding) != _place(fleet):
-            raise Refused(f"Admiral {admiral.name} is {_place_name(commanding)}, {fleet.name} {_place_name(fleet)}")
+            raise Refused(
+                f"Admiral {admiral.name} is {_place_name(commanding)}, {fleet.name} {_place_name(fleet)}",
+                "different_place",
+            )
     elif fleet.port_id is None or admiral.port_id != fleet.port_id:
         waiting = f"waits in {admiral.port.name}" if admiral.port is not None else "has no post"
-        raise Refused(f"Admiral {admiral.name} {waiting}; {fleet.name} is {_place_name(fleet)}")
+        raise Refused(f"Admiral {admiral.name} {waiting}; {fleet.name} is {_place_name(fleet)}", "different_place")
     if fleet.admiral_id is not None:
         if fleet.port_id is None:
-            raise Refused(f"{fleet.name} already has an admiral, and at sea he has nowhere to go")
+            raise Refused(f"{fleet.name} already has an admiral, and at sea he has nowhere to go", "not_possible")
         Admiral.objects.filter(pk=fleet.admiral_id).update(port=fleet.port_id)
     if commanding is not None:
         commanding.admiral = None
@@ -258,12 +268,12 @@ def units_embark(ctx: PhaseContext, order: Order) -> str:
     fleet = _fleet(ctx, order)
     port = Port.objects.filter(campaign=ctx.campaign, key=order.body.get("port")).first()
     if port is None:
-        raise Refused(f"there is no port {order.body.get('port')!r}")
+        raise Refused(f"there is no port {order.body.get('port')!r}", "unknown_port")
     if not (fleet.port_id == port.pk or (fleet.port_id is None and fleet.sea_zone_id == port.sea_zone_id)):
-        raise Refused(f"{fleet.name} is neither in {port.name} nor at sea in its zone")
+        raise Refused(f"{fleet.name} is neither in {port.name} nor at sea in its zone", "wrong_zone")
     wanted = order.body.get("units")
     if not isinstance(wanted, int) or isinstance(wanted, bool) or wanted < 1:
-        raise Refused("the order must name how many units embark (1 or more)")
+        raise Refused("the order must name how many units embark (1 or more)", "out_of_range")
     units = sorted(
         LandUnit.objects.filter(
             nation=order.nation_id, port=port, state__in=[LandUnit.State.ASHORE, LandUnit.State.GARRISON]
@@ -279,7 +289,7 @@ def units_embark(ctx: PhaseContext, order: Order) -> str:
     count = min(wanted, len(units), len(transports))
     if count == 0:
         missing = "no unit of yours is there" if not units else f"{fleet.name} has no empty transport"
-        raise Refused(f"nothing can embark at {port.name}: {missing}")
+        raise Refused(f"nothing can embark at {port.name}: {missing}", "not_enough_units")
     for unit, ship in zip(units[:count], transports[:count], strict=True):
         unit.state = LandUnit.State.EMBARKED
         unit.port = None

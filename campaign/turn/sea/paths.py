@@ -25,9 +25,9 @@ def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
     notes: dict[int, MoveNote] = {}
     moving: list[Mover] = []
     for order in orders:
-        reason = _order_attach(world, order)
-        if reason is not None:
-            notes[order.pk] = MoveNote(order, True, reason)
+        refused = _order_attach(world, order)
+        if refused is not None:
+            notes[order.pk] = MoveNote(order, True, refused[0], refused[1])
             continue
         mover = world.movers[int(order.body["fleet"])]
         moving.append(mover)
@@ -43,6 +43,7 @@ def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
                     f"{steps_named(world, cut)} not sailed.",
                     fleet_id=mover.fleet.pk,
                     fleet_name=mover.fleet.name,
+                    code="move_cut_short",
                 ),
             )
     for step in (1, 2):
@@ -55,17 +56,18 @@ def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
             zone_entered, problem = _step_take(world, mover, token, step)
             if problem is not None:
                 mover.halted = True
-                rest = mover.path[step - 1 :]
+                rest, why = mover.path[step - 1 :], str(problem)
                 world.ctx.report(
                     [world.code(mover.fleet.nation_id)],
                     FleetNoted(
-                        text=f"{mover.fleet.name} could not sail {steps_named(world, rest)}: {problem}.",
+                        text=f"{mover.fleet.name} could not sail {steps_named(world, rest)}: {why}.",
                         fleet_id=mover.fleet.pk,
                         fleet_name=mover.fleet.name,
+                        code="move_blocked",
                     ),
                 )
                 if not mover.sailed and mover.order is not None:
-                    notes[mover.order.pk] = MoveNote(mover.order, True, problem)
+                    notes[mover.order.pk] = MoveNote(mover.order, True, why, str(problem.code))
                 continue
             mover.sailed.append(token)
             if zone_entered is not None:
@@ -85,34 +87,35 @@ def fleets_move(world: SeaWorld, orders: Sequence[Order]) -> list[MoveNote]:
         if mover.order.pk in notes:
             continue
         where = fleet_place_name(world, mover.fleet)
-        text = f"sailed {' → '.join(mover.sailed)}" if mover.sailed else "did not sail"
+        text = f"sailed {steps_named(world, mover.sailed, ' → ')}" if mover.sailed else "did not sail"
         if mover.engaged and len(mover.sailed) < len(mover.path):
-            text += f"; stopped by the enemy, {', '.join(mover.path[len(mover.sailed) :])} not sailed"
+            text += f"; stopped by the enemy, {steps_named(world, mover.path[len(mover.sailed) :])} not sailed"
         notes[mover.order.pk] = MoveNote(mover.order, False, f"{text}; now {where}")
     return [notes[o.pk] for o in orders if o.pk in notes]
 
 
-def _order_attach(world: SeaWorld, order: Order) -> str | None:
-    """Check a move order against the fleet as it is now; None if it can be sailed."""
+def _order_attach(world: SeaWorld, order: Order) -> tuple[str, str] | None:
+    """Check a move order against the fleet as it is now: None if it can be sailed, else why (in words,
+    and as the order check's refusal code)."""
     body = order.body
     try:
         mover = world.movers[int(body.get("fleet"))]
     except (KeyError, TypeError, ValueError):
-        return f"fleet {body.get('fleet')!r} does not exist"
+        return f"fleet {body.get('fleet')!r} does not exist", "unknown_fleet"
     fleet = mover.fleet
     if fleet.nation_id != order.nation_id:
-        return f"{fleet.name} is not one of your fleets"
+        return f"{fleet.name} is not one of your fleets", "unknown_fleet"
     path = body.get("path")
     if not isinstance(path, list) or not path or not all(isinstance(t, str) for t in path):
-        return "the order has no path"
+        return "the order has no path", "missing_key"
     if mover.order is not None:
-        return f"{fleet.name} already has a move order"
+        return f"{fleet.name} already has a move order", "one_per_turn"
     if not mover.ships:
-        return f"{fleet.name} has no ships"
+        return f"{fleet.name} has no ships", "no_ships"
     if fleet.port_id is not None and path[0] == SEA:
         laid_up = [s for s in mover.ships if s.in_ordinary]
         if len(laid_up) == len(mover.ships):
-            return f"every ship of {fleet.name} is laid up in ordinary and cannot leave port"
+            return f"every ship of {fleet.name} is laid up in ordinary and cannot leave port", "in_ordinary"
         if laid_up:
             _leave_behind(world, mover, laid_up)
     mover.order = order
@@ -162,11 +165,12 @@ def _leave_behind(world: SeaWorld, mover: Mover, ships: list[Ship]) -> None:
             fleet_name=fleet.name,
             port_key=port.key,
             port_name=port.name,
+            code="ships_left_behind",
         ),
     )
 
 
-def _step_take(world: SeaWorld, mover: Mover, token: str, step: int) -> tuple[int | None, str | None]:
+def _step_take(world: SeaWorld, mover: Mover, token: str, step: int) -> tuple[int | None, CheckFailed | None]:
     """One step (§4), checked by the move order's own check (:meth:`Board.step`) against where the
     fleet is now. Returns (zone entered, None) or (None, why it is impossible). Ships in ordinary
     were left behind when the order was attached (:func:`_leave_behind`)."""
@@ -176,7 +180,7 @@ def _step_take(world: SeaWorld, mover: Mover, token: str, step: int) -> tuple[in
     try:
         to_zone, to_port = world.board.step(nation=world.nations[fleet.nation_id], zone=zone, port=port, step=token)
     except CheckFailed as failed:
-        return None, str(failed)
+        return None, failed
     if port is not None:  # "sea": out of the port into its zone
         fleet.port_id = None
         mover.left_port = True

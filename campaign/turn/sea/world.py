@@ -213,6 +213,8 @@ class MoveNote:
     order: Order
     skipped: bool
     note: str
+    #: The report's ``order_carried_out`` / ``order_skipped`` code (a refusal code when skipped).
+    code: str = "carried_out"
 
 
 def fleet_place_name(world: SeaWorld, fleet: Fleet) -> str:
@@ -221,7 +223,7 @@ def fleet_place_name(world: SeaWorld, fleet: Fleet) -> str:
     return f"at sea in {world.zones[fleet.sea_zone_id].name}"
 
 
-def steps_named(world: SeaWorld, tokens: Sequence[str]) -> str:
+def steps_named(world: SeaWorld, tokens: Sequence[str], sep: str = ", ") -> str:
     """A path's steps for players: zone and port names, "out to sea" (never the keys of the order)."""
 
     def named(token: str) -> str:
@@ -233,4 +235,4 @@ def steps_named(world: SeaWorld, tokens: Sequence[str]) -> str:
         zone = world.zones_by_key.get(token)
         return zone.name if zone is not None else token
 
-    return ", ".join(named(t) for t in tokens)
+    return sep.join(named(t) for t in tokens)
