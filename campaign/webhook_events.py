@@ -98,12 +98,7 @@ def webhook_turn_opened_record(*, turn: Turn, now: datetime) -> int:
 
 def webhook_turn_resolved_record(*, turn: Turn, now: datetime) -> int:
     """Every nation's hooks (each its own report's summary, read when posted) and the GM's (the
-    campaign's facts). The next deadline is kept as it stands in this transaction."""
-    opened = (
-        Turn.objects.filter(campaign_id=turn.campaign_id, status=Turn.Status.OPEN)
-        .values_list("deadline", flat=True)
-        .first()
-    )
+    campaign's facts); the next turn's deadline is read when posted (it opens later in phase 10)."""
     return webhook_deliveries_record(
         campaign_id=turn.campaign_id,
         event=WebhookEvent.TURN_RESOLVED,
@@ -112,7 +107,6 @@ def webhook_turn_resolved_record(*, turn: Turn, now: datetime) -> int:
         turn_id=turn.pk,
         key=f"turn-{turn.pk}",
         now=now,
-        data={"next_deadline": opened.isoformat() if opened else None},
     )
 
 

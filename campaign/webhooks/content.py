@@ -81,7 +81,10 @@ def payload_for(delivery: WebhookDelivery) -> dict[str, Any] | None:
         if told is None:
             return None
         payload.update(told)
-        payload["next_deadline"] = data.get("next_deadline")
+        # The next turn as it stands when first posted (phase 10 records this before opening it).
+        following = Turn.objects.filter(campaign_id=turn.campaign_id, number=turn.number + 1).first()
+        payload["campaign_ended"] = following is None
+        payload["next_deadline"] = _iso(following.deadline) if following is not None else None
         payload["url"] = absolute(reverse("campaign:turn", args=[slug, turn.number]))
     elif event == WebhookEvent.DEADLINE_REMINDER and turn is not None:
         if Turn.objects.filter(pk=turn.pk).values_list("status", flat=True).first() != Turn.Status.OPEN:
@@ -161,8 +164,8 @@ def text_for(payload: dict[str, Any], zone: tzinfo) -> str:
         season = f"{turn.get('season')} {turn.get('year')}"
         line = f"{number} ({season}) is open for orders; deadline {local(payload['deadline'], zone)}"
     elif event == WebhookEvent.TURN_RESOLVED:
-        next_deadline = payload.get("next_deadline")
-        after = f"next deadline {local(next_deadline, zone)}" if next_deadline else "the campaign has ended"
+        ended, next_deadline = payload.get("campaign_ended"), payload.get("next_deadline")
+        after = "the campaign has ended" if ended else f"next deadline {local(next_deadline, zone)}"
         line = f"{number} resolved — {_count(payload.get('battles', 0), 'battle')}; {after}"
         if nation:
             line += f". {nation}'s report: {payload['url']}"
