@@ -15,10 +15,41 @@ from campaign.permissions import CampaignScopedAdmin
 class BattleAdmin(CampaignScopedAdmin):
     """Battles are records of what the dice did: the GM reads them, the turn pipeline writes them."""
 
-    list_display = ("id", "campaign", "turn", "kind", "sea_zone", "port", "winner")
+    list_display = ("id", "campaign", "turn", "kind", "sea_zone", "port", "winner_name")
     list_filter = (("campaign", admin.RelatedOnlyFieldListFilter), "kind")
     list_select_related = ("campaign", "turn", "sea_zone", "port")
-    readonly_fields = ["refight_link", *(f.name for f in Battle._meta.fields)]
+    # The record for people (issue 29): the sides and the winner by name and a link to the readable
+    # report, never the stored JSON (the report page says all of it in words).
+    fields = (
+        "report_link",
+        "campaign",
+        "turn",
+        "kind",
+        "sea_zone",
+        "port",
+        "sequence",
+        "sides_named",
+        "winner_name",
+        "seed",
+        "refight_link",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="Report")
+    def report_link(self, obj: Battle) -> str:
+        url = reverse("battles:detail", args=[obj.campaign.slug, obj.pk])
+        where = obj.port.name if obj.port is not None else obj.sea_zone.name
+        return format_html('<a href="{}">Read the report of the battle at {}</a>', url, where)
+
+    @admin.display(description="Sides")
+    def sides_named(self, obj: Battle) -> str:
+        return " against ".join(_side_name(obj, k) for k in range(len(obj.sides or [])))
+
+    @admin.display(description="Winner")
+    def winner_name(self, obj: Battle) -> str:
+        if obj.winner not in (0, 1) or obj.winner >= len(obj.sides or []):
+            return "No winner"
+        return _side_name(obj, obj.winner)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -31,6 +62,14 @@ class BattleAdmin(CampaignScopedAdmin):
         """The campaign's re-fight page (campaign.repair), by its URL name: battles does not import campaign."""
         url = reverse("admin:campaign_campaign_refight", args=[obj.campaign_id]) + f"?battle={obj.pk}"
         return format_html('<a href="{}">Re-fight this battle with a new seed</a>', url)
+
+
+def _side_name(battle: Battle, k: int) -> str:
+    """A side by its nations' names ("France and Spain"), as the report names it."""
+    side = battle.sides[k] if isinstance(battle.sides[k], dict) else {}
+    codes = [str(c) for c in side.get("nations") or []]
+    names = dict(battle.campaign.nations.filter(code__in=codes).values_list("code", "name"))
+    return " and ".join(names.get(c, c) for c in codes) or str(side.get("name") or f"Side {k + 1}")
 
 
 @admin.register(Engagement)

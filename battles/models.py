@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -205,6 +206,12 @@ class TabletopBattle(models.Model):
         "kept as the battle's record once the battle no longer waits at the table.",
     )
     approved_at = models.DateTimeField(null=True, blank=True, help_text="When the GM approved the result.")
+    history = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='What happened to the result, in order: [{"at", "act", "side", "who", "by"}] — who entered, '
+        "confirmed or disputed it (side 0/1; null: the GM) and what the GM decided.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -246,3 +253,65 @@ class TabletopBattle(models.Model):
         if self.engagement is not None:
             return [list(side.get("nations", [])) for side in self.engagement.sides]
         return []
+
+
+class TablePost(models.Model):
+    """One post of a table battle's thread (issue 29): a side's player or the GM says why a result is
+    wrong, answers, or settles it. Each post is mailed to the battle's other people."""
+
+    table = models.ForeignKey(TabletopBattle, on_delete=models.CASCADE, related_name="posts")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    author_name = models.CharField(max_length=150, help_text="The account's name when it posted.")
+    side = models.SmallIntegerField(null=True, blank=True, help_text="The poster's side (0, 1); empty: the GM.")
+    body = models.TextField(max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(body=""), name="table_post_says_something"),
+            models.CheckConstraint(condition=Q(side__isnull=True) | Q(side__in=[0, 1]), name="table_post_side_0_or_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author_name} on table battle {self.table_id}"
+
+
+class PackPdf(models.Model):
+    """A battle pack printed to PDF by a queued task (issue 27: Chromium never runs inside a request).
+
+    One row per pack as it reads (``html_sha256`` of the self-contained page): asking again for the same
+    pack while it is being printed finds this row and starts no second Chromium; once ``ready`` the
+    stored PDF is served. ``queued`` → ``printing`` (claimed by a conditional UPDATE; a claim older than
+    the lease is taken over) → ``ready`` or ``failed`` (the error kept, shown to whoever asks)."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Waiting to be printed"
+        PRINTING = "printing", "Being printed"
+        READY = "ready", "Printed"
+        FAILED = "failed", "Could not be printed"
+
+    table = models.ForeignKey(TabletopBattle, on_delete=models.CASCADE, related_name="pdfs")
+    html_sha256 = models.CharField(max_length=64, help_text="The printed page's SHA-256: the pack as it read.")
+    html = models.TextField(help_text="The self-contained page to print.")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    pdf = models.BinaryField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    printed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "html_sha256"], name="pack_pdf_once_per_pack_text"),
+            models.CheckConstraint(condition=~Q(state="ready") | Q(pdf__isnull=False), name="pack_pdf_ready_has_pdf"),
+        ]
+        indexes = [models.Index(fields=["requested_by", "created_at"], name="pack_pdf_by_user_recent")]
+
+    def __str__(self) -> str:
+        return f"PDF of table battle {self.table_id}: {self.get_state_display()}"

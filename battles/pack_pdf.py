@@ -4,14 +4,24 @@ Why Chromium: the machines that run Admiralty already have Debian's Chromium (th
 it) and Playwright drives it; WeasyPrint would need Pango and its system libraries besides. The pack's
 HTML page is printed exactly as a browser prints it, with its print stylesheet (A4, no navigation).
 ``settings.CHROMIUM_PATH`` names the browser (Debian's headless shell where installed, else chromium).
+
+Chromium never runs inside a web request (issue 27: four concurrent prints held every web worker):
+``campaign.table_pdf.pack_pdf_request`` records the page to print (one :class:`~battles.models.PackPdf`
+row per pack as it reads) and queues :func:`pack_pdf_print` (the ``battles.pack_pdf_print`` task) after
+commit; the page says "preparing" until the stored PDF is ready.
 """
 
 from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from battles.models import PackPdf
 
 logger = logging.getLogger(__name__)
 
@@ -77,3 +87,29 @@ def html_to_pdf(html: str) -> bytes:
     raise PdfUnavailable(
         f"The PDF could not be printed ({type(last).__name__}: {cause}); use the printable page instead."
     ) from last
+
+
+#: A print claimed longer ago than this is taken over (its worker died half-way).
+PRINT_LEASE = timedelta(minutes=5)
+
+
+def pack_pdf_print(pdf_id: int) -> str:
+    """Print one queued pack (the task's body): claimed by a conditional UPDATE, so that a second
+    delivery of the task, or a second task, prints nothing; a claim past :data:`PRINT_LEASE` is taken
+    over. Returns what happened: ``printed``, ``failed`` or ``skipped``."""
+    now = timezone.now()
+    claimable = Q(state=PackPdf.State.QUEUED) | Q(state=PackPdf.State.PRINTING, claimed_at__lt=now - PRINT_LEASE)
+    if not PackPdf.objects.filter(claimable, pk=pdf_id).update(state=PackPdf.State.PRINTING, claimed_at=now):
+        return "skipped"
+    html = PackPdf.objects.filter(pk=pdf_id).values_list("html", flat=True).get()
+    try:
+        pdf = html_to_pdf(html)
+    except PdfUnavailable as trouble:
+        PackPdf.objects.filter(pk=pdf_id, state=PackPdf.State.PRINTING).update(
+            state=PackPdf.State.FAILED, error=str(trouble)[:300]
+        )
+        return "failed"
+    PackPdf.objects.filter(pk=pdf_id, state=PackPdf.State.PRINTING).update(
+        state=PackPdf.State.READY, pdf=pdf, printed_at=timezone.now()
+    )
+    return "printed"

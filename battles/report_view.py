@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from battles.engine.spec import SpecError, line_eligible
 from battles.engine.text import (
     INTERCEPT_WORDS,
     SIGHTING_WORDS,
@@ -27,6 +28,7 @@ from battles.engine.text import (
     signed,
 )
 from battles.models import Battle, Engagement
+from battles.table_history import history_lines, table_decision
 from fleets.models import Fleet, Ship, ShipClass
 from rules.ruleset import NAVY_NAMES
 from rules.turn_events import BattleFought, event_from_json
@@ -357,6 +359,24 @@ def _ship_views(report: Mapping[str, Any], sides: list[SideView]) -> list[list[S
     return ships
 
 
+def _tabletop_line(report: Mapping[str, Any], sides: list[SideView]) -> None:
+    """A table-fought report lists every ship of the battle: count only those in the line, as the
+    server's report does (its ``in_line``; in reports stored before, the rules' line by class)."""
+    rows = [r for r in report.get("ships") or [] if isinstance(r, Mapping)]
+    for k, side in enumerate(sides):
+        own = [r for r in rows if r.get("side", 0) == k]
+        try:
+            eligible = line_eligible(str(r.get("class", "")) for r in own)
+        except SpecError:  # a class the rules do not know: counted in the line, as before
+            eligible = [True] * len(own)
+        flags = [
+            bool(r["in_line"]) if isinstance(r.get("in_line"), bool) else e for r, e in zip(own, eligible, strict=True)
+        ]
+        for view, flag in zip(side.ship_list, flags, strict=False):
+            view.in_line = flag
+        side.ships = sum(flags)
+
+
 def _ships_out_of_line(battle: Battle, sides: list[SideView], ships: list[list[ShipView]]) -> None:
     """Add the ships that took part without fighting in the line (frigates and smaller, RULES.md §4:
     they share their side's fate) to each side's list. The engine's report holds only the line; the
@@ -465,6 +485,8 @@ def battle_view(battle: Battle) -> BattleView:
     sides = _side_views(battle, report, first_report.get("sides") or [])
     names = [s.name for s in sides]
     ships = _ship_views(report, sides)
+    if kind == "tabletop":
+        _tabletop_line(report, sides)
     _ships_out_of_line(battle, sides, ships)
     dice_raw: list[dict[str, Any]] = list(report.get("dice") or [])
     days: list[DayView] = []
@@ -475,12 +497,19 @@ def battle_view(battle: Battle) -> BattleView:
             notes.append(f"Engagement: {str(report['engagement']).replace('_', ' ')}.")
     elif kind == "tabletop":
         # Issue 15: fought with miniatures; the result was entered, confirmed and approved.
-        entered = (report.get("tabletop") or {}).get("entered_by")
-        notes.append(
-            "Fought on the table; the result was entered"
-            + (f" by {entered}" if entered else "")
-            + " and approved by the game master."
-        )
+        table = report.get("tabletop") or {}
+        history = table.get("history") or []
+        if history:
+            notes.append("Fought on the table. " + " ".join(history_lines(history)))
+            if table_decision(history):
+                notes.append(table_decision(history))
+        else:
+            entered = table.get("entered_by")
+            notes.append(
+                "Fought on the table; the result was entered"
+                + (f" by {entered}" if entered else "")
+                + " and approved by the game master."
+            )
     elif kind in ("fleet_action", "running_the_guns", "garrison_guns"):
         days.append(_day_view(1, report, dice_raw, "", names))
         if report.get("coastal_forts") is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from battles.engagements import engagements_fight_zones
+from battles.pack_pdf import pack_pdf_print as _pack_pdf_print
 
 
 @shared_task(name="battles.battle_resolve", acks_late=True)
@@ -25,3 +26,9 @@ def battle_resolve(turn_id: int, zone_ids: list[int] | int) -> list[int]:
     fought_by = f"task {request.id} on {request.hostname}" if request.id else "battle_resolve called directly"
     zones = [zone_ids] if isinstance(zone_ids, int) else list(zone_ids)
     return engagements_fight_zones(turn_id=turn_id, zone_ids=zones, fought_by=fought_by)
+
+
+@shared_task(name="battles.pack_pdf_print", acks_late=True)
+def pack_pdf_print(pdf_id: int) -> str:
+    """Print a battle pack queued by a request (battles.pack_pdf): idempotent, one Chromium per pack."""
+    return _pack_pdf_print(pdf_id)

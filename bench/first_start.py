@@ -17,6 +17,7 @@ about 2 s.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -49,7 +50,15 @@ def _start(clone: Path, port: int, log: Path) -> tuple[float, float]:
     began = time.monotonic()
     with log.open("ab") as out:
         process = subprocess.Popen(
-            ["make", "run"], cwd=clone, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            ["make", "run"],
+            cwd=clone,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            # As in a terminal: Ctrl-C's SIGINT is not ignored (a bench started in the background of a
+            # non-interactive shell would otherwise pass its ignored SIGINT on, and nothing would stop).
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
     try:
         while True:
@@ -84,5 +93,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"Ctrl-C stopped it in {first_stop:.1f} s")
         print(f"second make run: served after {second:.1f} s (budget 10 s), Ctrl-C stopped it in {second_stop:.1f} s")
         print(f"ratio first/second: {first / second:.1f}")
+        # Where the time went: scripts/run_dev.sh times each step of both starts.
+        steps = [line for line in log.read_text(errors="replace").splitlines() if re.match(r"\[\d+\.\d s\] ", line)]
+        print("steps (first start, then second):\n  " + "\n  ".join(steps))
         # The clone's var/postgres belongs to the database server's account when run as root; the
         # temporary folder's removal (as root) takes it anyway.

@@ -48,7 +48,8 @@ from bench.soak_checks import (
 )
 from bench.soak_web import Api, Broken, Browser, Processes, SmtpSink, Soak
 
-DATABASE = "admiralty_soak"
+#: The database the soak drops and makes afresh; SOAK_DATABASE names another (two soaks at once).
+DATABASE = os.environ.get("SOAK_DATABASE", "admiralty_soak")
 PASSWORD = "soak-Trafalgar-1805"
 #: The nations with players (more join by the seed's choice); the rest keep standing orders.
 PLAYED = ("GB", "FR", "ES")
@@ -162,7 +163,7 @@ class CampaignSoak:
         from campaign.models import Campaign
 
         started = time.monotonic()
-        self.command("load_scenario", "europe-1805", "--slug", self.slug, "--seed", str(self.seed))
+        self.command("load_scenario", "europe-1805", "--start", "--slug", self.slug, "--seed", str(self.seed))
         self.campaign_id = Campaign.objects.values_list("pk", flat=True).get(slug=self.slug)
         starting_position(self.campaign_id)
         gm = f"gm-{self.slug}"

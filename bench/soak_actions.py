@@ -247,8 +247,24 @@ def copy(run: CampaignSoak) -> None:
     settle(in_copy, number)  # the battles the GM sent to the table came along in the export
     if "copy-revert" in run.env.skip:
         return
+    opening = Turn.objects.filter(campaign__slug=run.slug, number=number).values_list("snapshot", flat=True).first()
     run.command("revert_campaign", slug, "--turn", str(number), "--reason", "Back in the copy.")
     run.env.stats["copy_reverts"] += 1
+    if opening is not None:
+        _same_state_as(slug, opening, f"{slug} reverted to turn {number} and {run.slug}'s snapshot of it")
+
+
+def _same_state_as(slug: str, snapshot: dict[str, object], what: str) -> None:
+    """The campaign ``slug``'s state is the one ``snapshot`` holds (ids aside), or the soak is broken."""
+    from campaign.backup import campaign_export
+    from campaign.models import Campaign
+    from tests.repair.worlds import state_of
+    from tests.support.exports import differences, strip_ids
+
+    now = state_of(strip_ids(campaign_export(campaign=Campaign.objects.get(slug=slug), with_snapshots=False)))
+    then = state_of(strip_ids(dict(snapshot)))
+    if now != then:
+        raise Broken(f"the states of {what} differ: {differences(now, then)}")
 
 
 def end(run: CampaignSoak) -> None:

@@ -83,7 +83,7 @@ def _prepare(users_file: Path) -> None:
     _psql(f"CREATE DATABASE {DATABASE}")
     _manage("migrate", "--noinput", "-v", "0")
     for k in range(CAMPAIGNS):
-        _manage("load_scenario", "europe-1805", "--slug", f"bench-{k + 1}", "--seed", str(k + 1))
+        _manage("load_scenario", "europe-1805", "--start", "--slug", f"bench-{k + 1}", "--seed", str(k + 1))
     password = secrets.token_urlsafe(12)
     code = _PLAYERS.replace("PASSWORD", repr(password)).replace("TARGET", repr(str(users_file)))
     _manage("shell", code=code)

@@ -14,8 +14,10 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -23,9 +25,17 @@ from django.utils.html import format_html
 
 from campaign.audit_admin import AuditEntryAdmin as AuditEntryAdmin  # registers the audit log's page
 from campaign.beat_admin import beat_admin_for_superusers_only
-from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_resolve_now, gm_turn_retry
+from campaign.gm_actions import (
+    gm_campaign_delete,
+    gm_campaign_pause,
+    gm_campaign_resume,
+    gm_turn_resolve_now,
+    gm_turn_retry,
+)
 from campaign.gm_admin.backup_pages import BackupPages
+from campaign.gm_admin.base import people_pickers
 from campaign.gm_admin.desk import DeskPages
+from campaign.gm_admin.forms import DeleteCampaignForm
 from campaign.gm_admin.nation_pages import NationPages
 from campaign.gm_admin.needs_you import NeedsYouPages
 from campaign.gm_admin.rules_editor import RulesEditorPages
@@ -36,10 +46,10 @@ from campaign.mail.admin import AnnouncementAdmin as AnnouncementAdmin  # regist
 from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
 from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms, is_superuser
-from campaign.players import PlayerError, player_replace
+from campaign.players import PlayerError, account_by_email, player_replace
 from campaign.repair.admin import CampaignRevertAdmin as CampaignRevertAdmin  # registers the archive's page
 from campaign.repair.admin import RepairAdminMixin
-from campaign.turn.lifecycle import TurnControlError
+from campaign.turn.lifecycle import TurnControlError, clock_turn
 
 
 class NationInline(CampaignScopedInline):
@@ -73,12 +83,31 @@ DISPATCH_OPTION_LABELS = {
 
 class CampaignAdminForm(forms.ModelForm[Campaign]):
     """The campaign's change form (its fields come from the admin's fieldsets), with the dispatch
-    options' labels."""
+    options' labels, and a co-GM added by the exact address of their (staff) account."""
+
+    co_gm_email = forms.EmailField(
+        required=False,
+        label="Add a co-GM by email",
+        help_text="The exact address of an existing staff account: they run the campaign like you.",
+    )
 
     class Meta:
         model = Campaign
         fields = tuple(DISPATCH_OPTION_LABELS)
         labels = DISPATCH_OPTION_LABELS
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        email = data.get("co_gm_email")
+        if email and "co_gms" in self.fields:
+            account = account_by_email(email)
+            if account is None:
+                self.add_error("co_gm_email", f"No account has the address {email}; an administrator creates it.")
+            elif not account.is_staff:
+                self.add_error("co_gm_email", f"The account of {email} is not staff, so it cannot open the admin.")
+            else:
+                data["co_gms"] = [*data.get("co_gms", []), account]
+        return data
 
 
 @admin.register(Campaign)
@@ -103,7 +132,7 @@ class CampaignAdmin(
     LIFECYCLE = ("slug", "scenario", "status", "turn_number", "season", "year", "start_year", "seed", "created_at")
     readonly_fields = ("gm_links", "rules_link", "turn_controls", "repair_links", *LIFECYCLE)
     fieldsets = (
-        (None, {"fields": ("name", "gm_links", "gm", "co_gms")}),
+        (None, {"fields": ("name", "gm_links", "gm", "co_gms", "co_gm_email")}),
         ("House options", {"fields": ("show_readiness", "nmr_policy", "reminder_hours", "rules_link")}),
         (
             "Dispatches (house options of the players' diplomacy)",
@@ -131,8 +160,36 @@ class CampaignAdmin(
         )
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        """Deleting a campaign deletes its turns, battles, ledger and reports: superusers only."""
-        return is_superuser(request.user) and super().has_delete_permission(request, obj)
+        """Deleting a campaign deletes its turns, battles, ledger and reports: superusers, and the owner GM
+        of one campaign that is being set up or has ended (never one being played, never from the list)."""
+        if is_superuser(request.user):
+            return super().has_delete_permission(request, obj)
+        closed = (Campaign.Status.SETUP, Campaign.Status.ENDED)
+        return obj is not None and obj.status in closed and can_appoint_gms(request.user, obj)
+
+    def delete_view(self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None) -> Any:
+        """Delete a campaign being set up or ended: its export offered first, its name typed to confirm
+        (gm_campaign_delete). Django's own page would stop at the nations, which no one may delete."""
+        campaign = self._campaign(request, int(object_id)) if object_id.isdigit() else None
+        if campaign is None or not self.has_delete_permission(request, campaign):
+            raise PermissionDenied
+        form = DeleteCampaignForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                name = gm_campaign_delete(campaign=campaign, actor=request.user, typed_name=form.cleaned_data["name"])
+            except TurnControlError as exc:
+                form.add_error("name", str(exc))
+            else:
+                self.message_user(request, f"{name} is deleted; its audit log keeps who deleted it.")
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_changelist"))
+        context = self._context(
+            request,
+            f"Delete {campaign}",
+            campaign=campaign,
+            form=form,
+            export_url=reverse("admin:campaign_campaign_export", args=[campaign.pk]),
+        )
+        return TemplateResponse(request, "admin/campaign/delete_campaign.html", context)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None) -> Any:
         """A campaign is started from a scenario (the Start page), never typed in field by field."""
@@ -157,6 +214,19 @@ class CampaignAdmin(
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         """The list opens with the last turn sweep and how many turns are due, resolving and failed."""
         return super().changelist_view(request, {**(extra_context or {}), "turns_summary": turns_summary()})
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        people_pickers(form, request.user, obj, ("gm", "co_gms"))
+        return form
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Without the right to appoint GMs, no co-GM is added by email either."""
+        if obj is not None and not can_appoint_gms(request.user, obj):
+            first, *rest = super().get_fieldsets(request, obj)
+            fields = tuple(f for f in first[1]["fields"] if f != "co_gm_email")
+            return [(first[0], {**first[1], "fields": fields}), *rest]
+        return super().get_fieldsets(request, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """A co-GM runs the campaign but does not choose who runs it: the owner and superusers do."""
@@ -183,13 +253,37 @@ class CampaignAdmin(
             reverse("admin:campaign_campaign_extend", args=[obj.pk]),
         )
 
+    def _asked(self, request: HttpRequest, queryset: QuerySet[Campaign], title: str, explain: str) -> Any:
+        """The confirmation page of a list action (None once confirmed): the chosen campaigns, each with
+        its current deadline; its button sends the same action again, confirmed."""
+        if request.POST.get("confirmed") == "yes" or not queryset.exists():
+            return None  # confirmed, or none of the chosen rows is the user's: nothing to ask about
+        chosen = [(campaign, clock_turn(campaign)) for campaign in queryset]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "explain": explain,
+            "chosen": chosen,
+            "action": request.POST.get("action", ""),
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/campaign/action_confirm.html", context)
+
     @admin.action(description="Pause the selected campaigns (deadlines move by the pause)")
-    def pause_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+    def pause_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> Any:
+        explain = "The clock stops: no turn resolves until you resume; the deadline then moves on by the pause."
+        if asked := self._asked(request, queryset, "Pause these campaigns?", explain):
+            return asked
         self._control(request, queryset, gm_campaign_pause, "paused")
+        return None
 
     @admin.action(description="Resume the selected campaigns")
-    def resume_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+    def resume_campaigns(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> Any:
+        explain = "The clock runs again; each deadline moves on by the time its campaign was paused."
+        if asked := self._asked(request, queryset, "Resume these campaigns?", explain):
+            return asked
         self._control(request, queryset, gm_campaign_resume, "resumed")
+        return None
 
     def _control(self, request: HttpRequest, queryset: QuerySet[Campaign], service: Any, verb: str) -> None:
         for campaign in queryset:
@@ -201,7 +295,13 @@ class CampaignAdmin(
                 self.message_user(request, f"{campaign.name} {verb}.", messages.SUCCESS)
 
     @admin.action(description="Resolve the open turn now (through the workers, as at the deadline)")
-    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> None:
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Campaign]) -> Any:
+        explain = (
+            "Each open turn is resolved at once, before its deadline, with the orders entered so far; "
+            "it cannot be undone except by reverting the campaign."
+        )
+        if asked := self._asked(request, queryset, "Resolve the open turns now?", explain):
+            return asked
         for campaign in queryset:
             try:
                 turn = gm_turn_resolve_now(campaign=campaign, actor=request.user)
@@ -214,6 +314,7 @@ class CampaignAdmin(
                 "(Turns list). A failure is shown there with its error.",
                 messages.SUCCESS,
             )
+        return None
 
     @admin.display(description="Season")
     def season_year(self, obj: Campaign) -> str:
@@ -243,6 +344,11 @@ class NationAdmin(NationPages, CampaignScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a nation's ledger, orders and reports are history
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        people_pickers(form, request.user, obj.campaign if obj is not None else None, ("player",))
+        return form
 
     def save_model(self, request: HttpRequest, obj: Nation, form: forms.ModelForm[Nation], change: bool) -> None:
         """A new player goes through the replacement service (old one out at once, both told, audited)."""

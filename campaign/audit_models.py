@@ -23,10 +23,12 @@ class AuditAction(models.TextChoices):
     """The actions the code records; ``AuditEntry.action`` is free text (a new service may add its own),
     these are the known ones with their labels for people."""
 
+    CAMPAIGN_CREATED = "campaign_created", "Campaign created (setting up)"
     CAMPAIGN_STARTED = "campaign_started", "Campaign started"
     CAMPAIGN_PAUSED = "campaign_paused", "Campaign paused"
     CAMPAIGN_RESUMED = "campaign_resumed", "Campaign resumed"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended"
+    CAMPAIGN_DELETED = "campaign_deleted", "Campaign deleted"
     CAMPAIGN_EXPORTED = "campaign_exported", "Campaign exported"
     CAMPAIGN_IMPORTED = "campaign_imported", "Campaign imported"
     TURN_RESOLVE_NOW = "turn_resolve_now", "Turn resolved now"
@@ -64,6 +66,18 @@ class AuditAction(models.TextChoices):
     ANNOUNCEMENT_SENT = "announcement_sent", "Announcement sent"
     INVITATION_REVOKED = "invitation_revoked", "Invitation revoked"
     INVITATION_RESENT = "invitation_resent", "Invitation sent again"
+    TABLE_SENT = "table_sent", "Battle sent to the table"
+    TABLE_ASKED = "table_asked", "Table battle asked for"
+    TABLE_REQUEST_APPROVED = "table_request_approved", "Table request approved"
+    TABLE_REQUEST_DECLINED = "table_request_declined", "Table request declined"
+    TABLE_UNMARKED = "table_unmarked", "Table marking withdrawn"
+    TABLE_DICE = "table_dice", "Table battle's dice rolled or entered"
+    TABLE_RESULT_ENTERED = "table_result_entered", "Table result entered"
+    TABLE_RESULT_CONFIRMED = "table_result_confirmed", "Table result confirmed"
+    TABLE_RESULT_DISPUTED = "table_result_disputed", "Table result disputed"
+    TABLE_RESULT_APPROVED = "table_result_approved", "Table result approved"
+    TABLE_FOUGHT_AUTOMATICALLY = "table_fought_automatically", "Table battle fought by the dice instead"
+    TABLE_POSTED = "table_posted", "Post on a table battle's thread"
 
 
 class AuditEntry(models.Model):

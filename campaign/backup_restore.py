@@ -28,6 +28,7 @@ from campaign.backup_rows import (
     port_state_fields,
     ship_fields,
 )
+from campaign.backup_snapshots import ImportedIds, order_body_renamed, snapshot_renamed
 from campaign.backup_tabletop import TableRefs, table_battles_restore
 from campaign.models import (
     DISPATCH_OPTIONS,
@@ -58,7 +59,7 @@ def campaign_rows_restore(doc: dict[str, Any], *, slug: str, gm: User | None, pl
         port={key: p.pk for key, p in ports.items()},
     )
     refs, ship_ids = _restore_forces(doc, refs)
-    turns, battle_ids = _restore_ledger_and_turns(doc, campaign, refs)
+    turns, battle_ids = _restore_ledger_and_turns(doc, campaign, refs, ship_ids)
     _import_history(doc, campaign, nations, refs, turns, ship_ids)
     # Issues 15 and 16, in files written since (older ones have none: read as none).
     dispatches_restore(doc, refs=refs, people=DocumentPeople(doc=doc, gm=gm, players=players))
@@ -227,10 +228,11 @@ def _restore_forces(doc: dict[str, Any], refs: RowRefs) -> tuple[RowRefs, dict[i
 
 
 def _restore_ledger_and_turns(
-    doc: dict[str, Any], campaign: Campaign, refs: RowRefs
+    doc: dict[str, Any], campaign: Campaign, refs: RowRefs, ship_ids: dict[int, int]
 ) -> tuple[dict[int, Turn], dict[int, int]]:
     """The ledger, the turns (with their snapshots and re-fight seeds) and the battles; returns the
-    turns by number and the document's battle ids mapped to the new ones."""
+    turns by number and the document's battle ids mapped to the new ones. Each snapshot is written
+    once the battles are: it quotes the rows this import wrote (campaign.backup_snapshots)."""
     LedgerEntry.objects.bulk_create([ledger_entry(e, refs) for e in doc["ledger"]])
     turns = {
         t["number"]: Turn.objects.create(
@@ -244,7 +246,6 @@ def _restore_ledger_and_turns(
             paused_at=parse_datetime(t["paused_at"]) if t["paused_at"] else None,
             dice_log=t["dice_log"],
             reseeds=t.get("reseeds", {}),  # absent from files written before re-fights (issue 11)
-            snapshot=doc.get("snapshots", {}).get(str(t["number"])),
         )
         for t in doc["turns"]
     }
@@ -267,30 +268,19 @@ def _restore_ledger_and_turns(
             for b in doc["battles"]
         ]
     )
-    return turns, {b["id"]: row.pk for b, row in zip(doc["battles"], battles, strict=True)}
+    battle_ids = {b["id"]: row.pk for b, row in zip(doc["battles"], battles, strict=True)}
+    ids = ImportedIds(fleet=refs.fleet, ship=ship_ids, land_unit=refs.land_unit, battle=battle_ids)
+    snapshots = doc.get("snapshots", {})
+    with_snapshot = [t for number, t in turns.items() if str(number) in snapshots]
+    for turn in with_snapshot:
+        turn.snapshot = snapshot_renamed(snapshots[str(turn.number)], ids)
+    Turn.objects.bulk_update(with_snapshot, ["snapshot"], batch_size=20)
+    return turns, battle_ids
 
 
 def _nations_of_sides(sides: list[Any]) -> list[str]:
     """Who sees a battle from a file written before ``seen_by`` was exported: the nations that fought."""
     return sorted({code for side in sides if isinstance(side, dict) for code in side.get("nations") or []})
-
-
-# Keys of order bodies that hold database ids (README "Orders JSON"): remapped on restore.
-_FLEET_KEYS = ("fleet", "to_fleet", "into")
-_SHIP_KEYS = ("ship",)
-
-
-def _order_body(body: dict[str, Any], fleet_ids: dict[int, int], ship_ids: dict[int, int]) -> dict[str, Any]:
-    out = dict(body)
-    for key in _FLEET_KEYS:
-        if isinstance(out.get(key), int):
-            out[key] = fleet_ids.get(out[key], out[key])
-    for key in _SHIP_KEYS:
-        if isinstance(out.get(key), int):
-            out[key] = ship_ids.get(out[key], out[key])
-    if isinstance(out.get("ships"), list):
-        out["ships"] = [ship_ids.get(i, i) if isinstance(i, int) else i for i in out["ships"]]
-    return out
 
 
 def _import_history(
@@ -311,7 +301,7 @@ def _import_history(
                 nation=nations[o["nation"]],
                 position=o["position"],
                 kind=o["kind"],
-                body=_order_body(o["body"], fleet_ids, ship_ids),
+                body=order_body_renamed(o["body"], fleet_ids, ship_ids),
                 fleet_id=refs.fleet_id(o["fleet"]),
                 outcome=o["outcome"],
                 outcome_note=o["outcome_note"],

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
-from battles.models import Engagement, TabletopBattle
+from battles.models import Engagement, TablePost, TabletopBattle
 from campaign.backup_rows import DocKeys, RowRefs
 from campaign.models import Campaign
 from fleets.models import Admiral
@@ -52,6 +52,7 @@ def table_battles_export(campaign: Campaign, keys: DocKeys) -> list[dict[str, An
     rows = (
         TabletopBattle.objects.filter(campaign=campaign)
         .select_related("turn", "engagement")
+        .prefetch_related("posts")
         .defer("turn__snapshot", "turn__dice_log")  # only the turn's number is written
         .order_by("turn__number", "kind", "place")
     )
@@ -74,6 +75,11 @@ def table_battles_export(campaign: Campaign, keys: DocKeys) -> list[dict[str, An
             "note": t.note,
             "record": t.record,
             "approved_at": _dt(t.approved_at),
+            "history": t.history,
+            "posts": [
+                {"author": p.author_name, "side": p.side, "body": p.body, "at": _dt(p.created_at)}
+                for p in t.posts.all()
+            ],
         }
         for t in rows
     ]
@@ -107,20 +113,26 @@ def _result_out(result: Mapping[str, Any], admirals: Mapping[int, str]) -> dict[
     return {**result, "admirals_lost": [admirals.get(a, a) for a in result["admirals_lost"]]}
 
 
-def _result_in(result: Mapping[str, Any], refs: TableRefs) -> dict[str, Any]:
-    """The entered result with its ships and lost admirals named by the rows the import wrote."""
+def result_ships_renamed(result: Mapping[str, Any], ship: Mapping[int, int]) -> dict[str, Any]:
+    """An entered result with its ships named by ``ship`` (the document's id → the row's)."""
     out = dict(result)
     if isinstance(out.get("ships"), list):
         out["ships"] = [
-            {**row, "ship": refs.ship.get(row["ship"], row["ship"])} if isinstance(row, dict) else row
+            {**row, "ship": ship.get(row["ship"], row["ship"])} if isinstance(row, dict) else row
             for row in out["ships"]
         ]
+    return out
+
+
+def _result_in(result: Mapping[str, Any], refs: TableRefs) -> dict[str, Any]:
+    """The entered result with its ships and lost admirals named by the rows the import wrote."""
+    out = result_ships_renamed(result, refs.ship)
     if isinstance(out.get("admirals_lost"), list):
         out["admirals_lost"] = [refs.admiral.get(a, a) if isinstance(a, str) else a for a in out["admirals_lost"]]
     return out
 
 
-def _pack_in(pack: Any, land_unit: Mapping[int, int]) -> Any:
+def pack_units_renamed(pack: Any, land_unit: Mapping[int, int]) -> Any:
     """A storming's pack keeps the siege as phase 6 found it, its units as [id, nation, siege train]:
     the ids become those the import wrote (the storming's result removes those very units)."""
     if not isinstance(pack, dict) or not isinstance(pack.get("siege"), dict):
@@ -132,7 +144,7 @@ def _pack_in(pack: Any, land_unit: Mapping[int, int]) -> Any:
     return {**pack, "siege": siege}
 
 
-def _sides_in(sides: list[Any], fleet: Mapping[int, int]) -> list[Any]:
+def sides_fleets_renamed(sides: list[Any], fleet: Mapping[int, int]) -> list[Any]:
     """An engagement's sides naming the fleets the import wrote (phase 4 and the pack load them)."""
     out = []
     for side in sides:
@@ -166,7 +178,7 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
                 sequence=e["sequence"],
                 kind=e["kind"],
                 step=e["step"],
-                sides=_sides_in(e["sides"], rows.fleet),
+                sides=sides_fleets_renamed(e["sides"], rows.fleet),
                 interceptor=e["interceptor"],
                 context=e["context"],
                 status=e["status"],
@@ -176,7 +188,7 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
                 battle_id=refs.battle[e["battle"]] if e["battle"] is not None else None,
                 result=e["result"],
             )
-        TabletopBattle.objects.create(
+        table = TabletopBattle.objects.create(
             campaign_id=rows.campaign_id,
             turn_id=refs.turn[t["turn"]],
             kind=t.get("kind", TabletopBattle.Kind.BATTLE),
@@ -191,8 +203,15 @@ def table_battles_restore(doc: Mapping[str, Any], *, refs: TableRefs) -> None:
             entered_by=t["entered_by"],
             confirmed=t["confirmed"],
             dispute=t["dispute"],
-            pack=_pack_in(t["pack"], rows.land_unit),
+            pack=pack_units_renamed(t["pack"], rows.land_unit),
             note=t["note"],
             record=t.get("record", ""),
             approved_at=_when(t.get("approved_at")),
+            history=t.get("history", []),
         )
+        # The thread as it was: names as they were written (accounts are not part of a campaign's file).
+        for post in t.get("posts", []):
+            made = TablePost.objects.create(
+                table=table, author_name=post["author"], side=post["side"], body=post["body"]
+            )
+            TablePost.objects.filter(pk=made.pk).update(created_at=_when(post["at"]) or made.created_at)

@@ -23,6 +23,7 @@ from campaign.orders.describe import order_in_words
 from campaign.orders.names import campaign_order_names
 from campaign.players import INVITATION_MAX_AGE_DAYS
 from fleets.models import Ship
+from rules.ruleset import SETTINGS
 from rules.turn_events import report_events
 
 
@@ -99,7 +100,7 @@ class NeedsYou:
     """One line of the desk's "Needs you" list: what waits for the GM, in words, and which buttons
     answer it (``kind`` picks them in the template; the ids say what they act on)."""
 
-    kind: str  # failed_turn | nmr | table | request | dispute | confirmed | mail | invitation
+    kind: str  # setup | failed_turn | nmr | table | request | dispute | confirmed | mail | invitation
     text: str
     error: str = ""
     turn_pk: int | None = None
@@ -147,6 +148,14 @@ class Desk:
         """Everything waiting for the GM, the most urgent first (read from what the desk holds: no query)."""
         needs: list[NeedsYou] = []
         turn = self.turn
+        if self.campaign.status == Campaign.Status.SETUP:
+            needs.append(
+                NeedsYou(
+                    "setup",
+                    f"{self.campaign.name} is being set up: its clock does not run yet. Invite the players, "
+                    "review the rules, then start it.",
+                )
+            )
         if turn is not None and self.failed:
             if self.gave_up:
                 text = (
@@ -363,3 +372,41 @@ __all__ = [
     "NeedsYou",
     "desk_for_gm",
 ]
+
+
+@dataclass(frozen=True)
+class SetupNation:
+    """One nation on the Start check list: who plays it, or whose invitation waits, or nobody."""
+
+    name: str
+    player: str  # username, or ""
+    invited: str  # the address of an open invitation, or ""
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.player)
+
+
+@dataclass(frozen=True)
+class SetupChecklist:
+    nations: list[SetupNation]
+    house_rules: int  # how many rule settings differ from the rules' own numbers
+
+    @property
+    def unplayed(self) -> list[SetupNation]:
+        return [n for n in self.nations if not n.ok]
+
+
+def setup_checklist(*, campaign: Campaign) -> SetupChecklist:
+    """What the GM checks before pressing Start: each nation's player (or the invitation not yet
+    accepted), and how many house rules the campaign has (two queries)."""
+    invited: dict[str, str] = {}
+    for invitation in _pending_invitations(campaign):  # the newest first
+        invited.setdefault(invitation.nation, invitation.email)
+    nations = [
+        SetupNation(name=n.name, player=n.player.get_username() if n.player else "", invited=invited.get(n.name, ""))
+        for n in Nation.objects.filter(campaign=campaign).select_related("player").order_by("name")
+    ]
+    flat = campaign.ruleset.flat
+    house = sum(1 for setting in SETTINGS if flat.get(setting.key, setting.default) != setting.default)
+    return SetupChecklist(nations=nations, house_rules=house)

@@ -20,7 +20,7 @@ from campaign.audit import audit_record
 from campaign.audit_models import AuditAction
 from campaign.backup import campaign_export
 from campaign.models import Campaign, Invitation, LedgerEntry, Nation, Turn
-from campaign.notifications import campaign_ended_record, invitation_record
+from campaign.notifications import campaign_ended_record, clock_changed_record, invitation_record
 from campaign.players import INVITATION_MAX_AGE_DAYS, PlayerError, invitation_url
 from campaign.queueing import QUEUE_DOWN_MESSAGE, broker_problem, send_after_commit
 from campaign.scenario import ScenarioError, scenario_load
@@ -258,15 +258,24 @@ def campaign_start(
     actor: Actor,
     now: datetime | None = None,
 ) -> Campaign:
-    """A new campaign from a scenario (the ``load_scenario`` service), run by ``gm``: its first turn ends
-    at ``first_deadline`` and each later one ``turn_length_days`` after the previous resolution (the
-    deadline rhythm, a ruleset setting). Raises ``ScenarioError``/``RulesetError`` and writes nothing."""
+    """A new campaign from a scenario (the ``load_scenario`` service), run by ``gm`` and being set up: its
+    clock does not run until the GM starts it (:func:`gm_campaign_clock_start`). Its first turn is planned
+    to end at ``first_deadline`` and each later one ``turn_length_days`` after the previous resolution
+    (the deadline rhythm, a ruleset setting). Raises ``ScenarioError``/``RulesetError`` and writes nothing."""
     now = now or timezone.now()
     if first_deadline <= now:
         raise ScenarioError(
             f"The first deadline ({first_deadline:%Y-%m-%d %H:%M} UTC) has passed; choose a time in the future."
         )
-    campaign = scenario_load(name=scenario, slug=slug, display_name=name, seed=seed, gm=gm, now=now)  # type: ignore[arg-type]
+    campaign = scenario_load(
+        name=scenario,
+        slug=slug,
+        display_name=name,
+        seed=seed,
+        gm=gm,  # type: ignore[arg-type]
+        now=now,
+        start=False,
+    )
     campaign = campaign_settings_update(campaign=campaign, values={"calendar.turn_length_days": turn_length_days})
     turn = Turn.objects.get(campaign=campaign, number=1)
     turn.deadline = first_deadline
@@ -277,8 +286,9 @@ def campaign_start(
     audit_record(
         campaign=campaign,
         actor=actor,
-        action=AuditAction.CAMPAIGN_STARTED,
-        summary=f"{campaign.name} started from the scenario {scenario}, run by {gm.get_username()}.",
+        action=AuditAction.CAMPAIGN_CREATED,
+        summary=f"{campaign.name} created from the scenario {scenario}, run by {gm.get_username()}; "
+        "its clock runs once the GM starts it.",
         after={
             "scenario": scenario,
             "slug": campaign.slug,
@@ -288,6 +298,43 @@ def campaign_start(
         },
     )
     return campaign
+
+
+@transaction.atomic
+def gm_campaign_clock_start(
+    *, campaign: Campaign, actor: Actor, first_deadline: datetime, now: datetime | None = None
+) -> Turn | None:
+    """Start a campaign that is being set up: its clock runs from now, the open turn ending at
+    ``first_deadline``; every player is told by mail, audited. Refused (nothing written) unless the
+    campaign is being set up, or when the deadline is not in the future."""
+    now = now or timezone.now()
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status != Campaign.Status.SETUP:
+        state = locked.get_status_display().lower()
+        raise TurnControlError(f"{locked.name} is {state}; only a campaign being set up can be started.")
+    if first_deadline <= now:
+        raise TurnControlError("That first deadline has passed; choose a time in the future.")
+    locked.status = Campaign.Status.ACTIVE
+    locked.save(update_fields=["status"])
+    campaign.status = locked.status
+    turn = clock_turn(locked)
+    before = _deadline(turn)
+    if turn is not None:
+        turn.deadline = first_deadline
+        # The turn's opening backup again: a revert to it must find the campaign running, with this deadline.
+        turn.snapshot = campaign_export(campaign=locked, with_snapshots=False)
+        turn.save(update_fields=["deadline", "snapshot"])
+    clock_changed_record(campaign=locked, turn=turn, change="started", now=now)
+    audit_record(
+        campaign=locked,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_STARTED,
+        summary=f"{locked.name} started: its clock runs; turn {locked.turn_number} ends "
+        f"{first_deadline.astimezone(UTC):%Y-%m-%d %H:%M} UTC.",
+        before={"status": Campaign.Status.SETUP.value, "deadline": before},
+        after={"status": locked.status, "deadline": _deadline(turn)},
+    )
+    return turn
 
 
 @transaction.atomic
@@ -307,7 +354,7 @@ def campaign_end(*, campaign: Campaign, actor: Actor, reason: str = "", now: dat
     turn = Turn.objects.filter(campaign=locked).order_by("-number").first()
     standings = campaign_standings(locked.pk)
     if turn is not None:
-        campaign_ended_record(campaign=locked, turn=turn, now=now)
+        campaign_ended_record(campaign=locked, turn=turn, now=now, reason=reason)
     leader = ", ".join(s.name for s in standings if s.place == 1) or "nobody"
     audit_record(
         campaign=locked,
@@ -319,6 +366,31 @@ def campaign_end(*, campaign: Campaign, actor: Actor, reason: str = "", now: dat
         reason=reason,
     )
     return locked
+
+
+@transaction.atomic
+def gm_campaign_delete(*, campaign: Campaign, actor: Actor, typed_name: str) -> str:
+    """Delete a campaign that is being set up or has ended, with all its rows; the GM types its name to
+    confirm. The audit log keeps a last entry saying who deleted it (the log outlives its campaign).
+    Returns the name; ``TurnControlError`` (nothing deleted) for a campaign in play or a wrong name."""
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if locked.status not in (Campaign.Status.SETUP, Campaign.Status.ENDED):
+        state = locked.get_status_display().lower()
+        raise TurnControlError(
+            f"{locked.name} is {state}: only a campaign being set up or ended can be deleted; end it first."
+        )
+    if " ".join(typed_name.split()) != locked.name:
+        raise TurnControlError(f"Type the campaign's name exactly as it is written, {locked.name}, to delete it.")
+    audit_record(
+        campaign=locked,
+        actor=actor,
+        action=AuditAction.CAMPAIGN_DELETED,
+        summary=f"{locked.name} ({locked.get_status_display().lower()}) deleted by its GM, with all its rows.",
+        before={"status": locked.status, "slug": locked.slug, "turn": locked.turn_number},
+    )
+    name = locked.name
+    locked.delete()
+    return name
 
 
 # --- invitations not yet accepted ----------------------------------------------------------------

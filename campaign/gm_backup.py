@@ -4,8 +4,7 @@ new name and slug, run by the GM who imports it, its players mapped) — each au
 
 The export's entry goes to the exported campaign; the import's ("imported") to the new copy, naming
 where it came from, so the copy's log ends with how it came to be. ``import_campaign`` on the command
-line stays a plain restore with no entry of its own: a backup must round-trip exactly (its audit log
-included).
+line is the same service (issue 25): a restored backup's log is the exported one plus that entry.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from campaign.audit_models import AuditAction
 from campaign.backup import BackupError, campaign_export, campaign_import
 from campaign.gm_actions import Actor
 from campaign.models import Campaign
+from rules.names import name_fault, name_normalised
 
 NAME_MAX = Campaign._meta.get_field("name").max_length or 100
 
@@ -53,7 +53,10 @@ def gm_campaign_import(
     ``players`` given to its user, renamed ``name`` if given — and write its "imported" audit entry,
     naming where it came from. All or nothing: a ``BackupError`` lists every problem, nothing written."""
     if name is not None:
-        name = " ".join(name.split())
+        fault = name_fault(name)
+        if fault is not None:
+            raise BackupError(f"The copy's name cannot be used: {fault}.")
+        name = name_normalised(name)
         if not name:
             raise BackupError("Give the copy a name; players read it on every page and mail.")
         if len(name) > NAME_MAX:

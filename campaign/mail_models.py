@@ -32,6 +32,8 @@ class MailEvent(models.TextChoices):
     NATION_TAKEN = "nation_taken", "Your nation given to another player"
     TABLE_BATTLE = "table_battle", "A battle of yours goes to the table"
     DISPATCH_REPORTED = "dispatch_reported", "A dispatch reported to the GM (to game masters)"
+    TURN_FAILED = "turn_failed", "Turn resolution failed (to game masters, at once)"
+    TABLE_POST = "table_post", "A post on a battle of yours at the table"
     WEBHOOK_DISABLED = "webhook_disabled", "A webhook of yours was switched off after failures"
 
 

@@ -46,6 +46,7 @@ from campaign.webhook_models import Webhook as Webhook
 from campaign.webhook_models import WebhookDelivery as WebhookDelivery
 from campaign.webhook_models import WebhookEvent as WebhookEvent
 from campaign.webhook_models import WebhookFormat as WebhookFormat
+from ports.names import NameField, name_check
 from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, Ruleset
 
 slug_validator = RegexValidator(
@@ -85,7 +86,7 @@ class Campaign(models.Model):
         ENDED = "ended", "Ended"
 
     slug = models.SlugField(max_length=49, unique=True, validators=[slug_validator])
-    name = models.CharField(max_length=100)
+    name = NameField(max_length=100)
     scenario = models.CharField(max_length=50, blank=True, help_text="Scenario it was loaded from.")
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -187,6 +188,7 @@ class Campaign(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
+            name_check("name", "campaign_name_has_no_control_characters"),
             models.CheckConstraint(condition=Q(seed__gte=0), name="campaign_seed_non_negative"),
             models.CheckConstraint(
                 condition=Q(dispatch_max_length__gte=1, dispatch_max_length__lte=10000),
@@ -230,7 +232,7 @@ class Nation(models.Model):
         validators=[RegexValidator(r"^[A-Z]{2,3}$", "Use 2–3 capital letters, e.g. GB.")],
         help_text="Unique in the campaign, e.g. GB.",
     )
-    name = models.CharField(max_length=60)
+    name = NameField(max_length=60)
     navy = models.CharField(max_length=2, choices=NAVY_CHOICES, help_text="Picks the nationality modifiers.")
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -258,6 +260,7 @@ class Nation(models.Model):
     class Meta:
         ordering = ["campaign", "code"]
         constraints = [
+            name_check("name", "nation_name_has_no_control_characters"),
             models.UniqueConstraint(fields=["campaign", "code"], name="nation_code_unique_in_campaign"),
             models.UniqueConstraint(
                 fields=["campaign", "player"],

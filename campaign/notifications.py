@@ -135,6 +135,20 @@ def turn_resolved_record(*, turn: Turn, now: datetime) -> int:
     return count
 
 
+def turn_failed_record(*, turn_id: int, now: datetime) -> int:
+    """To every GM of the turn's campaign (owner and co-GMs), at once: the turn's resolution failed,
+    with its error (read when the mail is sent). Once per turn, however often the sweep retries it."""
+    campaign = Campaign.objects.only("gm_id").get(turns__pk=turn_id)
+    gms = sorted({*campaign.co_gms.values_list("pk", flat=True), *([campaign.gm_id] if campaign.gm_id else [])})
+    return deliveries_record(
+        campaign_id=campaign.pk,
+        event=MailEvent.TURN_FAILED,
+        recipients=[(user_id, None) for user_id in gms],
+        turn_id=turn_id,
+        now=now,
+    )
+
+
 def missed_deadline_record(*, turn: Turn, now: datetime) -> int:
     """To each player whose nation entered no orders for the turn (its standing orders held) — not to
     one that pressed Ready with none: it chose to let its standing orders stand."""
@@ -305,10 +319,10 @@ def players_given_record(*, campaign_id: int, now: datetime) -> int:
     )
 
 
-def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime) -> int:
+def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime, reason: str = "") -> int:
     """To every player and every GM (owner and co-GMs): the campaign ended with ``turn``, with the
     final standings as they stand in this transaction (kept in the delivery, so later changes to the
-    rows cannot alter what the mail says)."""
+    rows cannot alter what the mail says) and why it ended (the GM's reason, or the victory reached)."""
     players = _players(campaign.pk)
     gms: set[int] = set(campaign.co_gms.values_list("pk", flat=True))
     if campaign.gm_id is not None:
@@ -326,6 +340,7 @@ def campaign_ended_record(*, campaign: Campaign, turn: Turn, now: datetime) -> i
             "standings": [standing.as_data() for standing in campaign_standings(campaign.pk)],
             "victory": victory_description(campaign),
             "points": campaign.victory == Victory.POINTS,
+            "reason": reason.strip(),
         },
     )
 

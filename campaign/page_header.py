@@ -30,6 +30,8 @@ def page_paths(viewer: Viewer) -> dict[str, str]:
         "dashboard": reverse("campaign:dashboard", args=[slug]),
         "map": reverse("campaign:map", args=[slug]),
         "map_move": reverse("campaign:map_move", args=[slug]),
+        "map_order": reverse("campaign:map_order", args=[slug]),
+        "map_withdraw": reverse("campaign:map_withdraw", args=[slug]),
         "table": reverse("campaign:tables", args=[slug]),
         "rules": reverse("campaign:rules", args=[slug]),
         "turns": reverse("campaign:turns", args=[slug]),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -17,6 +18,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -39,6 +41,26 @@ class PlayerError(ValueError):
 
 class InvitationClosed(PlayerError):
     """A link to an invitation that was accepted, revoked or replaced: it no longer gives anything."""
+
+
+def campaign_people(campaign: Campaign) -> QuerySet[Any]:
+    """The active accounts a GM of ``campaign`` may pick (as GM, co-GM or a nation's player): its own
+    people — its GMs, its players and whoever was invited to it — never every account of the site."""
+    people = (
+        Q(campaigns_run=campaign)
+        | Q(campaigns_co_run=campaign)
+        | Q(nations__campaign=campaign)
+        | Q(invitations__campaign=campaign)
+    )
+    ids = get_user_model().objects.filter(people).values("pk")
+    return get_user_model().objects.filter(pk__in=ids, is_active=True).order_by("username")
+
+
+def account_by_email(email: str) -> Any:
+    """The active account whose address is exactly ``email`` (letter case aside), or None: how a GM
+    finds someone not yet in the campaign without seeing every account."""
+    found = list(get_user_model().objects.filter(email__iexact=email.strip(), is_active=True)[:2])
+    return found[0] if len(found) == 1 else None
 
 
 def invitation_url(invitation: Invitation) -> str:
@@ -259,6 +281,8 @@ __all__ = [
     "INVITATION_MAX_AGE_DAYS",
     "InvitationClosed",
     "PlayerError",
+    "account_by_email",
+    "campaign_people",
     "invitation_accept",
     "invitation_from_token",
     "invitation_url",

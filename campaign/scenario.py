@@ -85,13 +85,15 @@ def scenario_load(
     replace: bool = False,
     gm: User | None = None,
     now: datetime | None = None,
+    start: bool = True,
 ) -> Campaign:
     """Create a campaign from scenario ``name``; raises :class:`ScenarioError` and writes nothing on error.
 
     ``slug`` defaults to the scenario's name. A taken slug is refused unless ``replace``, which
     deletes the old campaign first (in the same transaction). The scenario is turned into a campaign
     backup document (:func:`scenario_document`) and restored through the same code as
-    ``import_campaign``, so there is one way of writing a campaign's rows.
+    ``import_campaign``, so there is one way of writing a campaign's rows. ``start=False`` leaves the
+    campaign being set up: its clock does not run until the GM starts it (the admin's Start).
     """
     data = scenario_read(name)
     scenario_validate(data)
@@ -108,6 +110,7 @@ def scenario_load(
         display_name=display_name,
         seed=secrets.randbits(62) if seed is None else seed,
         now=now or timezone.now(),
+        start=start,
     )
     campaign = campaign_import(document=document, replace=replace, gm=gm)
     turn = Turn.objects.get(campaign=campaign, number=1)
@@ -117,7 +120,14 @@ def scenario_load(
 
 
 def scenario_document(
-    data: dict[str, Any], *, scenario: str, slug: str, display_name: str | None, seed: int, now: datetime
+    data: dict[str, Any],
+    *,
+    scenario: str,
+    slug: str,
+    display_name: str | None,
+    seed: int,
+    now: datetime,
+    start: bool = True,
 ) -> dict[str, Any]:
     """The campaign backup document (campaign.backup's format) of a validated scenario file at turn 1.
 
@@ -133,7 +143,9 @@ def scenario_document(
     nations, ledger = _nations_with_opening_balances(data, ruleset, ships, ports)
     return {
         "format": FORMAT_VERSION,
-        "campaign": _scenario_campaign(data, scenario=scenario, slug=slug, display_name=display_name, seed=seed),
+        "campaign": _scenario_campaign(
+            data, scenario=scenario, slug=slug, display_name=display_name, seed=seed, start=start
+        ),
         "ruleset": {**DEFAULTS, **ruleset.overrides()},
         "nations": nations,
         "relations": [{"a": r["a"], "b": r["b"], "state": r["state"]} for r in data.get("relations", [])],
@@ -161,7 +173,7 @@ def _lon_lat(place: dict[str, Any]) -> dict[str, float]:
 
 
 def _scenario_campaign(
-    data: dict[str, Any], *, scenario: str, slug: str, display_name: str | None, seed: int
+    data: dict[str, Any], *, scenario: str, slug: str, display_name: str | None, seed: int, start: bool
 ) -> dict[str, Any]:
     return {
         "slug": slug,
@@ -171,7 +183,7 @@ def _scenario_campaign(
         "year": data["year"],
         "season": data["season"],
         "turn": 1,
-        "status": Campaign.Status.ACTIVE.value,
+        "status": (Campaign.Status.ACTIVE if start else Campaign.Status.SETUP).value,
         "seed": seed,
         "last_turn": None,
         "gm": None,

@@ -110,12 +110,13 @@ def campaign_standings(campaign_id: int) -> list[Standing]:
     return standings_rank(_holdings(campaign_id), victory)
 
 
-def ports_victory_reached(campaign: Campaign) -> str | None:
-    """With the "hold N ports" condition: the name of a nation holding at least N ports now (the first
-    by name if several), else None. Phase 10 ends the campaign when there is one."""
+def ports_victory_reached(campaign: Campaign) -> NationHoldings | None:
+    """With the "hold N ports" condition: the holdings of a nation holding at least N ports now (the
+    first by name if several), else None. Phase 10 ends the campaign when there is one, and says how
+    many ports the winner holds (which may be more than N: several can fall in one turn)."""
     if campaign.victory != Victory.PORTS or not campaign.victory_ports:
         return None
-    winners = sorted(h.name for h in _holdings(campaign.pk) if h.ports >= campaign.victory_ports)
+    winners = sorted((h for h in _holdings(campaign.pk) if h.ports >= campaign.victory_ports), key=lambda h: h.name)
     return winners[0] if winners else None
 
 

@@ -22,13 +22,9 @@ what is allowed; a refused call changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from django.contrib.staticfiles import finders
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.utils import timezone
 
 from battles.engagements.table import (
@@ -40,15 +36,25 @@ from battles.engagements.table import (
 )
 from battles.models import Battle, TabletopBattle
 from battles.tabletop_pack import (
-    battle_pack,
     pack_roll,
     setup_dice_check,
-    storming_pack,
     storming_pack_roll,
     wind_dice_check,
 )
+from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, Order, Turn
 from campaign.selectors import diplomacy_for_campaign
+from campaign.table_record import (
+    Actor,
+    gm_entered,
+    pack_record,
+    player_may_enter,
+    result_keys_check,
+    table_audit,
+    table_history_add,
+    table_place,
+)
+from campaign.table_thread import table_post_add
 from campaign.turn.lifecycle import turn_table_resume
 from campaign.turn.storming import storming_result_check, storming_settle
 from fleets.models import Fleet
@@ -106,7 +112,12 @@ def _has_forces_at(*, nation: Nation, zone: SeaZone, port: Port | None) -> bool:
 
 @transaction.atomic
 def table_mark(
-    *, campaign: Campaign, place: str, nation: Nation | None = None, kind: str = TabletopBattle.Kind.BATTLE
+    *,
+    campaign: Campaign,
+    place: str,
+    nation: Nation | None = None,
+    kind: str = TabletopBattle.Kind.BATTLE,
+    actor: Actor = None,
 ) -> TabletopBattle:
     """Mark a sea zone or a port (by key) "to the table" for the open turn: by the GM (``nation``
     None: marked at once) or asked for by ``nation``'s player (the GM decides). A GM marking a place
@@ -152,13 +163,14 @@ def table_mark(
         if nation is None and existing.status in (TabletopBattle.Status.REQUESTED, TabletopBattle.Status.DECLINED):
             existing.status = TabletopBattle.Status.MARKED
             existing.save(update_fields=["status", "updated_at"])
+            table_audit(existing, actor=actor, action=AuditAction.TABLE_SENT, summary=f"Sent the {name} to the table")
             return existing
         raise _refuse(
             f"The {name} is already {existing.get_status_display().lower()} this turn.",
             field="place",
             code="already",
         )
-    return TabletopBattle.objects.create(
+    table = TabletopBattle.objects.create(
         campaign=campaign,
         turn=turn,
         kind=kind,
@@ -169,32 +181,51 @@ def table_mark(
         requested_by=nation,
         status=TabletopBattle.Status.MARKED if nation is None else TabletopBattle.Status.REQUESTED,
     )
+    if nation is None:
+        table_audit(table, actor=actor, action=AuditAction.TABLE_SENT, summary=f"Sent the {name} to the table")
+    else:
+        summary = f"{nation.name} asked for the {name} to go to the table"
+        table_audit(table, actor=actor, action=AuditAction.TABLE_ASKED, summary=summary)
+    return table
 
 
 def _locked(table: TabletopBattle) -> TabletopBattle:
     # The marking's row only: FOR UPDATE over the join would also lock its turn and campaign, stalling
     # every other writer of the campaign. Whoever must see the turn whole locks it itself
     # (turn_table_resume, the pack's dice log).
-    return TabletopBattle.objects.select_for_update(of=("self",)).select_related("turn", "campaign").get(pk=table.pk)
+    return (
+        TabletopBattle.objects.select_for_update(of=("self",))
+        .select_related("turn", "campaign", "sea_zone", "port", "engagement", "requested_by")
+        .get(pk=table.pk)
+    )
 
 
 @transaction.atomic
-def table_request_decide(*, table: TabletopBattle, approve: bool) -> TabletopBattle:
+def table_request_decide(*, table: TabletopBattle, approve: bool, actor: Actor = None) -> TabletopBattle:
     """The GM's answer to a player's request: to the table, or fought by the dice as usual."""
     table = _locked(table)
     if table.status != TabletopBattle.Status.REQUESTED:
         raise _refuse(f"This is not a request awaiting an answer: it is {table.get_status_display().lower()}.")
     table.status = TabletopBattle.Status.MARKED if approve else TabletopBattle.Status.DECLINED
     table.save(update_fields=["status", "updated_at"])
+    asker = table.requested_by.name if table.requested_by is not None else "A player"
+    if approve:
+        action, summary = AuditAction.TABLE_REQUEST_APPROVED, f"Approved {asker}'s request: {table_place(table)}"
+    else:
+        action, summary = AuditAction.TABLE_REQUEST_DECLINED, f"Declined {asker}'s request: {table_place(table)}"
+    table_audit(table, actor=actor, action=action, summary=summary + (" goes to the table" if approve else ""))
     return table
 
 
 @transaction.atomic
-def table_unmark(*, table: TabletopBattle) -> None:
+def table_unmark(*, table: TabletopBattle, actor: Actor = None) -> None:
     """The GM withdraws a marking or a request before the turn resolves."""
     table = _locked(table)
     if table.status not in (*TabletopBattle.BEFORE, TabletopBattle.Status.DECLINED):
         raise _refuse("Only a marking made for a turn not yet resolved can be withdrawn.")
+    table_audit(
+        table, actor=actor, action=AuditAction.TABLE_UNMARKED, summary=f"Withdrew {table_place(table)} from the table"
+    )
     table.delete()
 
 
@@ -215,11 +246,17 @@ def _at_table(table: TabletopBattle) -> TabletopBattle:
 
 
 @transaction.atomic
-def table_result_enter(*, table: TabletopBattle, body: Mapping[str, Any], side: int | None, by: str) -> TabletopBattle:
+def table_result_enter(
+    *, table: TabletopBattle, body: Mapping[str, Any], side: int | None, by: str, actor: Actor = None
+) -> TabletopBattle:
     """Enter (or change) the result: by a side's player (``side``; the other side must confirm it)
     or by the GM alone (``side`` None: confirmed for both, awaiting only the GM's approval). The
-    result is checked against the battle as it stands and refused, changing nothing, if it cannot be."""
+    result is checked against the battle as it stands and refused, changing nothing, if it cannot be;
+    a side's player cannot replace a disputed, confirmed or GM-entered result (:func:`_player_may_enter`)."""
     table = _at_table(table)
+    if side is not None:
+        player_may_enter(table)
+    result_keys_check(table, body)
     if table.is_storming:
         try:
             storming_result_check(table, body)
@@ -230,19 +267,27 @@ def table_result_enter(*, table: TabletopBattle, body: Mapping[str, Any], side: 
         table_result_check(table_sides(table.engagement), body)
     table.result = dict(body)
     table.entered_by = by[:150]
-    table.dispute = ""
     if side is None:
         table.confirmed = [0, 1]
         table.status = TabletopBattle.Status.CONFIRMED
     else:
         table.confirmed = [side]
         table.status = TabletopBattle.Status.ENTERED
-    table.save(update_fields=["result", "entered_by", "dispute", "confirmed", "status", "updated_at"])
+    table_history_add(table, act="entered" if side is not None else "gm_entered", side=side, actor=actor)
+    table.save(update_fields=["result", "entered_by", "confirmed", "status", "history", "updated_at"])
+    who = "The game master" if side is None else f"Side {side + 1}"
+    table_audit(
+        table,
+        actor=actor,
+        action=AuditAction.TABLE_RESULT_ENTERED,
+        summary=f"{who} entered the result of {table_place(table)}",
+        after={"result": table.result, "side": side},
+    )
     return table
 
 
 @transaction.atomic
-def table_result_confirm(*, table: TabletopBattle, side: int) -> TabletopBattle:
+def table_result_confirm(*, table: TabletopBattle, side: int, actor: Actor = None) -> TabletopBattle:
     """A side's player agrees with the result entered; with both sides agreed it awaits the GM."""
     table = _at_table(table)
     if table.status != TabletopBattle.Status.ENTERED:
@@ -252,28 +297,51 @@ def table_result_confirm(*, table: TabletopBattle, side: int) -> TabletopBattle:
     table.confirmed = sorted({*table.confirmed, side})
     if table.confirmed == [0, 1]:
         table.status = TabletopBattle.Status.CONFIRMED
-    table.save(update_fields=["confirmed", "status", "updated_at"])
+    table_history_add(table, act="confirmed", side=side, actor=actor)
+    table.save(update_fields=["confirmed", "status", "history", "updated_at"])
+    table_audit(
+        table,
+        actor=actor,
+        action=AuditAction.TABLE_RESULT_CONFIRMED,
+        summary=f"Side {side + 1} confirmed the result of {table_place(table)}",
+    )
     return table
 
 
 @transaction.atomic
-def table_result_dispute(*, table: TabletopBattle, side: int, reason: str) -> TabletopBattle:
-    """A side's player disagrees: the result stays open for the GM, who enters the one that stands."""
+def table_result_dispute(*, table: TabletopBattle, side: int, reason: str, actor: Actor = None) -> TabletopBattle:
+    """A side's player disagrees: the result stays open for the GM, who enters the one that stands.
+    The reason is the first post of the battle's thread (mailed to the others)."""
     table = _at_table(table)
     reason = reason.strip()
     if not reason:
         raise _refuse("Say what is wrong with the entered result, so the game master can decide.", field="reason")
     if table.status not in (TabletopBattle.Status.ENTERED, TabletopBattle.Status.CONFIRMED):
         raise _refuse("There is no entered result to dispute.")
+    if gm_entered(table):
+        raise _refuse(
+            "The game master entered this result: it stands. Write in the battle's thread to ask the game "
+            "master to look again.",
+            code="not_now",
+        )
     table.status = TabletopBattle.Status.DISPUTED
     table.confirmed = [k for k in table.confirmed if k != side]
     table.dispute = f"Side {side + 1}: {reason}"[:2000]
-    table.save(update_fields=["status", "confirmed", "dispute", "updated_at"])
+    table_history_add(table, act="disputed", side=side, actor=actor)
+    table.save(update_fields=["status", "confirmed", "dispute", "history", "updated_at"])
+    table_audit(
+        table,
+        actor=actor,
+        action=AuditAction.TABLE_RESULT_DISPUTED,
+        summary=f"Side {side + 1} disputed the result of {table_place(table)}",
+        reason=reason,
+    )
+    table_post_add(table=table, actor=actor, side=side, body=reason)
     return table
 
 
 @transaction.atomic
-def table_result_approve(*, table: TabletopBattle) -> Battle | None:
+def table_result_approve(*, table: TabletopBattle, actor: Actor = None) -> Battle | None:
     """The GM approves the confirmed result: it is applied as the dice's result would be (prizes,
     retreats, lost admirals, the battle page and its report; a storming's as phase 6 applies its d10:
     None, no battle page), and the turn resolves on once nothing else waits at the table."""
@@ -285,8 +353,11 @@ def table_result_approve(*, table: TabletopBattle) -> Battle | None:
         )
     # The pack as it stands now, before the result changes the forces it lists: the battle's record.
     now = timezone.now()
-    table.record = _pack_record(table, approved_at=now)
+    table.record = pack_record(table, approved_at=now)
     table.approved_at = now
+    # Before the result is applied: the battle's report says who entered, confirmed, disputed, decided.
+    table_history_add(table, act="approved", side=None, actor=actor)
+    TabletopBattle.objects.filter(pk=table.pk).update(history=table.history)
     battle: Battle | None = None
     if table.is_storming:
         try:
@@ -297,30 +368,20 @@ def table_result_approve(*, table: TabletopBattle) -> Battle | None:
         battle = table_result_apply(table=table, body=table.result)
     table.refresh_from_db(fields=["pack"])
     table.status = TabletopBattle.Status.APPLIED
-    table.save(update_fields=["status", "record", "approved_at", "updated_at"])
+    table.save(update_fields=["status", "record", "approved_at", "history", "updated_at"])
+    table_audit(
+        table,
+        actor=actor,
+        action=AuditAction.TABLE_RESULT_APPROVED,
+        summary=f"Approved and applied the result of {table_place(table)}",
+        after={"result": table.result},
+    )
     turn_table_resume(turn_id=table.turn_id, now=timezone.now())
     return battle
 
 
-def _pack_record(table: TabletopBattle, *, approved_at: datetime) -> str:
-    """The pack's printable page as it stands, self-contained (its stylesheet inline, as the PDF is
-    printed from), marked approved: kept on the table battle once it no longer waits at the table."""
-    pack = storming_pack(table) if table.is_storming else battle_pack(table)
-    found = finders.find("pack.css")
-    css = Path(str(found)).read_text(encoding="utf-8") if found else ""
-    template = "campaign/table_storming_pack.html" if table.is_storming else "campaign/table_pack.html"
-    context = {
-        "d": {"table": table, "deadline": None},
-        "p": pack,
-        "campaign": table.campaign,
-        "inline_css": css,
-        "approved_at": approved_at,
-    }
-    return render_to_string(template, context)
-
-
 @transaction.atomic
-def table_fight_automatically(*, table: TabletopBattle) -> TabletopBattle:
+def table_fight_automatically(*, table: TabletopBattle, actor: Actor = None) -> TabletopBattle:
     """The GM's fall-back, at any time before the result is applied: the battle is fought by the
     server's usual dice (with the seed it always had) when phase 4 runs; a storming by the d10 phase 6
     would have rolled (before phase 6: phase 6 rolls it; held: rolled as the turn resolves on)."""
@@ -334,14 +395,21 @@ def table_fight_automatically(*, table: TabletopBattle) -> TabletopBattle:
         table_fall_back(table=table)
     table.status = TabletopBattle.Status.AUTOMATIC
     table.note = "The game master had it fought by the server's dice."
-    table.save(update_fields=["status", "note", "updated_at"])
+    table_history_add(table, act="automatic", side=None, actor=actor)
+    table.save(update_fields=["status", "note", "history", "updated_at"])
+    table_audit(
+        table,
+        actor=actor,
+        action=AuditAction.TABLE_FOUGHT_AUTOMATICALLY,
+        summary=f"Had {table_place(table)} fought by the server's dice instead of on the table",
+    )
     if outstanding:
         turn_table_resume(turn_id=table.turn_id, now=timezone.now())
     return table
 
 
 @transaction.atomic
-def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
+def table_pack_roll(*, table: TabletopBattle, actor: Actor = None) -> TabletopBattle:
     """The group asks the server to roll the pack's dice (a battle's initial wind and first wind speed,
     inshore its set-up dice and tide-effect die; a storming's first fires, the besiegers' then the garrison's,
     and its tide's set-up dice and tide-effect die): rolled
@@ -369,6 +437,13 @@ def table_pack_roll(*, table: TabletopBattle) -> TabletopBattle:
             table.pack["setup"] = setup
     table.save(update_fields=["pack", "updated_at"])
     Turn.objects.filter(pk=turn.pk).update(dice_log=[*turn.dice_log, *records])
+    table_audit(
+        table,
+        actor=actor,
+        action=AuditAction.TABLE_DICE,
+        summary=f"Had the server roll the pack's dice for {table_place(table)}",
+        after={"rolled": table.pack.get("rolled")},
+    )
     return table
 
 
@@ -380,6 +455,7 @@ def table_setup_dice_set(
     defender: object = None,
     wind_initial: object = None,
     wind_speed: object = None,
+    actor: Actor = None,
 ) -> TabletopBattle:
     """Dice the group threw at the table: the set-up dice for the tide (seed 001; the pack then shows
     the tides of the day they give) and/or the wind dice (seed 004; the pack shows the wind they
@@ -401,4 +477,7 @@ def table_setup_dice_set(
         raise _refuse(str(bad), field="dice", code="invalid") from bad
     table.pack = pack
     table.save(update_fields=["pack", "updated_at"])
+    given = {"setup": pack.get("setup"), "rolled": pack.get("rolled")}
+    summary = f"Entered the dice thrown at the table for {table_place(table)}"
+    table_audit(table, actor=actor, action=AuditAction.TABLE_DICE, summary=summary, after=given)
     return table

@@ -23,6 +23,7 @@ import uuid
 
 from celery import chord, shared_task
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -31,7 +32,12 @@ from battles.tasks import battle_resolve
 from campaign.health import sweep_record
 from campaign.mail.sending import deliveries_send, digests_send
 from campaign.models import Turn
-from campaign.notifications import MAIL_SEND_TASK, deadline_reminders_record
+from campaign.notifications import (
+    MAIL_SEND_TASK,
+    deadline_reminders_record,
+    mail_send_after_commit,
+    turn_failed_record,
+)
 from campaign.turn.lifecycle import (
     lease_acquire,
     lease_release,
@@ -93,9 +99,12 @@ def turn_resolve(turn_id: int, handover: str | None = None) -> str:
             phase_run(turn_id=turn_id, number=number, now=timezone.now())
     except Exception as exc:
         # Visible to the GM on the turn; the lease is released so the next sweep retries from the
-        # failed phase (which rolled back whole).
+        # failed phase (which rolled back whole); then the GMs are mailed at once (once a turn).
         Turn.objects.filter(pk=turn_id).update(error=f"{type(exc).__name__}: {exc}"[:4000])
         lease_release(turn_id=turn_id, token=token)
+        with transaction.atomic():
+            if turn_failed_record(turn_id=turn_id, now=timezone.now()):
+                mail_send_after_commit()
         raise
     lease_release(turn_id=turn_id, token=token)
     return "done"

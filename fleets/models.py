@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from ports.names import NameField, name_check
 from rules.ruleset import GRADE_CHOICES, SHIP_CLASSES
 
 
@@ -72,7 +73,7 @@ class Fleet(models.Model):
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="fleets")
     nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, related_name="fleets")
-    name = models.CharField(max_length=80)
+    name = NameField(max_length=80)
     admiral = models.OneToOneField(Admiral, on_delete=models.SET_NULL, null=True, blank=True, related_name="fleet")
     sea_zone = models.ForeignKey("ports.SeaZone", on_delete=models.RESTRICT, related_name="fleets")
     port = models.ForeignKey(
@@ -102,6 +103,7 @@ class Fleet(models.Model):
     class Meta:
         ordering = ["campaign", "nation", "name"]
         constraints = [
+            name_check("name", "fleet_name_has_no_control_characters"),
             models.UniqueConstraint(fields=["campaign", "nation", "name"], name="fleet_name_unique_per_nation"),
             models.CheckConstraint(
                 condition=Q(posture="blockade", blockade_port__isnull=False)
@@ -127,7 +129,7 @@ class Ship(models.Model):
     GONE = ("sunk", "expended")
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="ships")
-    name = models.CharField(max_length=80)
+    name = NameField(max_length=80)
     ship_class = models.CharField(max_length=14, choices=ShipClass.choices)
     nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, related_name="ships")
     original_nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, related_name="+")
@@ -158,6 +160,7 @@ class Ship(models.Model):
     class Meta:
         ordering = ["campaign", "nation", "id"]
         constraints = [
+            name_check("name", "ship_name_has_no_control_characters"),
             models.UniqueConstraint(
                 fields=["campaign", "original_nation", "name"],
                 condition=~Q(condition__in=["sunk", "expended"]),

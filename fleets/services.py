@@ -9,6 +9,7 @@ from fleets.rows import rows_update
 from fleets.selectors import free_fleet_name
 from ports.models import Port
 from ports.services import land_units_lose
+from rules.names import name_fault, name_normalised
 from rules.ruleset import Ruleset
 
 
@@ -17,8 +18,12 @@ class ShipNameError(ValueError):
 
 
 def ship_name_validate(*, campaign_id: int, original_nation_id: int, name: str) -> str:
-    """Return the cleaned name or raise :class:`ShipNameError` saying what is allowed."""
-    cleaned = " ".join(name.split())
+    """Return the cleaned name (rules.names: NFKC, whitespace collapsed) or raise :class:`ShipNameError`
+    saying what is allowed; the navy's names are compared in that form, so a look-alike is a clash."""
+    fault = name_fault(name)
+    if fault is not None:
+        raise ShipNameError(f"The ship's name cannot be used: {fault}.")
+    cleaned = name_normalised(name)
     if not cleaned:
         raise ShipNameError("A ship needs a name (1–80 characters).")
     if len(cleaned) > 80:

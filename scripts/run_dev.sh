@@ -11,6 +11,13 @@ export PORT="${PORT:-8000}"  # also SITE_URL's default port (config/settings/bas
 VAR="${ADMIRALTY_VAR_DIR:-var}"
 mkdir -p "$VAR"
 
+# Seconds since the start, on each step's line: where a slow start spends its time.
+began=${EPOCHREALTIME/./}
+took() {
+  local tenths=$(((${EPOCHREALTIME/./} - began) / 100000))
+  echo "[$((tenths / 10)).$((tenths % 10)) s] $1"
+}
+
 pids=()
 db_pid=
 stop() {
@@ -32,30 +39,36 @@ if [[ -z ${DATABASE_URL:-} ]]; then
   $PY -m config.dev_database serve >>"$VAR/postgres.log" 2>&1 &
   db_pid=$!
   $PY -m config.dev_database ready --pid "$db_pid"
+  took "PostgreSQL ready"
 fi
 
-$PY manage.py migrate --noinput
 
-# collectstatic compresses every file (about 1,200, most from Django's admin): minutes of work that only
-# needs doing when a static source changed. The stamp hashes our own static files and what decides the
-# apps' files (the pinned requirements, the installed app list); a later start skips the step when it
-# matches, or when the collected manifest is missing redoes it.
-static_stamp=staticfiles/.sources-sha1
-static_sources_sha1=$(
-  {
-    find static -type f -print0 | sort -z | xargs -0 sha1sum
-    sha1sum requirements.txt config/settings/base.py
-  } | sha1sum | cut -c1-40
-)
-if [[ -f staticfiles/staticfiles.json && -f $static_stamp && "$(cat "$static_stamp")" == "$static_sources_sha1" ]]; then
-  echo "Static files unchanged since the last collection: not collecting them again."
-else
-  echo "Collecting and compressing static files (the next start skips this unless they change)..."
-  $PY manage.py collectstatic --noinput -v 0
-  echo "$static_sources_sha1" >"$static_stamp"
+# The development settings serve static files from their folders as they are (config/settings/dev.py):
+# nothing to collect. Another settings module (DJANGO_SETTINGS_MODULE) gets its collection, redone only
+# when a static source changed: the stamp hashes our own static files and what decides the apps' files.
+if [[ $DJANGO_SETTINGS_MODULE != config.settings.dev ]]; then
+  static_stamp=staticfiles/.sources-sha1
+  static_sources_sha1=$(
+    {
+      find static -type f -print0 | sort -z | xargs -0 sha1sum
+      sha1sum requirements.txt config/settings/base.py
+    } | sha1sum | cut -c1-40
+  )
+  if [[ -f staticfiles/staticfiles.json && -f $static_stamp && "$(cat "$static_stamp")" == "$static_sources_sha1" ]]; then
+    echo "Static files unchanged since the last collection: not collecting them again."
+  else
+    echo "Collecting static files (the next start skips this unless they change)..."
+    $PY manage.py collectstatic --noinput -v 0
+    echo "$static_sources_sha1" >"$static_stamp"
+  fi
 fi
-$PY manage.py setup_demo
+# Migrations and the demo in one process (each start of Django costs seconds on a busy machine).
+$PY manage.py setup_demo --migrate
+took "database migrated, demo ready"
 
+# The web server first, so that it is up soonest on a busy machine; its system checks ran in setup_demo.
+DATABASE_CONN_MAX_AGE=0 $PY manage.py runserver "127.0.0.1:$PORT" --noreload --skip-checks &
+pids+=($!)
 # The worker's prefork children serve one task at a time: each keeps its connection (DATABASE_CONN_MAX_AGE).
 # The development server answers each request in a new thread: it must keep none (config/settings/dev.py).
 DATABASE_CONN_MAX_AGE="${DATABASE_CONN_MAX_AGE:-60}" \
@@ -63,8 +76,7 @@ DATABASE_CONN_MAX_AGE="${DATABASE_CONN_MAX_AGE:-60}" \
 pids+=($!)
 $PY -m celery -A config beat --loglevel=INFO --pidfile= &
 pids+=($!)
-DATABASE_CONN_MAX_AGE=0 $PY manage.py runserver "127.0.0.1:$PORT" --noreload &
-pids+=($!)
+took "worker, beat and web server started"
 echo "Admiralty is at http://127.0.0.1:$PORT/ (admin: /admin/). Ctrl-C stops the server, worker, beat and database."
 # Whichever stops first (or Ctrl-C) stops the rest.
 wait -n "${pids[@]}" ${db_pid:+"$db_pid"}

@@ -354,6 +354,12 @@ class TabletopShipSerializer(serializers.Serializer[Any]):
     fate = serializers.ChoiceField(choices=FATES)
     exploded = serializers.BooleanField(help_text="Always false: the table's result does not say.")
     captured_by = serializers.IntegerField(allow_null=True, help_text="The side that took it, if captured.")
+    in_line = serializers.BooleanField(
+        required=False,
+        help_text="Whether it fought in the line (a frigate beside ships of the line did not); "
+        "absent in reports stored before it was kept: the rules' line (ships of the line and 4th rates; "
+        "smaller ships only when a side has nothing bigger).",
+    )
 
 
 TabletopShipSerializer._declared_fields["class"] = serializers.ChoiceField(choices=SHIP_CLASSES)
@@ -362,6 +368,12 @@ TabletopShipSerializer._declared_fields["class"] = serializers.ChoiceField(choic
 class TabletopEntrySerializer(serializers.Serializer[Any]):
     entered_by = serializers.CharField(allow_blank=True, help_text="The user name of whoever entered the result.")
     note = serializers.CharField(allow_blank=True)
+    history = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="What happened to the result, in order: {at, act (entered, confirmed, disputed, gm_entered, "
+        "approved, automatic), side (0, 1; null: the GM), who, by}. Absent in reports stored before it was kept.",
+    )
 
 
 class TabletopReportSerializer(serializers.Serializer[Any]):

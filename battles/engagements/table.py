@@ -41,6 +41,9 @@ from rules.ruleset import Ruleset
 FATES = ("intact", "damaged", "disabled", "sunk", "captured")
 #: The conditions a prize may come in.
 TAKEN_IN = ("ready", "damaged", "disabled")
+#: The keys of a result and of each ship's entry in it: anything else is refused, never stored.
+RESULT_KEYS = ("ships", "admirals_lost", "held_field")
+SHIP_KEYS = ("ship", "fate", "captured_by", "taken_in")
 
 
 class TableResultRefused(ValueError):
@@ -161,6 +164,13 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
     """Check a result as entered against the battle as it stands; raise :class:`TableResultRefused`."""
     if not isinstance(body, Mapping):
         raise TableResultRefused("A result is an object with ships, admirals_lost and held_field.", field="result")
+    unknown = sorted(str(k) for k in body if k not in RESULT_KEYS)
+    if unknown:
+        raise TableResultRefused(
+            f"{', '.join(unknown)}: not part of a result; a result has only {', '.join(RESULT_KEYS)}.",
+            field=unknown[0],
+            code="unknown_key",
+        )
     rows = body.get("ships")
     present = battle.ships()
     by_id = {ship.pk: (side, ship) for side, ship in present}
@@ -175,6 +185,13 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
         where = f"ships[{i}]"
         if not isinstance(row, Mapping):
             raise TableResultRefused(f"{where}: each entry is an object with ship and fate.", field=where)
+        extra = sorted(str(k) for k in row if k not in SHIP_KEYS)
+        if extra:
+            raise TableResultRefused(
+                f"{where}.{extra[0]}: not part of a ship's entry; it has only {', '.join(SHIP_KEYS)}.",
+                field=f"{where}.{extra[0]}",
+                code="unknown_key",
+            )
         ref = row.get("ship")
         if isinstance(ref, bool) or not isinstance(ref, int) or ref not in by_id:
             names = ", ".join(s.name for _, s in present)
@@ -223,6 +240,12 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
                 f"admirals_lost[{j}]: {ref!r} is not an admiral in this battle; its admirals are {known}.",
                 field=f"admirals_lost[{j}]",
                 code="unknown_admiral",
+            )
+        if ref in lost[:j]:
+            raise TableResultRefused(
+                f"admirals_lost[{j}]: {admirals[ref].name} is listed twice; list each admiral lost once.",
+                field=f"admirals_lost[{j}]",
+                code="twice",
             )
     outcome = [HELD, HELD]
     if held is not None:
@@ -369,9 +392,12 @@ def _table_report(
                 "fate": checked.fates[ship.pk].fate,
                 "exploded": False,
                 "captured_by": checked.fates[ship.pk].captor,
+                # The line as phase 4 forms it: a frigate beside ships of the line is not in it (issue 29).
+                "in_line": ship in side.line,
             }
             for side, ship in loaded.ships()
         ],
         "dice": list((table.pack or {}).get("dice", [])),
-        "tabletop": {"entered_by": table.entered_by, "note": note},
+        # Who entered, confirmed and disputed the result, and what the GM decided (issue 29).
+        "tabletop": {"entered_by": table.entered_by, "note": note, "history": list(table.history or [])},
     }

@@ -238,7 +238,7 @@ def _result_enter(request: Request, slug: str, table_id: int, *, shape: str, sto
         raise _refusal(TableResultRefused(f"The body is an object: {shape}.", field="result"))
     side = None if d.viewer.is_gm else d.my_side
     try:
-        table_result_enter(table=d.table, body=body, side=side, by=request.user.get_username())
+        table_result_enter(table=d.table, body=body, side=side, by=request.user.get_username(), actor=request.user)
     except TableResultRefused as refused:
         raise _refusal(refused) from None
     return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
@@ -259,7 +259,7 @@ class TableConfirmView(IdempotentApiView):
         if d.my_side is None:
             raise PermissionDenied("Only a player of a side can confirm its result.")
         try:
-            table_result_confirm(table=d.table, side=d.my_side)
+            table_result_confirm(table=d.table, side=d.my_side, actor=request.user)
         except TableResultRefused as refused:
             raise _refusal(refused) from None
         return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)
@@ -280,7 +280,7 @@ class TableApproveView(IdempotentApiView):
         if not d.viewer.is_gm:
             raise PermissionDenied("Only the game master approves a result.")
         try:
-            table_result_approve(table=TabletopBattle.objects.get(pk=d.table.pk))
+            table_result_approve(table=TabletopBattle.objects.get(pk=d.table.pk), actor=request.user)
         except TableResultRefused as refused:
             raise _refusal(refused) from None
         return Response(TableStateSerializer(_state(_detail(request, slug, table_id))).data)

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.desk import desk_for_gm
 from campaign.gm_actions import gm_invitation_resend, gm_invitation_revoke
@@ -34,7 +34,11 @@ class DeskPages(CampaignPages):
             path("<int:pk>/desk/", self.admin_site.admin_view(self.desk_view), name="campaign_campaign_desk"),
             path("<int:pk>/mail/resend-failed/", post(self.resend_failed_view), name="campaign_campaign_resend_failed"),
             path(f"{invitation}/resend/", post(self.invitation_resend_view), name="campaign_invitation_resend"),
-            path(f"{invitation}/revoke/", post(self.invitation_revoke_view), name="campaign_invitation_revoke"),
+            path(
+                f"{invitation}/revoke/",
+                self.admin_site.admin_view(require_http_methods(["GET", "POST"])(self.invitation_revoke_view)),
+                name="campaign_invitation_revoke",
+            ),
         ]
         return own + super().get_urls()
 
@@ -77,7 +81,9 @@ class DeskPages(CampaignPages):
     def _invitation(self, request: HttpRequest, pk: int, invitation_pk: int) -> Invitation:
         """The invitation, if it is one of this campaign's and the user runs the campaign (else 404)."""
         campaign = self._campaign(request, pk)
-        return get_object_or_404(Invitation.objects.select_related("nation"), pk=invitation_pk, campaign=campaign)
+        return get_object_or_404(
+            Invitation.objects.select_related("nation", "campaign"), pk=invitation_pk, campaign=campaign
+        )
 
     def invitation_resend_view(self, request: HttpRequest, pk: int, invitation_pk: int) -> HttpResponse:
         invitation = self._invitation(request, pk, invitation_pk)
@@ -94,7 +100,17 @@ class DeskPages(CampaignPages):
         return self._back_to_desk(pk)
 
     def invitation_revoke_view(self, request: HttpRequest, pk: int, invitation_pk: int) -> HttpResponse:
+        """Revoke an invitation not yet accepted: a confirmation page (GET), then the audited service (POST)."""
         invitation = self._invitation(request, pk, invitation_pk)
+        if request.method != "POST":
+            return self._confirm(
+                request,
+                invitation.campaign,
+                title=f"Revoke the invitation of {invitation.email} to command {invitation.nation.name}",
+                explain="Every link of this invitation will say it was revoked, and nobody can take the nation "
+                "with it. The nation keeps its current player (if any); invite someone again from its page.",
+                button="Revoke the invitation",
+            )
         try:
             gm_invitation_revoke(invitation=invitation, actor=request.user)
         except PlayerError as exc:

@@ -15,9 +15,11 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from campaign.models import Campaign, Nation, slug_validator
+from campaign.players import account_by_email, campaign_people
 from campaign.scenario import available_scenarios
 from fleets.models import ShipClass
 from ports.models import Port
+from ports.names import validate_name
 from rules.ruleset import SETTINGS, Setting
 
 
@@ -58,7 +60,9 @@ class RulesetForm(forms.Form):
 
 class StartCampaignForm(forms.Form):
     scenario = forms.ChoiceField(choices=(), help_text="The scenario data the campaign starts from.")
-    name = forms.CharField(max_length=100, help_text="The campaign's name, as players read it.")
+    name = forms.CharField(
+        max_length=100, validators=[validate_name], help_text="The campaign's name, as players read it."
+    )
     slug = forms.SlugField(
         max_length=49, help_text="Its address: lower-case letters, digits and hyphens, e.g. channel-1805."
     )
@@ -93,9 +97,41 @@ class StartCampaignForm(forms.Form):
         return when
 
 
+class StartClockForm(forms.Form):
+    """Start a campaign being set up: its first deadline, and the GM's check list ticked."""
+
+    first_deadline = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="When the first turn resolves, in your time zone; in the future.",
+        error_messages={"invalid": "Enter a date and time, e.g. 2026-12-24 18:00."},
+    )
+    players_checked = forms.BooleanField(
+        label="The players are invited, and I start with the nations listed above as they are.",
+        error_messages={"required": "Tick this once the players are invited (see the list above)."},
+    )
+    rules_checked = forms.BooleanField(
+        label="I have reviewed the campaign's rules.",
+        error_messages={"required": "Tick this once you have reviewed the rules (Edit the rules)."},
+    )
+
+    def clean_first_deadline(self) -> Any:
+        when = self.cleaned_data["first_deadline"]
+        if when <= timezone.now():
+            raise forms.ValidationError("That time has passed: the first deadline must be in the future.")
+        return when
+
+
+class DeleteCampaignForm(forms.Form):
+    name = forms.CharField(
+        max_length=100, label="The campaign's name", help_text="Type it exactly, to show you mean this campaign."
+    )
+
+
 class EndCampaignForm(forms.Form):
     reason = forms.CharField(
-        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), help_text="Why it ends now: kept in the audit log."
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why it ends now: told to everyone in the final mail and kept in the audit log.",
     )
     confirm = forms.BooleanField(label="Yes, end the campaign now: no more turns, orders close.")
 
@@ -120,7 +156,7 @@ class ImportCopyForm(forms.Form):
     document = forms.FileField(
         label="Export file", help_text="A campaign's export (.json), as the Export button downloads it."
     )
-    name = forms.CharField(max_length=100, help_text="The copy's name, as players read it.")
+    name = forms.CharField(max_length=100, validators=[validate_name], help_text="The copy's name, as players read it.")
     slug = forms.SlugField(
         max_length=49, help_text="Its address: lower-case letters, digits and hyphens, e.g. channel-1805-copy."
     )
@@ -178,7 +214,7 @@ class DeadlineForm(forms.Form):
 
 class LayDownForm(forms.Form):
     ship_class = forms.ChoiceField(choices=ShipClass.choices, label="Class")
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=80, validators=[validate_name])
     port = forms.ModelChoiceField(queryset=Port.objects.none(), help_text="An own port with a dockyard.")
 
     def __init__(self, *args: Any, nation: Nation, **kwargs: Any) -> None:
@@ -194,7 +230,15 @@ class InviteForm(forms.Form):
 
 class ReplacePlayerForm(forms.Form):
     player: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
-        queryset=None, required=False, help_text="An existing account; empty leaves the nation without a player."
+        queryset=None,
+        required=False,
+        help_text="One of the campaign's people (its GMs, players and invited); empty leaves the nation "
+        "without a player.",
+    )
+    email = forms.EmailField(
+        required=False,
+        label="Or an account by email",
+        help_text="The exact address of an existing account not yet in the campaign (or invite them instead).",
     )
     reason = forms.CharField(max_length=500, help_text="Why: kept in the audit log.")
 
@@ -202,7 +246,21 @@ class ReplacePlayerForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["player"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = get_user_model().objects.filter(is_active=True).order_by("username")
+        field.queryset = campaign_people(nation.campaign)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        email = data.get("email")
+        if email:
+            if data.get("player") is not None:
+                raise ValidationError("Choose a player or give an address, not both.")
+            account = account_by_email(email)
+            if account is None:
+                raise ValidationError(
+                    {"email": f"No account has the address {email}: invite them from the nation's Invite page."}
+                )
+            data["player"] = account
+        return data
 
 
 # Treasuries, ledger amounts and balances are 32-bit integer columns: a larger number would reach

@@ -17,7 +17,6 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -27,7 +26,7 @@ from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_r
 from campaign.gm_admin.base import CampaignPages
 from campaign.models import Campaign, Turn
 from campaign.tabletop import table_fight_automatically, table_request_decide, table_result_approve
-from campaign.turn.lifecycle import TurnControlError, clock_turn
+from campaign.turn.lifecycle import TurnControlError
 
 
 @dataclass(frozen=True)
@@ -124,21 +123,6 @@ class NeedsYouPages(CampaignPages):
     def _to_desk(self, pk: int) -> HttpResponse:
         return HttpResponseRedirect(reverse("admin:campaign_campaign_desk", args=[pk]))
 
-    def _confirm(
-        self, request: HttpRequest, campaign: Campaign, *, title: str, explain: str, button: str, subject: str = ""
-    ) -> HttpResponse:
-        context = self._context(
-            request,
-            title,
-            campaign=campaign,
-            explain=explain,
-            subject=subject,
-            button=button,
-            clock=clock_turn(campaign),
-            desk_url=reverse("admin:campaign_campaign_desk", args=[campaign.pk]),
-        )
-        return TemplateResponse(request, "admin/campaign/confirm.html", context)
-
     def campaign_action_view(self, request: HttpRequest, pk: int, action: str) -> HttpResponse:
         """Resolve now / pause / resume: a confirmation page, then the audited service."""
         campaign = self._campaign(request, pk)
@@ -185,17 +169,17 @@ class NeedsYouPages(CampaignPages):
             )
         try:
             if action in ("approve-request", "decline-request"):
-                table_request_decide(table=table, approve=action == "approve-request")
+                table_request_decide(table=table, approve=action == "approve-request", actor=request.user)
                 done = (
                     f"Approved: {what} goes to the table when the turn resolves."
                     if action == "approve-request"
                     else f"Declined: {what} is fought by the dice as usual."
                 )
             elif action == "automatic":
-                table_fight_automatically(table=table)
+                table_fight_automatically(table=table, actor=request.user)
                 done = f"{what[0].upper()}{what[1:]} will be fought by the server's dice."
             else:
-                table_result_approve(table=table)
+                table_result_approve(table=table, actor=request.user)
                 done = f"The result of {what} is approved and applied."
         except TableResultRefused as refused:
             self.message_user(request, str(refused), messages.ERROR)

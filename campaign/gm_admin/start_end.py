@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 
-from campaign.gm_actions import campaign_end, campaign_start
+from campaign.desk import setup_checklist
+from campaign.gm_actions import campaign_end, campaign_start, gm_campaign_clock_start
 from campaign.gm_admin.base import CampaignPages
-from campaign.gm_admin.forms import EndCampaignForm, StartCampaignForm
-from campaign.models import Campaign, Victory
+from campaign.gm_admin.forms import EndCampaignForm, StartCampaignForm, StartClockForm
+from campaign.models import Campaign, Turn, Victory
 from campaign.permissions import is_superuser
 from campaign.scenario import ScenarioError
 from campaign.standings import campaign_standings, victory_description
-from campaign.turn.lifecycle import TurnControlError
+from campaign.turn.lifecycle import TurnControlError, clock_turn
 from rules.ruleset import RulesetError
+
+
+def _started_message(campaign: Campaign, turn: Turn | None) -> str:
+    ends = ""
+    if turn is not None and turn.deadline is not None:
+        when = timezone.localtime(turn.deadline)
+        ends = f" Turn {turn.number} ends {when:%A %-d %B %Y, %H:%M} ({when.tzname()})."
+    return f"{campaign.name} has started: its clock runs.{ends} Every player is told by mail."
 
 
 class StartEndPages(CampaignPages):
@@ -24,6 +36,11 @@ class StartEndPages(CampaignPages):
         own = [
             path("<int:pk>/end/", self.admin_site.admin_view(self.end_view), name="campaign_campaign_end"),
             path("start/", self.admin_site.admin_view(self.start_view), name="campaign_campaign_start"),
+            path(
+                "<int:pk>/start-clock/",
+                self.admin_site.admin_view(self.clock_start_view),
+                name="campaign_campaign_clock_start",
+            ),
         ]
         return own + super().get_urls()
 
@@ -49,7 +66,10 @@ class StartEndPages(CampaignPages):
                 form.add_error(None, str(exc))
             else:
                 self.message_user(
-                    request, f"{campaign.name} started; invite its players from each nation's page.", messages.SUCCESS
+                    request,
+                    f"{campaign.name} is set up; its clock does not run yet. Invite its players from each "
+                    "nation's page, review its rules, then press Start on this desk.",
+                    messages.SUCCESS,
                 )
                 return HttpResponseRedirect(reverse("admin:campaign_campaign_desk", args=[campaign.pk]))
         return TemplateResponse(
@@ -57,6 +77,39 @@ class StartEndPages(CampaignPages):
             "admin/campaign/start.html",
             self._context(request, "Start a campaign from a scenario", form=form),
         )
+
+    def clock_start_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Start a campaign being set up: the check list (players, rules), the first deadline, then Start."""
+        campaign = self._campaign(request, pk)
+        turn = clock_turn(campaign)
+        planned = turn.deadline if turn is not None and turn.deadline else None
+        if planned is None or planned <= timezone.now():
+            planned = timezone.now() + timedelta(days=int(campaign.ruleset["calendar.turn_length_days"]))
+        planned = timezone.localtime(planned).replace(second=0, microsecond=0)
+        form = StartClockForm(request.POST or None, initial={"first_deadline": planned})
+        if request.method == "POST" and form.is_valid():
+            try:
+                started = gm_campaign_clock_start(
+                    campaign=campaign, actor=request.user, first_deadline=form.cleaned_data["first_deadline"]
+                )
+            except TurnControlError as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(request, _started_message(campaign, started))
+                return HttpResponseRedirect(reverse("admin:campaign_campaign_desk", args=[pk]))
+        context = self._context(
+            request,
+            f"Start {campaign}",
+            campaign=campaign,
+            clock=turn,
+            checklist=setup_checklist(campaign=campaign),
+            form=form,
+            zone=timezone.get_current_timezone_name(),
+            desk_url=reverse("admin:campaign_campaign_desk", args=[pk]),
+            rules_url=reverse("admin:campaign_campaign_rules", args=[pk]),
+            setting_up=campaign.status == Campaign.Status.SETUP,
+        )
+        return TemplateResponse(request, "admin/campaign/clock_start.html", context)
 
     def end_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """The standings by the campaign's victory condition; ending it (with a reason) mails them to all."""

@@ -16,16 +16,19 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from battles.models import TablePost
 from campaign.accounts import time_zone_of_user
+from campaign.desk import desk_for_gm
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
 from campaign.mail_models import TURN_STATE_UNREAD
-from campaign.models import Announcement, Delivery, Dispatch, MailEvent, Order, Turn, Webhook
+from campaign.models import Announcement, Campaign, Delivery, Dispatch, MailEvent, Order, Turn, Webhook
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import ReportView, report_for_nation, season_labels
 from campaign.selectors import nations_without_orders
 from fleets.models import Ship
 
 CLOCK_CHANGES = {
+    "started": "The campaign has started",
     "paused": "The clock is paused",
     "resumed": "The clock is running again",
     "extended": "The deadline is extended",
@@ -49,6 +52,8 @@ SUBJECTS = {
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
     MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
     MailEvent.DISPATCH_REPORTED: "turn {number}: {reporter} reported a dispatch: {title}",
+    MailEvent.TURN_FAILED: "turn {number}: its resolution failed",
+    MailEvent.TABLE_POST: "turn {number}: {poster} wrote on the {place} table battle",
     MailEvent.WEBHOOK_DISABLED: "turn {number}: your webhook was switched off after failing",
 }
 
@@ -97,6 +102,7 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         held=f" (sent in turn {context['dispatch'].turn})" if context.get("arrived") else "",
         reporter=context.get("reporter", ""),
         place=delivery.data.get("place", ""),
+        poster=delivery.data.get("poster", ""),
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
 
@@ -158,6 +164,14 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["accept_url"] = absolute(delivery.data.get("url", ""))
     elif event == MailEvent.GM_DIGEST and turn is not None:
         context.update(_gm_digest(delivery, turn))
+        context.update(_needs_you(campaign))
+    elif event == MailEvent.TURN_FAILED and turn is not None:
+        if not turn.error:
+            return None  # retried and resolved before the mail went: nothing is wrong any more
+        context.update(_needs_you(campaign))
+        context.update(
+            turn_error=turn.error, attempts=turn.attempts, gave_up=turn.attempts >= settings.TURN_MAX_ATTEMPTS
+        )
     elif event == MailEvent.CAMPAIGN_ENDED:
         context.update(_final_standings(delivery))
     elif event in (MailEvent.DISPATCH, MailEvent.DISPATCH_REPORTED):
@@ -167,6 +181,12 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context.update(told)
     elif event == MailEvent.CAMPAIGN_REVERTED:
         context.update(_reverted(delivery, zone))
+    elif event == MailEvent.TABLE_POST:
+        post = TablePost.objects.filter(pk=int(delivery.data.get("post", 0))).first()
+        if post is None:
+            return None  # the battle is gone (a revert): nothing to tell
+        context.update(post=post, poster=delivery.data.get("poster", ""), place=delivery.data.get("place", ""))
+        context["table_url"] = absolute(reverse("campaign:table", args=[slug, post.table_id]) + "#thread")
     elif event == MailEvent.TABLE_BATTLE:
         deadline = parse_datetime(delivery.data.get("deadline") or "")
         context["place"] = delivery.data.get("place", "")
@@ -294,6 +314,14 @@ def _gm_digest(delivery: Delivery, turn: Turn) -> dict[str, Any]:
     }
 
 
+def _needs_you(campaign: Campaign) -> dict[str, Any]:
+    """The desk's "Needs you" list as it stands when the mail is sent, and the desk's address."""
+    return {
+        "needs_you": [need.text for need in desk_for_gm(campaign=campaign).needs_you],
+        "desk_url": absolute(reverse("admin:campaign_campaign_desk", args=[campaign.pk])),
+    }
+
+
 def _final_standings(delivery: Delivery) -> dict[str, Any]:
     """The standings recorded as the campaign ended, and the recipient's own nation's place in them."""
     standings = list(delivery.data.get("standings", []))
@@ -306,6 +334,7 @@ def _final_standings(delivery: Delivery) -> dict[str, Any]:
         # Older deliveries (before victory conditions) were ranked by the holdings order.
         "victory": delivery.data.get("victory") or "Ports held, then ships of the line, then treasury",
         "by_points": bool(delivery.data.get("points")),
+        "end_reason": str(delivery.data.get("reason") or ""),
     }
 
 

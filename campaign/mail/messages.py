@@ -5,6 +5,7 @@ one-click unsubscribe headers of RFC 8058; and a recipient's digest, several del
 from __future__ import annotations
 
 from collections.abc import Sequence
+from email.utils import formataddr, parseaddr
 from typing import Any
 
 from django.conf import settings
@@ -16,7 +17,27 @@ from django.utils import timezone
 from campaign.accounts import unsubscribe_token
 from campaign.mail.calendar import deadlines_calendar
 from campaign.mail.content import absolute, context_for, subject_for
-from campaign.models import Delivery, MailEvent
+from campaign.models import Campaign, Delivery, MailEvent
+
+
+def campaign_sender(campaign: Campaign) -> str:
+    """The From of a campaign's mail: the site's address under the campaign's name, so a player sees
+    at a glance which campaign wrote ("Channel 1805 (Admiralty)")."""
+    _, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    return formataddr((f"{campaign.name} (Admiralty)", address or settings.DEFAULT_FROM_EMAIL))
+
+
+def campaign_reply_to(campaign: Campaign) -> list[str]:
+    """Whoever runs the campaign (owner first, then co-GMs) with an address: a reply reaches the GMs,
+    not the site's unattended mailbox."""
+    gms = [campaign.gm] if campaign.gm is not None else []
+    gms += sorted(campaign.co_gms.all(), key=lambda user: user.pk)
+    addresses: dict[str, str] = {}
+    for user in gms:
+        if user.email:
+            name = user.get_full_name() or user.get_username()
+            addresses.setdefault(user.email.lower(), formataddr((name, user.email)))
+    return list(addresses.values())
 
 
 def _links(delivery: Delivery) -> dict[str, str]:
@@ -54,8 +75,9 @@ def message_for(delivery: Delivery) -> EmailMultiAlternatives | None:
     message = EmailMultiAlternatives(
         subject=rendered["subject"],
         body=text,
-        from_email=settings.DEFAULT_FROM_EMAIL,
+        from_email=campaign_sender(delivery.campaign),
         to=[address],
+        reply_to=campaign_reply_to(delivery.campaign),
         headers={
             "List-Unsubscribe": f"<{links['unsubscribe_url']}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -67,7 +67,8 @@ def delivery_send(*, delivery_id: int, now: datetime, run: SendRun) -> None:
     if not delivery_claim(delivery_id=delivery_id, now=now):
         return
     delivery = (
-        Delivery.objects.select_related("recipient", "campaign", "turn", "nation")
+        Delivery.objects.select_related("recipient", "campaign", "campaign__gm", "turn", "nation")
+        .prefetch_related("campaign__co_gms")  # the Reply-To (campaign.mail.messages.campaign_reply_to)
         .defer(*TURN_STATE_UNREAD)
         .get(pk=delivery_id)
     )

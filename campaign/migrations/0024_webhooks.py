@@ -10,7 +10,10 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0029_order_entered_late_by_gm'),
+        # Main's three leaves at the time (0027, 0031, 0035): this migration joins them.
+        ('campaign', '0027_names_refuse_control_characters'),
+        ('campaign', '0031_mail_event_table_post'),
+        ('campaign', '0035_mail_event_turn_failed'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -18,12 +21,12 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='delivery',
             name='event',
-            field=models.CharField(choices=[('turn_resolved', 'Turn resolved (your report)'), ('turn_opened', 'Turn opened (new deadline)'), ('missed_deadline', 'Missed the deadline'), ('clock_changed', 'Clock changes (paused, resumed, extended)'), ('gm_digest', 'GM digest after each resolution'), ('deadline_reminder', 'Deadline reminder (no orders yet)'), ('announcement', 'Announcements from the GM'), ('nation_given', 'Campaign started / you were given a nation'), ('campaign_ended', 'Campaign ended (final standings)'), ('dispatch', 'Dispatches from other nations'), ('campaign_reverted', 'Campaign turned back by the GM (revert, re-fought battle)'), ('invitation', 'Invitation to play a nation'), ('nation_taken', 'Your nation given to another player'), ('table_battle', 'A battle of yours goes to the table'), ('dispatch_reported', 'A dispatch reported to the GM (to game masters)'), ('webhook_disabled', 'A webhook of yours was switched off after failures')], max_length=20),
+            field=models.CharField(choices=[('turn_resolved', 'Turn resolved (your report)'), ('turn_opened', 'Turn opened (new deadline)'), ('missed_deadline', 'Missed the deadline'), ('clock_changed', 'Clock changes (paused, resumed, extended)'), ('gm_digest', 'GM digest after each resolution'), ('deadline_reminder', 'Deadline reminder (no orders yet)'), ('announcement', 'Announcements from the GM'), ('nation_given', 'Campaign started / you were given a nation'), ('campaign_ended', 'Campaign ended (final standings)'), ('dispatch', 'Dispatches from other nations'), ('campaign_reverted', 'Campaign turned back by the GM (revert, re-fought battle)'), ('invitation', 'Invitation to play a nation'), ('nation_taken', 'Your nation given to another player'), ('table_battle', 'A battle of yours goes to the table'), ('dispatch_reported', 'A dispatch reported to the GM (to game masters)'), ('turn_failed', 'Turn resolution failed (to game masters, at once)'), ('table_post', 'A post on a battle of yours at the table'), ('webhook_disabled', 'A webhook of yours was switched off after failures')], max_length=20),
         ),
         migrations.AlterField(
             model_name='mailpreference',
             name='event',
-            field=models.CharField(choices=[('turn_resolved', 'Turn resolved (your report)'), ('turn_opened', 'Turn opened (new deadline)'), ('missed_deadline', 'Missed the deadline'), ('clock_changed', 'Clock changes (paused, resumed, extended)'), ('gm_digest', 'GM digest after each resolution'), ('deadline_reminder', 'Deadline reminder (no orders yet)'), ('announcement', 'Announcements from the GM'), ('nation_given', 'Campaign started / you were given a nation'), ('campaign_ended', 'Campaign ended (final standings)'), ('dispatch', 'Dispatches from other nations'), ('campaign_reverted', 'Campaign turned back by the GM (revert, re-fought battle)'), ('invitation', 'Invitation to play a nation'), ('nation_taken', 'Your nation given to another player'), ('table_battle', 'A battle of yours goes to the table'), ('dispatch_reported', 'A dispatch reported to the GM (to game masters)'), ('webhook_disabled', 'A webhook of yours was switched off after failures')], max_length=20),
+            field=models.CharField(choices=[('turn_resolved', 'Turn resolved (your report)'), ('turn_opened', 'Turn opened (new deadline)'), ('missed_deadline', 'Missed the deadline'), ('clock_changed', 'Clock changes (paused, resumed, extended)'), ('gm_digest', 'GM digest after each resolution'), ('deadline_reminder', 'Deadline reminder (no orders yet)'), ('announcement', 'Announcements from the GM'), ('nation_given', 'Campaign started / you were given a nation'), ('campaign_ended', 'Campaign ended (final standings)'), ('dispatch', 'Dispatches from other nations'), ('campaign_reverted', 'Campaign turned back by the GM (revert, re-fought battle)'), ('invitation', 'Invitation to play a nation'), ('nation_taken', 'Your nation given to another player'), ('table_battle', 'A battle of yours goes to the table'), ('dispatch_reported', 'A dispatch reported to the GM (to game masters)'), ('turn_failed', 'Turn resolution failed (to game masters, at once)'), ('table_post', 'A post on a battle of yours at the table'), ('webhook_disabled', 'A webhook of yours was switched off after failures')], max_length=20),
         ),
         migrations.CreateModel(
             name='Webhook',

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from campaign.json_text import text_fault
 from campaign.models import Order, Relation
 from campaign.orders.errors import OrderCheck, OrderRefused, RefusalCode
+from rules.names import name_fault, name_normalised
 
 #: kind → (required keys, optional keys), besides "kind".
 SCHEMA: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -108,8 +109,18 @@ def json_type(value: object) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A ship or fleet name with its whitespace collapsed."""
-    return " ".join(name.split())
+    """A ship or fleet name in the form names are stored and compared in (rules.names)."""
+    return name_normalised(name)
+
+
+def checked_name(chk: OrderCheck, f: Fields) -> str:
+    """The order's ``name``, refused if it holds a control, invisible or text-direction character
+    (issue 27, 9: it would reach mail headers), else cleaned (:func:`clean_name`)."""
+    raw = f.text("name")
+    fault = name_fault(raw)
+    if fault is not None:
+        chk.refuse(f"the name cannot be used: {fault}", code=RefusalCode.BAD_NAME, field="name")
+    return clean_name(raw)
 
 
 # --- text that cannot be stored ------------------------------------------------------------------------

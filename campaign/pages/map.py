@@ -29,8 +29,9 @@ from campaign.pages.map_items import (
     map_zones,
     placed,
 )
-from campaign.pages.map_markers import Marker, markers
+from campaign.pages.map_markers import Cluster, Marker, clusters, markers
 from campaign.pages.map_moves import MapMove, map_move_for_player
+from campaign.pages.map_orders import LastTurn, OrderMark, last_turn, order_marks
 from campaign.pages.ports import ports_for_viewer
 from campaign.pages.reports import report_for_nation
 from campaign.viewer import User, Viewer, viewer_for_player
@@ -65,6 +66,16 @@ class MapView:
     move: MapMove | None = None
     #: Zone keys whose labels would collide at the whole-map zoom: hidden until zoomed in.
     crowded: frozenset[str] = frozenset()
+    #: This turn's orders of the nation and its allies, as drawn.
+    orders: list[OrderMark] = field(default_factory=list)
+    #: The last turn's moves and battles the nation saw (None before its first report), and whether
+    #: the layer is shown (``?last=0`` hides it).
+    last: LastTurn | None = None
+    show_last: bool = True
+
+    @cached_property
+    def clusters(self) -> list[Cluster]:
+        return clusters(self.zones, self.markers)
 
     def __post_init__(self) -> None:
         if not self.labels:
@@ -198,14 +209,16 @@ def map_for_player(
     zone_key: str | None = None,
     fleet_id: int | None = None,
     zoom: tuple[str | None, str | None, str | None] = (None, None, None),
+    show_last: bool = True,
 ) -> MapView:
     """The campaign map as the nation sees it now (fog of war as in the module docstring).
 
     ``zone_key`` selects a zone for the detail panel (Http404 if unknown); ``fleet_id`` one of the
     nation's fleets to move from the map (ignored unless it is one, afloat, in an open turn);
-    ``zoom`` the query's (zoom, cx, cy). At most 13 queries plus one each for a report with
-    battles and ports the nation blockades, and the order desk's for a fleet (the contacts' zone
-    names are the map's own).
+    ``zoom`` the query's (zoom, cx, cy); ``show_last`` draws last turn's moves and battles. At most
+    15 queries (this turn's orders and where last turn's fleets started among them) plus one each
+    for a report with battles and ports the nation blockades, and the order desk's for a fleet (the
+    contacts' zone names are the map's own).
     """
     viewer = viewer_for_player(user=user, slug=slug, nation_code=nation_code)
     turn_number = viewer.turn.number if viewer.turn else viewer.campaign.turn_number
@@ -216,6 +229,9 @@ def map_for_player(
     fleets = friendly_fleets(viewer)
     report = report_for_nation(viewer.nation)
     contacts = contacts_for_viewer(viewer, report, port_rows, {z.key: z.name for z in zones})
+    move = None
+    if fleet_id is not None:
+        move = map_move_for_player(user=user, slug=slug, nation_code=nation_code, fleet_id=fleet_id)
     return MapView(
         viewer=viewer,
         zones=zones,
@@ -228,11 +244,10 @@ def map_for_player(
         selected=_panel(zone_key, zones, ports, fleets, contacts),
         theatre=theatre,
         view=parse_view(theatre.width, theatre.height, *zoom) if theatre is not None else None,
-        move=(
-            map_move_for_player(user=user, slug=slug, nation_code=nation_code, fleet_id=fleet_id)
-            if fleet_id is not None
-            else None
-        ),
+        move=move,
+        orders=order_marks(viewer, fleets, zones, ports),
+        last=last_turn(viewer, report, zones, ports) if show_last else None,
+        show_last=show_last,
     )
 
 

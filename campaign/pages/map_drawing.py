@@ -262,7 +262,7 @@ class View:
 
     width: float
     height: float
-    zoom: int
+    zoom: float
     cx: float
     cy: float
 
@@ -282,8 +282,8 @@ class View:
     def full_viewbox(self) -> str:
         return f"0 0 {self.width:.1f} {self.height:.1f}"
 
-    def _query(self, zoom: int, cx: float, cy: float) -> str:
-        return f"zoom={zoom}&cx={cx:.0f}&cy={cy:.0f}"
+    def _query(self, zoom: float, cx: float, cy: float) -> str:
+        return f"zoom={zoom:g}&cx={cx:.0f}&cy={cy:.0f}"
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -334,5 +334,17 @@ def parse_view(width: float, height: float, zoom: str | None, cx: str | None, cy
             return default
         return min(max(value, 0.0), high) if value == value else default  # NaN is not a place
 
-    level = int(zoom) if zoom is not None and zoom.isascii() and zoom.isdigit() and int(zoom) in ZOOMS else 1
-    return View(width, height, level, number(cx, width / 2, width), number(cy, height / 2, height))
+    return View(width, height, _level(zoom), number(cx, width / 2, width), number(cy, height / 2, height))
+
+
+def _level(raw: str | None) -> float:
+    """The zoom asked for: one of ZOOMS from the links, or any level between the first and the last
+    that the script zoomed to (kept to a hundredth), so an action on the map keeps the view shown."""
+    try:
+        value = float(raw) if raw is not None and raw.isascii() and len(raw) < 12 else 1.0
+    except ValueError:
+        return 1
+    if not ZOOMS[0] <= value <= ZOOMS[-1]:  # NaN fails too
+        return 1
+    value = round(value, 2)
+    return int(value) if value.is_integer() else value

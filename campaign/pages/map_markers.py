@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.template.defaultfilters import pluralize
 
@@ -37,6 +37,8 @@ class Marker:
 
     #: The nation's letters, shown on the marker with its colour (a colour alone is not enough).
     nation_code: str = ""
+    #: One of many forces in its zone: at the whole-map zoom a cluster stands for them all.
+    clustered: bool = False
 
     @property
     def text(self) -> str:
@@ -179,5 +181,72 @@ def markers(
 ) -> list[Marker]:
     """Where the map draws forces: own/allied at sea to the right of the zone, in port beside the port,
     enemies to the left of the zone. A marker links to its zone's panel, or to its fleet on the
-    dashboard when it stands for a single own fleet."""
-    return _friendly_markers(zones, ports, fleets) + _enemy_markers(zones, ports, contacts)
+    dashboard when it stands for a single own fleet. Markers in a crowd (see :func:`clusters`) are
+    marked ``clustered``."""
+    found = _friendly_markers(zones, ports, fleets) + _enemy_markers(zones, ports, contacts)
+    crowded = {i for group in _crowds(found) for i in group}
+    return [replace(m, clustered=True) if i in crowded else m for i, m in enumerate(found)]
+
+
+#: How many markers make a crowd, and how near (in map units, between the places they stand beside)
+#: they must be: at the whole map a crowd is drawn as one cluster (the Channel's ports and zones).
+CLUSTER_FROM = 3
+CLUSTER_REACH = 40.0
+
+
+def _crowds(found: Sequence[Marker]) -> list[list[int]]:
+    """Groups (indices into ``found``) of CLUSTER_FROM or more markers whose places are chained within
+    CLUSTER_REACH of each other, in the order of their first marker."""
+    spots = [m.anchor or (m.x, m.y) for m in found]
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (xi, yi) in enumerate(spots):
+        for j in range(i):
+            xj, yj = spots[j]
+            if abs(xi - xj) <= CLUSTER_REACH and abs(yi - yj) <= CLUSTER_REACH:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(found)):
+        groups[root(i)].append(i)
+    return [g for g in sorted(groups.values()) if len(g) >= CLUSTER_FROM]
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A crowd of forces drawn as one marker at the whole map; tapping it zooms in on them."""
+
+    x: float
+    y: float
+    count: int
+    title: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.count} forces"
+
+    @property
+    def width(self) -> float:
+        return round(len(self.text) * 5.0 + 5, 1)
+
+
+def clusters(zones: Sequence[MapZone], found: Sequence[Marker]) -> list[Cluster]:
+    """One cluster per crowd of ``clustered`` markers, at the middle of their places, its title naming
+    every force in it. ``zones`` name where the crowd is (the zone nearest its middle)."""
+    out = []
+    members = [m for m in found if m.clustered]
+    for group in _crowds(members):
+        crowd = [members[i] for i in group]
+        spots = [m.anchor or (m.x, m.y) for m in crowd]
+        x = round(sum(p[0] for p in spots) / len(spots), 1)
+        y = round(sum(p[1] for p in spots) / len(spots), 1)
+        near = min(zones, key=lambda z: (z.x - x) ** 2 + (z.y - y) ** 2, default=None)
+        where = f"Around {near.name}: " if near is not None else ""
+        what = "; ".join(m.title for m in crowd)
+        out.append(Cluster(x, y, len(crowd), f"{where}{what} — tap to zoom in on them"))
+    return out

@@ -15,6 +15,8 @@ from django.template.defaultfilters import floatformat, pluralize, urlencode
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from campaign.pages.map_layers import battles_svg, clusters_svg, last_turn_moves_svg, orders_svg
+
 
 def _v(value: Any) -> str:
     """``{{ value }}`` under ``{% localize off %}`` with autoescaping."""
@@ -50,6 +52,10 @@ class _Links:
         return f'<a href="{url}" hx-get="{url}" hx-target="#zone-panel" hx-push-url="true"{extra}>'
 
 
+#: A link's invisible tap target: its radius is the stylesheet's (at least 22 CSS px at every zoom).
+_HIT = '      <circle class="hit" r="12"/>\n'
+
+
 def _get(mapping: Any, key: str) -> Any:
     """``{{ mapping.key }}``: "" when the context has no such thing (the GM desk has no paths)."""
     if isinstance(mapping, dict):
@@ -68,7 +74,7 @@ def map_svg(m: Any, *, linked: Any, map_title: Any, map_id: Any, paths: Any, nq:
     extra = ""
     if theatre:
         view = m.view
-        svg_class += " geo" + (" zoomed" if view.zoom > 1 else "")
+        svg_class += " geo" + (" zoomed" if view.zoom >= 1.9 else "")
         zoom = _v(view.zoom)
         extra = f' data-full="{_v(view.full_viewbox)}" data-zoom="{zoom}" style="--zoom: {zoom}"'
     out.append(
@@ -100,12 +106,21 @@ def map_svg(m: Any, *, linked: Any, map_title: Any, map_id: Any, paths: Any, nq:
     out.append('</g>\n  <g class="zones">')
     _zones(out, m, links)
     out.append('\n  </g>\n  <g class="labels">')
-    _labels(out, m, links)
+    _labels(out, m)
     out.append('\n  </g>\n  <g class="ports">')
     _ports(out, m)
-    out.append('\n  </g>\n  <g class="markers">')
+    out.append("\n  </g>")
+    if getattr(m, "last", None):
+        last_turn_moves_svg(out, m.last)
+    if getattr(m, "orders", None):
+        orders_svg(out, m.orders)
+    out.append('\n  <g class="markers">')
     _markers(out, m, links)
     out.append("\n  </g>\n  ")
+    if links is not None and getattr(m, "last", None):
+        battles_svg(out, m.last)
+    if links is not None and getattr(m, "clusters", None):
+        clusters_svg(out, m.clusters, links)
     if links is not None and m.move:
         _destinations(out, m, links)
     out.append("\n</svg>\n")
@@ -129,20 +144,19 @@ def _zones(out: list[str], m: Any, links: _Links | None) -> None:
             f'\n    <g class="{classes}" transform="translate({_v(z.x)} {_v(z.y)})" data-zone="{key}">\n'
             f"      <title>{_v(z.name)} — {_v(z.type_label)}</title>\n"
             '      <circle r="9"/>\n'
+            f"{_HIT if links is not None else ''}"
             "    </g>\n    "
         )
         if links is not None:
             out.append("</a>")
 
 
-def _labels(out: list[str], m: Any, links: _Links | None) -> None:
-    label_link = ' tabindex="-1" aria-hidden="true" class="label-link"'
+def _labels(out: list[str], m: Any) -> None:
+    """The zones' names: not links (the zone's circle is, with a tap target of its own)."""
     if m.theatre:
         crowded = m.crowded
         for lb, zx, zy, dx, dy in m.placed_labels:
             out.append("\n    ")
-            if links is not None:
-                out.append(links.zone(lb.key, label_link))
             x = _v(dx)
             tspans = _tspans(x, lb.lines)
             out.append(
@@ -150,20 +164,14 @@ def _labels(out: list[str], m: Any, links: _Links | None) -> None:
                 f'{" crowded" if lb.key in crowded else ""}" x="{x}" y="{_v(dy)}" text-anchor="{_v(lb.anchor)}"'
                 f' data-label="{_v(lb.key)}">{tspans}</text></g>\n    '
             )
-            if links is not None:
-                out.append("</a>")
         return
     for lb in m.labels:
         out.append("\n    ")
-        if links is not None:
-            out.append(links.zone(lb.key, label_link))
         x = _v(lb.x)
         tspans = _tspans(x, lb.lines)
         out.append(
             f'\n    <text class="zone-label" x="{x}" y="{_v(lb.y)}" text-anchor="{_v(lb.anchor)}">{tspans}</text>\n    '
         )
-        if links is not None:
-            out.append("</a>")
 
 
 def _tspans(x: str, lines: Any) -> str:
@@ -193,6 +201,8 @@ def _ports(out: list[str], m: Any) -> None:
         code = ""
         if m.theatre:
             code = f'<text class="port-code" x="0" y="-5.5" aria-hidden="true">{_v(p.owner_code)}</text>'
+        if m.theatre:
+            code += f'<text class="port-name" x="0" y="11" aria-hidden="true">{_v(p.name)}</text>'
         out.append(
             f'\n    <g class="{classes}" transform="translate({_v(p.x)} {_v(p.y)})" data-port="{_v(p.key)}">\n'
             f"      <title>{title}</title>\n"
@@ -208,15 +218,17 @@ def _markers(out: list[str], m: Any, links: _Links | None) -> None:
     chosen = m.move.fleet_id if m.move else None
     for mk in m.markers:
         out.append("\n    ")
+        # One of many in its zone: hidden at the whole map, where the zone's cluster stands for it.
+        clustered = " in-cluster" if mk.clustered and not (m.move and mk.fleet_id == chosen) else ""
         if links is not None:
             if mk.fleet_id:
                 url = f"{links.map}?{links.nq}{links.zoom_query}fleet={_v(mk.fleet_id)}"
                 out.append(
                     f'<a href="{url}" hx-get="{url}" hx-target="#map-area" hx-swap="outerHTML" hx-push-url="true"'
-                    ' class="fleet-link">'
+                    f' class="fleet-link{clustered}">'
                 )
             else:
-                out.append(links.zone(mk.zone_key, ""))
+                out.append(links.zone(mk.zone_key, f' class="zone-forces{clustered}"'))
         anchored = bool(m.theatre and mk.anchor)
         out.append("\n    ")
         if anchored:
@@ -231,12 +243,15 @@ def _markers(out: list[str], m: Any, links: _Links | None) -> None:
         width = mk.width
         fleet = f' data-fleet="{_v(mk.fleet_id)}"' if mk.fleet_id else ""
         hint = " — click for its moves" if links is not None and mk.fleet_id else ""
+        centre = f'cx="{_widthratio_half(width)}" cy="{mk.height / 2}"'
+        hit = f'      <circle class="hit" {centre} r="12"/>\n' if links else ""
         out.append(
             f'\n    <g class="{classes}" transform="translate({at})" data-kind="{_v(mk.kind)}"{fleet}>\n'
             f"      <title>{_v(mk.title)}{hint}</title>\n"
             f'      <rect width="{_v(width)}" height="{_v(mk.height)}" rx="2" style="fill: {_v(mk.color)}"/>\n'
             f'      <text aria-hidden="true" x="{_widthratio_half(width)}" y="{"7" if mk.small else "8.5"}">'
             f"{_v(mk.text)}</text>\n"
+            f"{hit}"
             "    </g>\n    "
         )
         if anchored:
@@ -250,17 +265,20 @@ def _destinations(out: list[str], m: Any, links: _Links) -> None:
     move = m.move
     fleet = _v(move.fleet_id)
     name = _v(move.fleet_name)
+    # The turn the map shows rides along: a tap on a map of a turn that has since resolved is refused.
+    turn = f', "turn": "{_v(m.viewer.turn.number)}"' if m.viewer.turn else ""
     out.append('\n  <g class="destinations">')
     for x, y, d in m.destinations:
         value = d.path.value
         out.append(
             f'\n    <a href="{links.orders}?{links.nq}kind=move&amp;fleet={fleet}&amp;path={_v(urlencode(value))}"'
             f' hx-post="{links.map_move}?{links.nq}{links.zoom_query}"'
-            f' hx-vals=\'{{"fleet": "{fleet}", "path": "{_v(value)}"}}\' hx-target="#map-area"'
+            f' hx-vals=\'{{"fleet": "{fleet}", "path": "{_v(value)}"{turn}}}\' hx-target="#map-area"'
             f' hx-swap="outerHTML" class="dest-link" data-dest="{_v(d.port_key or d.zone_key)}">\n'
             f'      <g class="dest" transform="translate({_v(x)} {_v(y)})">\n'
             f"        <title>Move {name}: {_v(d.path.label)}</title>\n"
             f'        <circle class="dest-ring" r="{"8" if d.port_key else "13"}"/>\n'
+            f"        {_HIT}"
             "      </g>\n    </a>"
         )
     out.append("\n  </g>\n  ")

@@ -19,8 +19,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from battles.models import TabletopBattle
-from battles.pack_pdf import PdfUnavailable, html_to_pdf
+from battles.models import PackPdf, TabletopBattle
 from campaign.pages.tabletop import (
     FATE_CHOICES,
     TAKEN_IN_CHOICES,
@@ -30,6 +29,8 @@ from campaign.pages.tabletop import (
     tables_for_player,
 )
 from campaign.pages.views import _page_context, _with_nation
+from campaign.table_pdf import PdfThrottled, pack_pdf_request
+from campaign.table_thread import table_post_add
 from campaign.tabletop import (
     TableResultRefused,
     table_fight_automatically,
@@ -65,22 +66,24 @@ def tables(request: HttpRequest, slug: str) -> HttpResponse:
                 kind = request.POST.get("kind", TabletopBattle.Kind.BATTLE)
                 what = "That storming" if kind == TabletopBattle.Kind.STORMING else "That battle"
                 if viewer.is_gm:
-                    table_mark(campaign=viewer.campaign, place=place, kind=kind)
+                    table_mark(campaign=viewer.campaign, place=place, kind=kind, actor=request.user)
                     messages.success(request, f"Marked: {what.lower()} goes to the table when the turn resolves.")
                 else:
                     if viewer.nation.player_id != request.user.pk:
                         raise PermissionDenied("Only a nation's player can ask for its battles.")
-                    table_mark(campaign=viewer.campaign, place=place, nation=viewer.nation, kind=kind)
+                    table_mark(
+                        campaign=viewer.campaign, place=place, nation=viewer.nation, kind=kind, actor=request.user
+                    )
                     messages.success(request, "Asked: the game master decides whether it goes to the table.")
             else:
                 _gm_only(viewer.is_gm)
                 table = TabletopBattle.objects.get(campaign=viewer.campaign, pk=int(request.POST.get("table", "0")))
                 if action in ("approve", "decline"):
-                    table_request_decide(table=table, approve=action == "approve")
+                    table_request_decide(table=table, approve=action == "approve", actor=request.user)
                 elif action == "unmark":
-                    table_unmark(table=table)
+                    table_unmark(table=table, actor=request.user)
                 elif action == "automatic":
-                    table_fight_automatically(table=table)
+                    table_fight_automatically(table=table, actor=request.user)
                 else:
                     messages.error(request, f"Unknown action {action!r}.")
         except TableResultRefused as refused:
@@ -108,27 +111,35 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
             elif action == "confirm":
                 if data.my_side is None:
                     raise PermissionDenied("Only a player of a side can confirm.")
-                table_result_confirm(table=table, side=data.my_side)
+                table_result_confirm(table=table, side=data.my_side, actor=request.user)
                 messages.success(request, "Confirmed.")
             elif action == "dispute":
                 if data.my_side is None:
                     raise PermissionDenied("Only a player of a side can dispute.")
-                table_result_dispute(table=table, side=data.my_side, reason=request.POST.get("reason", ""))
+                table_result_dispute(
+                    table=table, side=data.my_side, reason=request.POST.get("reason", ""), actor=request.user
+                )
                 messages.info(request, "Disputed: the game master decides.")
+            elif action == "post":
+                if not data.can_post:
+                    raise PermissionDenied("Only the game master or a player of a side can post on this battle.")
+                side = None if viewer.is_gm and data.my_side is None else data.my_side
+                table_post_add(table=table, actor=request.user, side=side, body=request.POST.get("body", ""))
+                messages.success(request, "Posted: the others are told by mail.")
             elif action == "approve":
                 _gm_only(viewer.is_gm)
-                battle = table_result_approve(table=table)
+                battle = table_result_approve(table=table, actor=request.user)
                 messages.success(request, "Approved and applied: the turn resolves on.")
                 if battle is not None:
                     return HttpResponseRedirect(reverse("battles:detail", args=[slug, battle.pk]))
             elif action == "automatic":
                 _gm_only(viewer.is_gm)
-                table_fight_automatically(table=table)
+                table_fight_automatically(table=table, actor=request.user)
                 messages.success(request, "The battle will be fought by the server's dice.")
             elif action == "roll":
                 if not (viewer.is_gm or data.my_side is not None):
                     raise PermissionDenied("Only the game master or a player of a side can have the dice rolled.")
-                table_pack_roll(table=table)
+                table_pack_roll(table=table, actor=request.user)
                 messages.success(request, "The server rolled the pack's dice.")
             elif action == "setup":
                 if not (viewer.is_gm or data.my_side is not None):
@@ -143,7 +154,7 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
                     given["wind_speed"] = _dice(post.get("wind_speed", ""))
                 if not given:
                     raise TableResultRefused("Enter the dice thrown at the table first.", field="dice")
-                table_setup_dice_set(table=table, **given)
+                table_setup_dice_set(table=table, **given, actor=request.user)
                 messages.success(request, "The pack shows what those dice give.")
             else:
                 errors.append(f"Unknown action {action!r}.")
@@ -164,14 +175,15 @@ def table_detail(request: HttpRequest, slug: str, table_id: int) -> HttpResponse
 
 def _result_enter(request: HttpRequest, data: Any) -> None:
     """Enter the result from the form: a side's player (the other side confirms) or the GM alone."""
-    if not data.can_enter:
+    if not (data.viewer.is_gm or data.my_side is not None):
+        # Whether a result may be entered now is the service's to say (a dispute stands…), by name.
         raise PermissionDenied("Only the game master or a player of a side can enter the result.")
     table = data.table
     body = storming_result_from_form(request.POST) if table.is_storming else result_from_form(request.POST)
     side = None if data.viewer.is_gm and data.my_side is None else data.my_side
     if data.viewer.is_gm and request.POST.get("as_gm"):
         side = None
-    table_result_enter(table=table, body=body, side=side, by=request.user.get_username())
+    table_result_enter(table=table, body=body, side=side, by=request.user.get_username(), actor=request.user)
     messages.success(
         request,
         "Result entered and confirmed: the game master approves it."
@@ -249,13 +261,30 @@ def table_pack(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 
 @login_required
 def table_pack_pdf(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    """The battle pack as a PDF, printed by Chromium from the same page."""
+    """The battle pack as a PDF: printed by a queued task from the same page (never inside this
+    request); until it is ready the page says so and refreshes itself (a link too, without refresh)."""
     html, data = _pack_html(request, slug, table_id, inline_css=True)
     try:
-        pdf = html_to_pdf(html)
-    except PdfUnavailable as trouble:
-        return HttpResponse(str(trouble), status=503, content_type="text/plain; charset=utf-8")
-    response = HttpResponse(pdf, content_type="application/pdf")
-    name = f"battle-pack-{data.table.place}-turn-{data.table.turn.number}.pdf"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+        retry = request.GET.get("retry") == "1"
+        pdf = pack_pdf_request(table=data.table, html=html, user=request.user, retry=retry)
+    except PdfThrottled as throttled:
+        response = _pdf_page(request, data, problem=str(throttled), status=429, throttled=True)
+        response["Retry-After"] = str(throttled.retry_after)
+        return response
+    if pdf.state == PackPdf.State.READY:
+        assert pdf.pdf is not None  # the database's constraint: a printed row has its PDF
+        response = HttpResponse(bytes(pdf.pdf), content_type="application/pdf")
+        name = f"battle-pack-{data.table.place}-turn-{data.table.turn.number}.pdf"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    if pdf.state == PackPdf.State.FAILED:
+        return _pdf_page(request, data, problem=pdf.error or "The PDF could not be printed.", status=503)
+    return _pdf_page(request, data, problem="", status=202)
+
+
+def _pdf_page(request: HttpRequest, data: Any, *, problem: str, status: int, throttled: bool = False) -> HttpResponse:
+    """The page shown while the PDF is prepared (refreshing itself every few seconds), or why not."""
+    context = _page_context(
+        request, data.viewer, "table", d=data, problem=problem, preparing=status == 202, throttled=throttled
+    )
+    return render(request, "campaign/table_pdf.html", context, status=status)

@@ -13,9 +13,12 @@ from typing import Any
 from django.http import Http404
 
 from battles.engagements.table import table_sides
-from battles.models import TabletopBattle
+from battles.models import TablePost, TabletopBattle
+from battles.table_history import history_lines, table_decision
 from battles.tabletop_pack import BattlePack, StormingPack, battle_pack, storming_pack
 from campaign.models import Turn
+from campaign.table_record import gm_entered, side_labels
+from campaign.table_thread import table_posts
 from campaign.viewer import User, Viewer, viewer_for_player
 from ports.models import Port, SeaZone
 
@@ -136,6 +139,7 @@ class TableDetail:
     held_field: str
     deadline: Any
     storming: StormingForm | None = None
+    posts: list[TablePost] = field(default_factory=list)
 
     @property
     def outstanding(self) -> bool:
@@ -143,7 +147,25 @@ class TableDetail:
 
     @property
     def can_enter(self) -> bool:
-        return self.outstanding and (self.viewer.is_gm or self.my_side is not None)
+        """The GM while the battle waits; a side's player only while no result stands (a dispute, a
+        result both sides confirmed and the GM's own entry stand until the GM acts)."""
+        if self.viewer.is_gm:
+            return self.outstanding
+        open_to_sides = (TabletopBattle.Status.WAITING, TabletopBattle.Status.ENTERED)
+        return self.my_side is not None and self.table.status in open_to_sides
+
+    @property
+    def can_post(self) -> bool:
+        """The thread is the sides' and the GM's, once the turn found who fights."""
+        return self.viewer.is_gm or self.my_side is not None
+
+    @property
+    def history(self) -> list[str]:
+        return history_lines(self.table.history or [])
+
+    @property
+    def decision(self) -> str:
+        return table_decision(self.table.history or [])
 
     @property
     def can_confirm(self) -> bool:
@@ -158,6 +180,7 @@ class TableDetail:
         return (
             self.table.status in (TabletopBattle.Status.ENTERED, TabletopBattle.Status.CONFIRMED)
             and self.my_side is not None
+            and not gm_entered(self.table)
         )
 
 
@@ -176,9 +199,11 @@ def table_for_player(*, user: User, slug: str, table_id: int, nation_code: str |
         if viewer.nation.code in codes and viewer.nation.player_id == user.pk:
             my_side = k
     if table.is_storming:
-        return _storming_detail(viewer, table, my_side)
+        detail = _storming_detail(viewer, table, my_side)
+        detail.posts = list(table_posts(table=table))
+        return detail
     pack = battle_pack(table) if table.status in TabletopBattle.OUTSTANDING else None
-    ships, admirals, labels = _battle_form(viewer, table) if pack is not None else ([], [], [])
+    ships, admirals, labels = _battle_form(viewer, table) if pack is not None else ([], [], side_labels(table))
     held = (table.result or {}).get("held_field")
     return TableDetail(
         viewer=viewer,
@@ -191,6 +216,7 @@ def table_for_player(*, user: User, slug: str, table_id: int, nation_code: str |
         side_labels=labels,
         held_field="" if held is None else str(held),
         deadline=table.turn.deadline if table.turn.status == Turn.Status.TABLE else None,
+        posts=list(table_posts(table=table)),
     )
 
 

@@ -35,7 +35,7 @@ from campaign.pages.diplomacy import diplomacy_for_viewer
 from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
-from campaign.pages.map_moves import map_move_submit
+from campaign.pages.map_moves import MoveResult, map_move_submit, map_order_submit, map_withdraw_submit
 from campaign.pages.rulebook import rules_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
@@ -211,6 +211,12 @@ def _fleet_param(raw: str | None) -> int | None:
     return int(raw) if raw is not None and raw.isascii() and raw.isdigit() and len(raw) < 19 else None
 
 
+def _zoom(request: HttpRequest) -> tuple[str | None, str | None, str | None]:
+    """The view the request asks the map to be drawn at: a form's or the script's (in a post's body),
+    else the link's."""
+    return tuple(request.POST.get(k) or request.GET.get(k) for k in ("zoom", "cx", "cy"))  # type: ignore[return-value]
+
+
 def _map_page(
     request: HttpRequest, slug: str, *, nation: str | None, fleet: int | None, notice: Any = None
 ) -> HttpResponse:
@@ -221,7 +227,8 @@ def _map_page(
         nation_code=nation,
         zone_key=get.get("zone") or None,
         fleet_id=fleet,
-        zoom=(get.get("zoom"), get.get("cx"), get.get("cy")),
+        zoom=_zoom(request),
+        show_last=(request.POST.get("last") or get.get("last")) != "0",
     )
     context = _page_context(request, data.viewer, "map", m=data, fleet_asked=fleet, notice=notice)
     htmx = getattr(request, "htmx", False)
@@ -266,18 +273,72 @@ def map_move(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except TurnClosed as moved:
         # A move clicked on a map of a turn that has resolved: the fresh map says so; nothing entered.
-        url = reverse("campaign:map", args=[slug])
-        return turn_moved_answer(request, moved, f"{url}?{urlencode({'nation': nation})}" if nation else url)
-    again = None if result.ok else _fleet_param(fleet)
-    query = {k: v for k, v in (("nation", nation), ("fleet", str(again) if again else None)) if v}
+        return _map_turn_moved(request, slug, nation, moved)
+    # A move entered: the map shows it drawn, no fleet chosen; a refusal: the fleet's choices again.
+    return _map_answer(request, slug, nation, None if result.ok else _fleet_param(fleet), result)
+
+
+def _map_answer(
+    request: HttpRequest, slug: str, nation: str | None, fleet: int | None, result: MoveResult
+) -> HttpResponse:
+    """The map after an order given on it, at the view it was given from, with the fleet still chosen
+    (its panel shows the order, or the refusal beside its choices): the map area under HTMX, else
+    post/redirect/get."""
+    zoom, cx, cy = _zoom(request)
+    pairs = (("nation", nation), ("fleet", str(fleet) if fleet else None), ("zoom", zoom), ("cx", cx), ("cy", cy))
+    query = {k: v for k, v in pairs if v}
     url = reverse("campaign:map", args=[slug])
     url = f"{url}?{urlencode(query)}" if query else url
     if getattr(request, "htmx", False):
-        response = _map_page(request, slug, nation=nation, fleet=again, notice=result)
-        response["HX-Push-Url"] = url  # the address bar follows: no fleet chosen after a move entered
+        response = _map_page(request, slug, nation=nation, fleet=fleet, notice=result)
+        response["HX-Push-Url"] = url  # the address bar follows the map shown
         return response
     (messages.success if result.ok else messages.error)(request, result.message)
     return HttpResponseRedirect(url)
+
+
+def _map_turn_moved(request: HttpRequest, slug: str, nation: str | None, moved: TurnClosed) -> HttpResponse:
+    """An order given on a map of a turn that has resolved: the fresh map says so; nothing entered."""
+    url = reverse("campaign:map", args=[slug])
+    return turn_moved_answer(request, moved, f"{url}?{urlencode({'nation': nation})}" if nation else url)
+
+
+@login_required
+@require_POST
+def map_order(request: HttpRequest, slug: str) -> HttpResponse:
+    """Another fleet order from the fleet's panel on the map (``kind``: posture, run_guns, fireships,
+    sally; the form's fields), entered through the order form and service."""
+    nation = request.POST.get("as_nation") or request.GET.get("nation") or None
+    fleet = _fleet_param(request.POST.get("fleet"))
+    try:
+        result = map_order_submit(
+            user=request.user,
+            slug=slug,
+            nation_code=nation,
+            kind=request.POST.get("kind", ""),
+            data=request.POST,
+            named_turn=named_turn(request),
+        )
+    except TurnClosed as moved:
+        return _map_turn_moved(request, slug, nation, moved)
+    return _map_answer(request, slug, nation, fleet, result)
+
+
+@login_required
+@require_POST
+def map_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    """Withdraw one of the nation's orders from the map (``order``), through the order service."""
+    nation = request.POST.get("as_nation") or request.GET.get("nation") or None
+    order_id = _fleet_param(request.POST.get("order"))
+    if order_id is None:
+        return HttpResponseBadRequest("Name the order to withdraw (its number).")
+    try:
+        result = map_withdraw_submit(
+            user=request.user, slug=slug, nation_code=nation, order_id=order_id, named_turn=named_turn(request)
+        )
+    except TurnClosed as moved:
+        return _map_turn_moved(request, slug, nation, moved)
+    return _map_answer(request, slug, nation, _fleet_param(request.POST.get("fleet")), result)
 
 
 @login_required

@@ -159,7 +159,9 @@ def _upsert(model: type[M], campaign: Campaign, docs: Iterable[dict[str, Any]], 
         taken = set(model._default_manager.filter(pk__in=[d["id"] for d in gone]).values_list("pk", flat=True))
         highest = model._default_manager.aggregate(top=Max("pk"))["top"] or 0
         for d in gone:
-            reuse = d["id"] not in taken and d["id"] <= highest
+            # A negative id is a row the snapshot's campaign had lost before it was imported
+            # (campaign.backup_snapshots): it is made afresh.
+            reuse = 0 < d["id"] <= highest and d["id"] not in taken
             row = model._default_manager.create(**({"pk": d["id"]} if reuse else {}), **values(d))
             ids[d["id"]] = row.pk
     # Written in a second pass: a value may name a row re-made above (a ship's fleet).

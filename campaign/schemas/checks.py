@@ -22,6 +22,7 @@ from jsonschema.exceptions import ValidationError
 from campaign.schemas.campaign_document import campaign_document_schema
 from campaign.schemas.fast_check import Predicate, schema_predicate, subschema_predicates
 from campaign.schemas.play_checks import dispatch_problems, table_problems
+from rules.names import name_fault, name_normalised
 from rules.ruleset import RulesetError, validate_flat
 
 # More problems than this are not listed one by one: the first ones show what is wrong with a file.
@@ -107,10 +108,15 @@ def schema_problems(document: Any) -> list[str]:
     return [_schema_message(e) for e in errors]
 
 
+def _compared(value: Any) -> Any:
+    """A value as the database compares it: names in their stored form (a look-alike is the same name)."""
+    return name_normalised(value) if isinstance(value, str) else value
+
+
 def _duplicates(records: Sequence[dict[str, Any]], fields: tuple[str, ...]) -> Iterator[tuple[int, str]]:
     seen: dict[tuple[Any, ...], int] = {}
     for index, record in enumerate(records):
-        key = tuple(record.get(f) for f in fields)
+        key = tuple(_compared(record.get(f)) for f in fields)
         if None in key:
             continue
         if key in seen:
@@ -262,8 +268,8 @@ def _force_problems(doc: dict[str, Any]) -> Iterator[str]:
         if ship["condition"] in ("sunk", "expended") and ship["fleet"] is not None:
             yield f"ships[{index}].fleet: a ship {ship['condition']} belongs to no fleet"
         if ship["condition"] not in ("sunk", "expended"):
-            afloat[(ship["original_nation"], ship["name"])] += 1
-            if afloat[(ship["original_nation"], ship["name"])] == 2:
+            afloat[(ship["original_nation"], name_normalised(ship["name"]))] += 1
+            if afloat[(ship["original_nation"], name_normalised(ship["name"]))] == 2:
                 yield f"ships[{index}].name: {ship['original_nation']} already has a ship named {ship['name']!r} afloat"
     for index, unit in enumerate(doc["land_units"]):
         if (unit["port"] is not None) != (unit["state"] in ("garrison", "ashore")):
@@ -323,6 +329,23 @@ def _audit_problems(doc: dict[str, Any]) -> Iterator[str]:
             yield f"audit[{index}].at: {_shown(entry['at'])} is not a date and time with its UTC offset"
 
 
+#: The sections whose records carry a name people read (in pages and in mail headers).
+NAMED = ("nations", "sea_zones", "ports", "admirals", "fleets", "ships")
+
+
+def _name_problems(doc: dict[str, Any]) -> Iterator[str]:
+    """Names with a control, invisible or text-direction character (issue 27, 9 and 11: a line break
+    in a name broke every mail of the campaign)."""
+    fault = name_fault(doc["campaign"]["name"])
+    if fault is not None:
+        yield f"campaign.name: {fault}"
+    for section in NAMED:
+        for index, record in enumerate(doc[section]):
+            fault = name_fault(record["name"])
+            if fault is not None:
+                yield f"{section}[{index}].name: {fault}"
+
+
 def document_problems(document: Any) -> list[str]:
     """Every problem of a campaign document, each naming its path; an empty list means it may be imported.
 
@@ -331,6 +354,7 @@ def document_problems(document: Any) -> list[str]:
     problems = schema_problems(document)
     if not problems:
         problems = [
+            *_name_problems(document),
             *_identity_problems(document),
             *_force_problems(document),
             *_ledger_problems(document),

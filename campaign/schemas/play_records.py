@@ -240,10 +240,31 @@ def table_records() -> dict[str, dict[str, Any]]:
                 "note": column(TabletopBattle, "note"),
                 "record": column(TabletopBattle, "record", type="string"),
                 "approved_at": column(TabletopBattle, "approved_at"),
+                "history": {
+                    "type": "array",
+                    "items": {"type": "object"},
+                    "description": "Who entered, confirmed, disputed the result and what the GM decided.",
+                },
+                "posts": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["author", "side", "body", "at"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "author": {"type": "string", "minLength": 1, "maxLength": 150},
+                            "side": {"enum": [0, 1, None]},
+                            "body": {"type": "string", "minLength": 1, "maxLength": 2000},
+                            "at": {"type": "string", "format": "date-time"},
+                        },
+                    },
+                    "description": "The battle's thread, oldest first.",
+                },
             },
             # kind: written since stormings went to the table (absent: a battle); record and
-            # approved_at since approved packs are kept (issue 29; absent: none kept).
-            optional=("kind", "record", "approved_at"),
+            # approved_at since approved packs are kept (issue 29; absent: none kept); history and
+            # posts since the result's record and the thread are kept (absent: none).
+            optional=("kind", "record", "approved_at", "history", "posts"),
         ),
     )
     # A storming's result has its own shape; the schema picks it by kind, so that an error names the

@@ -17,6 +17,7 @@ from campaign.standings import ports_victory_reached
 from campaign.turn.context import PhaseContext
 from rules.calendar import TurnDate, deadline_after
 from rules.turn_events import CampaignEnded
+from rules.turn_events.kinds import counted
 
 
 def next_turn_phase(ctx: PhaseContext) -> None:
@@ -38,9 +39,14 @@ def next_turn_phase(ctx: PhaseContext) -> None:
     winner = ports_victory_reached(campaign)
     if last or winner is not None:
         Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.ENDED)
-        why = f": {winner} holds {campaign.victory_ports} ports" if winner is not None else ""
-        ctx.report(None, CampaignEnded(text=f"The campaign ended with turn {turn.number}{why}.", turn=turn.number))
-        campaign_ended_record(campaign=campaign, turn=turn, now=ctx.now)
+        why = (
+            f"{winner.name} holds {counted(winner.ports, 'port')} ({campaign.victory_ports} needed to win)"
+            if winner is not None
+            else ""
+        )
+        ended = f"The campaign ended with turn {turn.number}{': ' + why if why else ''}."
+        ctx.report(None, CampaignEnded(text=ended, turn=turn.number))
+        campaign_ended_record(campaign=campaign, turn=turn, now=ctx.now, reason=f"{why}." if why else "")
     else:
         date = TurnDate(turn.year, turn.season).next()
         new = Turn.objects.create(

@@ -396,6 +396,9 @@ LOGGING = {
 # Debian's chromium-headless-shell when it is installed: the same engine as Debian's chromium without the
 # browser's windowing and UI layers, and about half the CPU per page (the browser tests: 130 s of
 # Chromium's CPU with /usr/bin/chromium, 64 s with the shell); otherwise Debian's chromium.
+# Battle packs printed to PDF by a queued task: each user may start this many prints in the window.
+PACK_PDF_PER_USER = env.int("PACK_PDF_PER_USER", default=6)
+PACK_PDF_WINDOW_SECONDS = env.int("PACK_PDF_WINDOW_SECONDS", default=600)
 CHROMIUM_PATH = env(
     "CHROMIUM_PATH",
     default=next(

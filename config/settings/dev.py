@@ -50,3 +50,11 @@ if "CACHE_URL" not in os.environ and "CELERY_BROKER_URL" not in os.environ:
 if "EMAIL_URL" not in env:
     # make run shows every mail in the console unless told where to send it.
     EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+
+# Static files are served as they lie in static/ and the apps' folders (whitenoise's finders), never
+# collected: a start does no collectstatic and no compression (issue 24: compressing ~1,200 files was
+# most of a first start's minutes). Production keeps the compressed, hashed manifest (base.py).
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+STATIC_ROOT.mkdir(exist_ok=True)  # noqa: F405 — whitenoise warns when the folder is missing

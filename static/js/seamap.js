@@ -35,12 +35,16 @@
     }
 
     function declutter() {
-      // Hide labels whose box on screen meets a label already kept.
+      // Hide labels whose box on screen meets a label already kept: zones' names first (those the
+      // server found room for before the crowded ones), then ports' names once they are shown.
       var kept = [];
       var labels = svg.querySelectorAll(".zone-label");
       var order = Array.prototype.slice.call(labels).sort(function (a, b) {
         return (a.classList.contains("crowded") ? 1 : 0) - (b.classList.contains("crowded") ? 1 : 0);
       });
+      if (svg.classList.contains("zoomed")) {
+        order = order.concat(Array.prototype.slice.call(svg.querySelectorAll(".port-name")));
+      }
       order.forEach(function (label) {
         label.classList.remove("hidden-by-script");
         label.classList.add("shown-by-script");
@@ -55,6 +59,13 @@
           kept.push(r);
         }
       });
+    }
+
+    function measure() {
+      // Map units per CSS px at the whole map: the stylesheet sizes the tap targets with it.
+      var r = svg.getBoundingClientRect();
+      var perUnit = Math.min(r.width / full.w, r.height / full.h);
+      if (perUnit > 0) svg.style.setProperty("--upp1", (1 / perUnit).toFixed(4));
     }
 
     var pending = null;
@@ -166,6 +177,17 @@
       }
     }, true);
     svg.addEventListener("click", function (event) {
+      // A crowd's cluster: zoom in on it here rather than load the map again at that view.
+      var cluster = event.target.closest("a.cluster-link");
+      if (cluster) {
+        event.preventDefault();
+        var cx = Number(cluster.dataset.cx), cy = Number(cluster.dataset.cy);
+        box.w = full.w / 4; box.h = full.h / 4;
+        box.x = cx - box.w / 2; box.y = cy - box.h / 2;
+        apply();
+      }
+    });
+    svg.addEventListener("click", function (event) {
       // An SVG link with hx-get/hx-post is htmx's: htmx does not cancel the browser's own
       // navigation for SVG <a> elements (they are not HTMLAnchorElements), so cancel it here.
       var link = event.target.closest("a");
@@ -188,9 +210,26 @@
       }
     }
 
+    measure();
     apply();
-    window.addEventListener("resize", function () { requestAnimationFrame(declutter); });
+    window.addEventListener("resize", function () { requestAnimationFrame(function () { measure(); declutter(); }); });
+    svg.seamapView = function () {
+      return { zoom: (full.w / box.w).toFixed(2), cx: (box.x + box.w / 2).toFixed(0), cy: (box.y + box.h / 2).toFixed(0) };
+    };
   }
+
+  // The view is kept after an action on the map (a fleet chosen, a move entered or withdrawn, an
+  // order given): every request from the map's area carries the zoom and centre shown now, which
+  // the server draws the answer at (without the script the links and forms carry the server's).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var area = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".map-area");
+    var svg = area && area.querySelector("svg.seamap.geo[data-full]");
+    if (!svg || !svg.seamapView) return;
+    var view = svg.seamapView();
+    event.detail.parameters.zoom = view.zoom;
+    event.detail.parameters.cx = view.cx;
+    event.detail.parameters.cy = view.cy;
+  });
 
   function init(root) {
     (root || document).querySelectorAll("svg.seamap.geo[data-full]").forEach(setup);

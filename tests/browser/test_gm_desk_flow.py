@@ -48,7 +48,7 @@ def _desk_lists_pending_invitations(page: Page, desk_url: str, nations: list[Nat
         row = pending.get_by_role("row", name=re.compile(re.escape(nation.name)))
         expect(row).to_contain_text(invitation.email)
         revoke = f"Revoke the invitation of {invitation.email} to command {nation.name}"
-        expect(row.get_by_role("button", name=revoke)).to_be_visible()
+        expect(row.get_by_role("link", name=revoke)).to_be_visible()
         expect(row.get_by_role("button", name=re.compile("^Send again"))).to_be_visible()
     page.set_viewport_size({"width": 390, "height": 844})
     pending.scroll_into_view_if_needed()
@@ -80,9 +80,10 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
     )
     page.get_by_label("Deadline rhythm (days)").fill("7")
     page.screenshot(path=str(screenshots / "gm_start_campaign.png"), full_page=True)
-    page.get_by_role("button", name="Start the campaign").click()
+    page.get_by_role("button", name="Create the campaign").click()
     expect(page.locator("h1")).to_contain_text("Desk of Trafalgar Year")
     body = page.locator("body")
+    expect(body).to_contain_text("Trafalgar Year is being set up: its clock does not run yet.")
     expect(body).to_contain_text("Turn 1 (Spring 1805)")
     expect(body).to_contain_text("The whole map (no fog of war)")
     page.screenshot(path=str(screenshots / "gm_desk.png"), full_page=True)
@@ -125,9 +126,28 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
     assert fr.player is not None and fr.player.get_username() == "villeneuve"
     assert gb.player is not None and gb.player.get_username() == "collingwood"
 
+    # Start the clock from the desk: the check list names each nation's player, the rules, the deadline.
+    page.goto(f"{base}/admin/campaign/campaign/{campaign.pk}/desk/")
+    page.get_by_role("link", name="Start the campaign…").click()
+    expect(body).to_contain_text("✔ France: played by villeneuve")
+    expect(body).to_contain_text("✘ Spain: nobody invited")
+    expect(body).to_contain_text("No house rules")
+    assert Campaign.objects.get(pk=campaign.pk).status == "setup"
+    page.get_by_label("The players are invited").check()
+    page.get_by_label("I have reviewed the campaign's rules.").check()
+    for width, name in ((390, "gm_start_clock_phone.png"), (1366, "gm_start_clock.png")):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(screenshots / name), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.get_by_role("button", name="Start the campaign").click()
+    expect(body).to_contain_text("Trafalgar Year has started: its clock runs. Turn 1 ends")
+    assert Campaign.objects.get(pk=campaign.pk).status == "active"
+
     # Replace France's player: Villeneuve loses it at once; both are told.
     page.goto(f"{base}/admin/campaign/nation/{fr.pk}/replace/")
-    page.get_by_label("Player").select_option(label="gravina")
+    # Gravina is not one of the campaign's people: the picker does not offer him; his address finds him.
+    assert "gravina" not in page.get_by_label("Player").locator("option").all_text_contents()
+    page.get_by_label("Or an account by email").fill("gravina@example.org")
     page.get_by_label("Reason").fill("Villeneuve resigned")
     page.get_by_role("button", name="Save").click()
     expect(body).to_contain_text("France has a new player; both are told.")
@@ -151,7 +171,8 @@ def test_a_gm_starts_invites_replaces_ends_and_reads_the_audit_log(
     page.goto(f"{base}/admin/campaign/campaign/{campaign.pk}/change/")
     page.get_by_role("link", name="Audit log").first.click()
     for line in (
-        "Trafalgar Year started from the scenario europe-1805",
+        "Trafalgar Year created from the scenario europe-1805",
+        "Trafalgar Year started: its clock runs",
         "collingwood@example.org invited to command Great Britain.",
         "collingwood accepted the invitation and commands Great Britain.",
         "villeneuve accepted the invitation and commands France.",

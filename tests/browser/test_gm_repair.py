@@ -37,6 +37,8 @@ def test_the_gm_reverts_a_turn_and_refights_a_battle_from_the_admin(
     page.locator("input[name=_selected_action]").first.check()
     page.locator("select[name=action]").select_option("resolve_now")
     page.get_by_role("button", name="Go").click()
+    expect(body).to_contain_text("current deadline")  # the action asks first
+    page.get_by_role("button", name="Yes, resolve the open turns now").click()
     wait_for(lambda: resolved(world.turn.pk))
     assert Battle.objects.count() == 2
 

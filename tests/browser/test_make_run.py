@@ -97,6 +97,9 @@ def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            # SIGINT as a terminal gives it: a suite started in the background of a non-interactive shell
+            # ignores SIGINT, and its children would inherit that and never stop on Ctrl-C.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
     run = MakeRun(
         process, f"http://127.0.0.1:{port}", {**env, "DJANGO_SETTINGS_MODULE": "config.settings.dev"}, var, log

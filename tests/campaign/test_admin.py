@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Campaign, LedgerEntry
+from campaign.models import Campaign, LedgerEntry, Turn
 from campaign.services import ledger_post
 from fleets.models import Ship
 from tests.factories import FleetFactory, NationFactory, PortFactory, ShipFactory
@@ -160,9 +160,19 @@ def test_the_gm_dry_runs_pauses_resumes_and_extends_from_the_admin(gm_client: Cl
     world.turn.refresh_from_db()
     assert world.turn.status == "open"
     changelist = reverse("admin:campaign_campaign_changelist")
-    gm_client.post(changelist, {"action": "pause_campaigns", "_selected_action": [world.campaign.pk]})
+    for action in ("pause_campaigns", "resolve_now"):  # each asks first, with the current deadline
+        asked = gm_client.post(changelist, {"action": action, "_selected_action": [world.campaign.pk]})
+        assert asked.status_code == 200 and "current deadline" in asked.content.decode()
+        assert 'name="confirmed" value="yes"' in asked.content.decode()
+    assert Campaign.objects.get(pk=world.campaign.pk).status == "active"
+    assert Turn.objects.get(pk=world.turn.pk).status == "open"
+    gm_client.post(
+        changelist, {"action": "pause_campaigns", "_selected_action": [world.campaign.pk], "confirmed": "yes"}
+    )
     assert Campaign.objects.get(pk=world.campaign.pk).status == "paused"
-    gm_client.post(changelist, {"action": "resume_campaigns", "_selected_action": [world.campaign.pk]})
+    gm_client.post(
+        changelist, {"action": "resume_campaigns", "_selected_action": [world.campaign.pk], "confirmed": "yes"}
+    )
     assert Campaign.objects.get(pk=world.campaign.pk).status == "active"
     world.turn.refresh_from_db()  # resuming moved the deadline by the (short) pause
     deadline = world.turn.deadline

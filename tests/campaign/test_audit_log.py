@@ -119,7 +119,7 @@ def test_selectors_scope_to_the_campaign_and_to_the_campaigns_a_user_runs() -> N
 
 
 def _europe_with_log() -> Campaign:
-    call_command("load_scenario", "europe-1805", "--seed", "1805", stdout=io.StringIO())
+    call_command("load_scenario", "europe-1805", "--start", "--seed", "1805", stdout=io.StringIO())
     campaign = Campaign.objects.get(slug="europe-1805")
     gm = User.objects.create_user("ada")
     audit_record(campaign=campaign, actor=gm, action="campaign_paused", summary="Europe 1805 paused")
@@ -156,7 +156,7 @@ def test_the_log_round_trips_through_export_and_import(europe_with_log: Campaign
 
 def test_a_turn_snapshot_and_a_campaign_without_gm_actions_have_no_log(europe_with_log: Campaign) -> None:
     assert "audit" not in campaign_export(campaign=europe_with_log, with_snapshots=False)
-    call_command("load_scenario", "europe-1805", "--slug", "fresh", stdout=io.StringIO())
+    call_command("load_scenario", "europe-1805", "--start", "--slug", "fresh", stdout=io.StringIO())
     assert "audit" not in campaign_export(campaign=Campaign.objects.get(slug="fresh"))
 
 

@@ -48,9 +48,11 @@ def test_admin_clock_actions_rules_treasury_and_lay_down_are_audited(gm: Any) ->
     pk = world.campaign.pk
     changelist = reverse("admin:campaign_campaign_changelist")
     client.get(reverse("admin:campaign_campaign_dry_run", args=[pk]))
-    client.post(changelist, {"action": "pause_campaigns", "_selected_action": [pk]})
-    client.post(changelist, {"action": "pause_campaigns", "_selected_action": [pk]})  # refused: no entry
-    client.post(changelist, {"action": "resume_campaigns", "_selected_action": [pk]})
+    client.post(changelist, {"action": "pause_campaigns", "_selected_action": [pk], "confirmed": "yes"})
+    client.post(
+        changelist, {"action": "pause_campaigns", "_selected_action": [pk], "confirmed": "yes"}
+    )  # refused: no entry
+    client.post(changelist, {"action": "resume_campaigns", "_selected_action": [pk], "confirmed": "yes"})
     client.post(reverse("admin:campaign_campaign_extend", args=[pk]), {"days": 1, "hours": 6})
     client.post(reverse("admin:campaign_nation_adjust", args=[world.fr.pk]), {"amount": -5, "reason": "Typo"})
     client.post(reverse("admin:campaign_nation_adjust", args=[world.fr.pk]), {"amount": -500, "reason": "Too much"})
@@ -87,7 +89,7 @@ def test_resolve_now_from_the_admin_is_audited(gm: Any) -> None:
     world = two_power_world()
     Campaign.objects.filter(pk=world.campaign.pk).update(gm=gm, status="active")
     changelist = reverse("admin:campaign_campaign_changelist")
-    _client(gm).post(changelist, {"action": "resolve_now", "_selected_action": [world.campaign.pk]})
+    _client(gm).post(changelist, {"action": "resolve_now", "_selected_action": [world.campaign.pk], "confirmed": "yes"})
     [entry] = _log(world.campaign)
     assert entry.action == "turn_resolve_now" and entry.after == {"turn": 1, "status": "resolving"}
     world.turn.refresh_from_db()

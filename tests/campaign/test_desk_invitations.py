@@ -74,7 +74,8 @@ def test_the_desk_lists_pending_invitations_in_the_gms_time_zone() -> None:
     assert gb.sent_at is not None
     assert _shown(gb.sent_at) in section and _shown(gb.sent_at + timedelta(days=30)) in section
     assert re.search(r"\d{2}:\d{2} E[SD]T", section)  # the GM's zone, named
-    assert section.count('name="csrfmiddlewaretoken"') == 2  # Send again, Revoke: plain forms
+    assert section.count('name="csrfmiddlewaretoken"') == 1  # Send again: a plain form
+    assert section.count(">Revoke…</a>") == 1  # Revoke: asks first, on its own page
 
 
 def test_revoking_an_invitation_is_audited_and_its_link_then_says_so() -> None:
@@ -84,7 +85,11 @@ def test_revoking_an_invitation_is_audited_and_its_link_then_says_so() -> None:
     token = _token(invitation)
     url = reverse("admin:campaign_invitation_revoke", args=[world.campaign.pk, invitation.pk])
     _desk(client, world)  # the page sets the CSRF cookie
-    assert client.get(url).status_code == 405
+    asked = client.get(url)  # Revoke asks first, with the current deadline; nothing changes yet
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "Revoke the invitation of collingwood@example.org" in page
+    assert "current deadline" in page and 'value="Revoke the invitation"' in page
+    assert Invitation.objects.get(pk=invitation.pk).open
     assert client.post(url).status_code == 403  # no CSRF token: refused
     assert Invitation.objects.get(pk=invitation.pk).open
 

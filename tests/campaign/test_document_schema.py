@@ -53,7 +53,7 @@ def europe_document(django_db_setup: None, django_db_blocker: Any) -> dict[str, 
     """europe-1805 loaded and exported once for the module, in a transaction rolled back at once: the
     tests read (or import) the document alone and need none of the loaded rows."""
     with django_db_blocker.unblock(), transaction.atomic():
-        call_command("load_scenario", "europe-1805", "--seed", "1805", stdout=io.StringIO())
+        call_command("load_scenario", "europe-1805", "--start", "--seed", "1805", stdout=io.StringIO())
         document = json.loads(json.dumps(campaign_export(campaign=Campaign.objects.get(slug="europe-1805"))))
         transaction.set_rollback(True)
     return document

@@ -247,13 +247,14 @@ def test_start_a_campaign_from_a_scenario_in_the_admin() -> None:
     )
     assert response.status_code == 302
     campaign = Campaign.objects.get(slug="trafalgar")
-    assert (campaign.name, campaign.gm, campaign.seed, campaign.status) == ("Trafalgar Year", gm, 1805, "active")
+    # Set up, not running: the GM starts its clock later (tests/campaign/test_gm_lifecycle.py).
+    assert (campaign.name, campaign.gm, campaign.seed, campaign.status) == ("Trafalgar Year", gm, 1805, "setup")
     assert campaign.ruleset["calendar.turn_length_days"] == 5
     turn = Turn.objects.get(campaign=campaign, number=1)
     assert turn.deadline == when and turn.snapshot is not None
     assert turn.snapshot["turns"][0]["deadline"] == when.isoformat()
     [entry] = AuditEntry.objects.filter(campaign_id=campaign.pk)
-    assert entry.action == "campaign_started" and entry.after is not None and entry.after["seed"] == 1805
+    assert entry.action == "campaign_created" and entry.after is not None and entry.after["seed"] == 1805
     taken = client.post(url, {"scenario": "europe-1805", "name": "Again", "slug": "trafalgar"})
     assert "exists already" in taken.content.decode()
 
@@ -330,7 +331,11 @@ def test_replace_a_player_in_the_admin_old_out_at_once_both_told() -> None:
     url = reverse("admin:campaign_nation_replace", args=[world.gb.pk])
     refused = client.post(url, {"player": nelson.pk, "reason": "same"})
     assert "already commands Great Britain" in refused.content.decode()
-    assert client.post(url, {"player": hardy.pk, "reason": "Nelson is away at sea"}).status_code == 302
+    # Hardy is not one of the campaign's people: not offered, but found by his exact address.
+    assert (
+        "is not one of the available choices" in client.post(url, {"player": hardy.pk, "reason": "x"}).content.decode()
+    )
+    assert client.post(url, {"email": hardy.email, "reason": "Nelson is away at sea"}).status_code == 302
     assert player.get(f"/campaigns/{world.campaign.slug}/").status_code == 404  # at once
     told = dict(Delivery.objects.filter(campaign=world.campaign).values_list("recipient__username", "event"))
     assert told == {"nelson": "nation_taken", "hardy": "nation_given"}

@@ -61,13 +61,14 @@ def _resolve_until_table(world: World) -> Turn:
 def _comparable(world: World) -> dict[str, Any]:
     """The export with what only the way of fighting changes left out: each battle's report and
     seed (the dice's log against the table's entry), the turn's strategic dice (the dice's weather
-    gauge) and the reports' texts (a table's battle is one day); and the table battles themselves."""
+    gauge) and the reports' texts (a table's battle is one day); the table battles themselves and the audit
+    log (every table action is audited)."""
     doc = strip_ids(campaign_export(campaign=world.campaign))
     for battle in doc["battles"]:
         for key in ("report", "seed", "id"):
             battle.pop(key)
     doc["battles"].sort(key=lambda b: (b["turn"], b["place"], b["sequence"]))
-    for key in ("turns", "reports", "snapshots", "phases", "table_battles"):
+    for key in ("turns", "reports", "snapshots", "phases", "table_battles", "audit"):
         doc.pop(key, None)
     return doc
 

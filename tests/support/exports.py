@@ -58,6 +58,19 @@ def strip_ids(doc: dict) -> dict:
     return doc
 
 
+def as_restored(document: dict) -> dict:
+    """A restored campaign's export as its backup was: the same document but for the audit log's last
+    entry, the "imported" one the restore writes (which must be there)."""
+    doc = json.loads(json.dumps(document))
+    *kept, last = doc.get("audit") or [{"action": "(no audit log)"}]
+    assert last["action"] == "campaign_imported", f"the restore's last audit entry is {last['action']!r}"
+    if kept:
+        doc["audit"] = kept
+    else:
+        doc.pop("audit")
+    return doc
+
+
 def comparable(document: dict) -> dict:
     """The export with database ids out of the way: history blobs reduced to what a player reads
     (texts, fates, outcomes, dice), wall-clock times dropped."""

@@ -5,11 +5,13 @@ logged in. Used by the pack's pages, the API and the phone-width checks."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
 from battles.engagements.table import table_sides
-from battles.models import TabletopBattle
+from battles.models import PackPdf, TabletopBattle
+from battles.pack_pdf import pack_pdf_print
 from campaign.tabletop import table_mark
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
@@ -100,3 +102,15 @@ def gibraltar_storming(*, settings: dict[str, int] | None = None) -> tuple[World
     assert world.campaign.gm is not None
     client.force_login(world.campaign.gm)
     return world, table, client
+
+
+def pack_pdf_printed(client: Client, url: str) -> HttpResponse:
+    """``url`` (a pack.pdf) asked for, its queued print run here as the worker would run it (the
+    worker tests run it on a real worker), and asked for again: the stored PDF's response."""
+    preparing = client.get(url)
+    assert preparing.status_code == 202, preparing.content[:300]
+    for pk in PackPdf.objects.filter(state=PackPdf.State.QUEUED).values_list("pk", flat=True):
+        pack_pdf_print(pk)
+    response = client.get(url)
+    assert isinstance(response, HttpResponse)
+    return response

@@ -204,7 +204,7 @@ def battle_in(campaign: Campaign, zone: SeaZone, sides: list[list[str]], *, winn
 
 def europe(slug: str = "europe") -> Campaign:
     """The europe-1805 scenario (the demo's size) with a player for Britain."""
-    call_command("load_scenario", "europe-1805", "--slug", slug, stdout=io.StringIO())
+    call_command("load_scenario", "europe-1805", "--start", "--slug", slug, stdout=io.StringIO())
     campaign = Campaign.objects.get(slug=slug)
     gb = Nation.objects.get(campaign=campaign, code="GB")
     gb.player = user(f"{slug}-gb")

@@ -238,7 +238,7 @@ def _battles(w: World, n: int) -> list[Battle]:
 @pytest.mark.parametrize("size", ["small", "demo"])
 def test_the_battle_page_needs_at_most_20_queries(world: World, size: str, django_assert_max_num_queries: Any) -> None:
     if size == "demo":
-        call_command("load_scenario", "europe-1805", "--slug", "big")
+        call_command("load_scenario", "europe-1805", "--start", "--slug", "big")
         campaign = Campaign.objects.get(slug="big")
         turn = Turn.objects.get(campaign=campaign, status=Turn.Status.OPEN)
         gb, fr = Nation.objects.get(campaign=campaign, code="GB"), Nation.objects.get(campaign=campaign, code="FR")

@@ -257,6 +257,25 @@ def test_the_deadline_is_shown_in_the_viewers_time_zone_with_a_countdown(fw: Fog
     assert "Tue 15 Jan, 07:00 EST" in home
 
 
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        ("paused", "paused: the clock is stopped"),
+        ("setup", "planned: the clock starts when the GM starts the campaign"),
+    ],
+)
+def test_a_stopped_clock_shows_the_deadline_without_a_running_countdown(fw: FogWorld, status: str, words: str) -> None:
+    """A paused campaign used to show a countdown running towards a deadline that was not going to pass."""
+    Turn.objects.filter(pk=fw.w.turn.pk).update(deadline=datetime(2030, 1, 15, 12, 0, tzinfo=UTC))
+    Campaign.objects.filter(pk=fw.campaign.pk).update(status=status)
+    client = client_for(fw.nelson)
+    page = client.get(reverse("campaign:dashboard", args=[fw.campaign.slug])).content.decode()
+    assert "Tue 15 Jan 2030, 12:00 UTC" in page and words in page
+    assert "data-deadline" not in page and 'class="countdown"' not in page
+    home = client.get("/").content.decode()
+    assert "Tue 15 Jan, 12:00 UTC" in home and "data-deadline" not in home
+
+
 # --- home -----------------------------------------------------------------------------------------------
 
 

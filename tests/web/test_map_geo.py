@@ -98,7 +98,10 @@ def test_the_zoom_query_narrows_the_view_and_bad_values_show_the_whole_map(campa
     assert "zoom=2&amp;cx=500&amp;cy=300&amp;zone=gulf-of-lion" in page
     # Near an edge the view is kept on the map.
     assert _viewbox(_get(client, campaign, "?zoom=8&cx=0&cy=0"))[:2] == (0.0, 0.0)
-    for bad in ("?zoom=3", "?zoom=abc", "?zoom=2&cx=nan&cy=%C2%B2", "?zoom=%C2%B2", "?zoom=2&cx=1e999"):
+    # A level between the links' is the script's (pinch, wheel): kept when the map is drawn again.
+    assert _viewbox(_get(client, campaign, "?zoom=2.5&cx=500&cy=300"))[2] == pytest.approx(whole[2] / 2.5, abs=0.06)
+    bad_views = ("?zoom=9", "?zoom=0.5", "?zoom=-2", "?zoom=abc", "?zoom=2&cx=nan&cy=%C2%B2", "?zoom=%C2%B2")
+    for bad in (*bad_views, "?zoom=2&cx=1e999"):
         box = _viewbox(_get(client, campaign, bad))
         assert box[2] in (whole[2], pytest.approx(whole[2] / 2, abs=0.06)), bad
 
@@ -160,11 +163,14 @@ def test_a_move_posted_from_the_map_is_entered_through_the_order_service(campaig
     assert response["HX-Push-Url"] == reverse("campaign:map", args=[campaign.slug])
     assert "Order added: Mediterranean Fleet to Ligurian Sea." in body
     assert Order.objects.get(nation__campaign=campaign).body["path"] == ["ligurian-sea"]
-    # A second move for the same fleet is refused by the order service, with its reason.
+    # A second move for the same fleet (a second tap) replaces the first, in its place in the list,
+    # through the order service.
+    first = Order.objects.get(nation__campaign=campaign)
     body = _move(client, campaign, fleet.pk, "tyrrhenian-sea", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="map-area")
     body = body.content.decode()
-    assert "Move not entered:" in body and "already has a move order this turn" in body
-    assert Order.objects.filter(nation__campaign=campaign).count() == 1
+    assert "Move changed: Mediterranean Fleet now to Tyrrhenian Sea (the earlier move is replaced)." in body
+    order = Order.objects.get(nation__campaign=campaign)
+    assert (order.pk, order.position, order.body["path"]) == (first.pk, first.position, ["tyrrhenian-sea"])
 
 
 @pytest.mark.parametrize(

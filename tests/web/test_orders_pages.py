@@ -279,7 +279,7 @@ def test_orders_are_closed_while_the_turn_resolves(world: World) -> None:
 
 
 def _demo_player() -> tuple[Campaign, Any]:
-    call_command("load_scenario", "europe-1805", "--slug", "big")
+    call_command("load_scenario", "europe-1805", "--start", "--slug", "big")
     campaign = Campaign.objects.get(slug="big")
     gb = Nation.objects.get(campaign=campaign, code="GB")
     gb.player = user("collingwood")

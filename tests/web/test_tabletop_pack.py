@@ -19,7 +19,14 @@ from ports.models import LandUnit
 from rules.dice import SeededDice, derive_seed
 from rules.tabletop import fire_combat, forts, tides, wind
 from rules.tabletop.storming import fire_rolled_text
-from tests.support.tabletop import gibraltar_besieged, gibraltar_siege, gibraltar_storming, table_held, table_ships
+from tests.support.tabletop import (
+    gibraltar_besieged,
+    gibraltar_siege,
+    gibraltar_storming,
+    pack_pdf_printed,
+    table_held,
+    table_ships,
+)
 from tests.worlds import fleet, sea_world
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +76,7 @@ def test_the_gibraltar_pack_shows_six_forts_the_tide_and_the_wind_from_given_dic
         for row in t.rows:
             assert "".join(f"<td>{escape(c)}</td>" for c in row) in html, (t.title, row)
 
-    pdf = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
+    pdf = pack_pdf_printed(client, f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf", pdf.content[:500]
     body = pdf.content
     assert body.startswith(b"%PDF")
@@ -179,7 +186,7 @@ def test_the_storming_pack_fills_in_the_forces_fire_factors_and_the_odds() -> No
     # Nothing rolled yet: the first fires are left blank for the table's own dice.
     assert '<strong>Besiegers\' fire:</strong> dice <span class="blank">' in html.replace("&#x27;", "'")
     assert "Dice rolled by the server" not in html
-    pdf = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
+    pdf = pack_pdf_printed(client, f"/campaigns/{world.campaign.slug}/table/{table.pk}/pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     page = client.get(f"/campaigns/{world.campaign.slug}/table/{table.pk}/").content.decode()
     assert "Have the server roll the first fires" in page
@@ -242,7 +249,7 @@ def test_the_server_rolls_a_stormings_first_fires_into_the_turns_dice_log(tmp_pa
     assert escape(tides.tide_schedule_table(timing).title) in html
     page = client.get(url).content.decode().replace("&#x27;", "'")
     assert f"<li>Besiegers' fire: {escape(said[0][1])}</li>" in page and "roll the first fires" not in page
-    pdf = client.get(url + "pack.pdf")
+    pdf = pack_pdf_printed(client, url + "pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     path = tmp_path / "storming.pdf"
     path.write_bytes(pdf.content)

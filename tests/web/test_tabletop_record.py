@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from battles.models import TabletopBattle
+from battles.models import PackPdf, TabletopBattle
+from battles.pack_pdf import pack_pdf_print
 from campaign.backup import campaign_export
 from campaign.tabletop import table_result_enter
 from tests.support.tabletop import gibraltar_siege, gibraltar_storming, table_ships
@@ -38,6 +39,9 @@ def test_a_battles_pack_is_readable_after_approval_and_marked_approved() -> None
     assert html.split(section)[1].split("<h2>")[0] == before.split(section)[1].split("<h2>")[0]
     detail = client.get(page_url).content.decode()
     assert "Battle pack (printable page, approved)" in detail and "Battle pack (PDF, approved)" in detail
+    preparing = client.get(f"{page_url}pack.pdf")  # printed by a queued task, never in the request
+    assert preparing.status_code == 202 and "Preparing the PDF" in preparing.content.decode()
+    assert pack_pdf_print(PackPdf.objects.get(table=table).pk) == "printed"
     pdf = client.get(f"{page_url}pack.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     # The record is part of the campaign's export, so a backup or copy keeps it.

@@ -20,7 +20,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("slug", type=storable_text)
-        parser.add_argument("--reason", type=storable_text, default="", help="Why, for the audit log.")
+        parser.add_argument(
+            "--reason", type=storable_text, default="", help="Why: told in the final mail and kept in the audit log."
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         campaign = Campaign.objects.filter(slug=options["slug"]).first()

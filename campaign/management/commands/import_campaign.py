@@ -3,6 +3,7 @@
 Exit status 2 with every problem listed by its path (and nothing written) for any file that is
 not a campaign document this version can restore: too large, too deeply nested, not JSON, or
 failing the published schema (``/schemas/campaign-document.json``) or the checks between records.
+The same service as the admin's import: the restored campaign's audit log ends with its "imported" entry.
 """
 
 import json
@@ -13,7 +14,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.backup import MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH, BackupError, campaign_import
+from campaign.backup import MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH, BackupError
+from campaign.gm_backup import gm_campaign_import
 from campaign.json_text import forbidden_string, json_depth
 
 EXIT_REFUSED = 2
@@ -56,8 +58,8 @@ class Command(BaseCommand):
                 raise _refuse(f"--player {mapping!r}: write it as NATION=USER, e.g. --player GB=nelson.")
             players[code.strip().upper()] = self._user(username.strip(), f"--player {mapping}")
         try:
-            campaign = campaign_import(
-                document=document, slug=options["slug"], replace=options["replace"], gm=gm, players=players
+            campaign = gm_campaign_import(
+                document=document, slug=options["slug"], replace=options["replace"], gm=gm, players=players, actor=None
             )
         except BackupError as exc:
             raise _refuse(str(exc)) from exc

@@ -7,7 +7,7 @@ from campaign.orders.board import ordinary_check, repair_check
 from campaign.orders.checks.result import Checked
 from campaign.orders.context import OrderContext, ShipAfloat
 from campaign.orders.errors import CheckFailed, OrderCheck, RefusalCode
-from campaign.orders.schema import RAISE_COST_KEY, RAISE_UNITS, SHIP_ORDER_GROUP, Fields, clean_name
+from campaign.orders.schema import RAISE_COST_KEY, RAISE_UNITS, SHIP_ORDER_GROUP, Fields, checked_name
 from campaign.services import lay_down_port_check, raise_port_check
 from fleets.services import ShipNameError, ship_name_validate
 from rules.construction import ConstructionRefused, check_lay_down
@@ -35,7 +35,7 @@ def construction_refusal_code(refused: ConstructionRefused) -> RefusalCode:
 def lay_down_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     """RULES.md §1: an own dockyard port, a free name, within quota and the four-decker limit, paid for."""
     ship_class = f.choice("class", SHIP_CLASSES)
-    name = clean_name(f.text("name"))
+    name = checked_name(chk, f)
     chk.subject = f"{SHIP_CLASS_NAMES[ship_class]} {name!r}"
     port = ctx.port(chk, f.text("port"))
     try:

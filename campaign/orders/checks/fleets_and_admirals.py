@@ -9,7 +9,7 @@ from campaign.orders.board import ship_names
 from campaign.orders.checks.result import Checked
 from campaign.orders.context import OrderContext, ShipAfloat
 from campaign.orders.errors import OrderCheck, RefusalCode
-from campaign.orders.schema import FLEET_NAME_MAX, Fields, clean_name
+from campaign.orders.schema import FLEET_NAME_MAX, Fields, checked_name
 from fleets.models import Admiral
 
 
@@ -50,7 +50,7 @@ def transfer_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
 def form_fleet_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
     """RULES.md §3: ships in one place form a new fleet with a name of its own."""
     ids = f.integers("ships")
-    name = clean_name(f.text("name"))
+    name = checked_name(chk, f)
     chk.subject = f"{name!r}"
     if len(name) > FLEET_NAME_MAX:
         chk.refuse(
