@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0029_order_entered_late_by_gm'),
+        ('campaign', '0027_names_refuse_control_characters'),
     ]
 
     operations = [

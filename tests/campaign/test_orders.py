@@ -744,7 +744,7 @@ def test_every_refusal_carries_a_code_and_the_field_it_concerns(w: World) -> Non
     assert refused_as(w, lay_down("Hibernia"), [lay_down("Caledonia")]) == (RefusalCode.OVER_QUOTA, "class")
     assert refused_as(w, lay_down("Caledonia"), [lay_down("Caledonia", "frigate")]) == (RefusalCode.BAD_NAME, "name")
     assert refused_as(w, {"kind": "sally", "fleet": "x"}) == (RefusalCode.WRONG_TYPE, "fleet")
-    assert refused_as(w, {"kind": "sally", "fleet": w.home.pk, "speed": 3}) == (RefusalCode.UNKNOWN_KEY, None)
+    assert refused_as(w, {"kind": "sally", "fleet": w.home.pk, "speed": 3}) == (RefusalCode.UNKNOWN_KEY, "speed")
     assert refused_as(w, {"kind": "sally"}) == (RefusalCode.MISSING_KEY, "fleet")
     assert refused_as(w, {"kind": "teleport"}) == (RefusalCode.UNKNOWN_KIND, "kind")
     assert refused_as(w, {"kind": "offer_peace", "nation": "RU"}) == (RefusalCode.WRONG_RELATION, "nation")
