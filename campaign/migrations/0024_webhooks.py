@@ -10,10 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        # Main's three leaves at the time (0027, 0031, 0035): this migration joins them.
-        ('campaign', '0027_names_refuse_control_characters'),
-        ('campaign', '0031_mail_event_table_post'),
-        ('campaign', '0035_mail_event_turn_failed'),
+        ('campaign', '0032_mail_event_turn_failed'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
