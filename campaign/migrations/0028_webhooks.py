@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0032_mail_event_turn_failed'),
+        ('campaign', '0027_mail_event_turn_failed'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
