@@ -38,7 +38,7 @@ def test_the_html_turn_report_reads_on_a_phone_with_nothing_external(
     turn_resolve_inline(world.turn)
     mail_deliveries_send()
     report = next(
-        m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GB"].email and "report" in m["Subject"]
+        m for m in smtp_inbox.messages if m["X-Envelope-To"] == people["GB"].email and "] Turn 1: " in m["Subject"]
     )
     html = parts(report)["text/html"]
     requests: list[str] = []

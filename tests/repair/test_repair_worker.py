@@ -100,7 +100,8 @@ def test_refight_changes_that_battle_only_and_keeps_the_books(start_worker, smtp
     resolve_through_worker(world.turn)
     # The players have read their reports before the GM re-fights (a revert archives the mail of the
     # turns it sets aside, so a report not yet sent would never go).
-    wait_for(lambda: sum("resolved: your report" in str(m["Subject"]) for m in smtp_server.inbox.messages) == 2)
+    # A report's subject names its turn and news: "[Channel 1805] Turn 1: battle at Brest won, …".
+    wait_for(lambda: sum("] Turn 1: battle at" in str(m["Subject"]) for m in smtp_server.inbox.messages) == 2)
     old = {b.place: b for b in Battle.objects.all()}
     ships_before = Ship.objects.filter(campaign=world.campaign).count()
     reports_before = TurnReport.objects.count()
@@ -154,7 +155,7 @@ def test_refight_changes_that_battle_only_and_keeps_the_books(start_worker, smtp
     body = told[0].get_payload()[0].get_payload(decode=True).decode()
     assert "The battle fleet action at Brest (Bay of Biscay), turn 1" in body
     assert "The Brest sally's dice were disputed" in body
-    wait_for(lambda: sum("turn 1 resolved: your report" in s.lower() for _, s in subjects()) == 4)
+    wait_for(lambda: sum("] Turn 1: battle at" in s for _, s in subjects()) == 4)
 
     # Issue 25: the links in the first report mails still lead somewhere. The re-fought battle's old
     # link leads to its new fight; the battle of the other place, fought again unchanged, likewise.
