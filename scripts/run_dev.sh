@@ -28,6 +28,14 @@ stop() {
   # The database last, once nothing is connected: SIGINT is PostgreSQL's fast shutdown.
   if [[ -n $db_pid ]]; then
     kill -INT "$db_pid" 2>/dev/null || true
+    # Bounded, and asked again: a run once hung here with the server still up (cause not found).
+    for tenth in {1..300}; do
+      # (A zombie is gone too: this trap may run before the shell reaps it.)
+      [[ $(awk '/^State:/ {print $2}' "/proc/$db_pid/status" 2>/dev/null) =~ ^[^ZX]$ ]] || break
+      if ((tenth % 50 == 0)); then kill -INT "$db_pid" 2>/dev/null || true; fi
+      sleep 0.1
+    done
+    kill -QUIT "$db_pid" 2>/dev/null || true # immediate shutdown if still up after 30 s
     wait "$db_pid" 2>/dev/null || true
   fi
 }
