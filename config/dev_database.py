@@ -6,6 +6,11 @@ web server, worker and beat::
 
     python -m config.dev_database serve   # initdb on first use, then exec postgres in the foreground
     python -m config.dev_database ready   # wait until it answers, create the database once
+    python -m config.dev_database mark-set-up   # after setup_demo --migrate: the next start may skip it
+
+A second start skips ``setup_demo --migrate`` (a whole start of Django, seconds on a busy machine) when
+``ready --set-up`` finds the database marked set up for the migrations on disk and the demo campaign
+still there: the mark is the database's comment, so a new data folder or database carries none.
 
 The server listens on a Unix socket only (in its data folder), never on a TCP port: two checkouts on
 one machine each run their own without a port to agree on. ``config.settings.dev`` connects through
@@ -34,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATABASE = "admiralty"
@@ -74,6 +80,21 @@ def connection_settings() -> dict[str, object]:
         "HOST": str(socket_dir()),
         "PORT": "",
     }
+
+
+def migrations_fingerprint() -> str:
+    """What the migrated schema depends on: our migrations and the pinned packages (theirs); the same
+    as the test suite's template database's (tests/conftest.py)."""
+    digest = hashlib.sha1()
+    for path in sorted(BASE_DIR.glob("*/migrations/*.py")):
+        digest.update(path.relative_to(BASE_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
+    digest.update((BASE_DIR / "requirements.txt").read_bytes())
+    return digest.hexdigest()
+
+
+def _set_up_mark() -> str:
+    return f"admiralty set up: migrations {migrations_fingerprint()}"
 
 
 def _bin(name: str) -> Path:
@@ -182,19 +203,53 @@ def serve() -> None:
     os.execv(postgres, [postgres, "-D", str(folder), "-k", str(sockets), "-c", "listen_addresses="])
 
 
-def ready(*, timeout: float, server_pid: int | None) -> None:
+def _is_set_up(connection: Any) -> bool:
+    """The database carries the mark of the migrations on disk and the demo campaign is still there
+    (setup_demo would otherwise load it again: a GM may have deleted it)."""
+    (comment,) = connection.execute(
+        "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s", [DATABASE]
+    ).fetchone()
+    if comment != _set_up_mark():
+        return False
+    import psycopg
+
+    try:
+        with psycopg.connect(**{**_conninfo(), "dbname": DATABASE}) as database:
+            return database.execute("SELECT 1 FROM campaign_campaign WHERE slug = 'demo'").fetchone() is not None
+    except psycopg.Error:
+        return False
+
+
+def _conninfo() -> dict[str, Any]:
+    return {"host": str(socket_dir()), "user": SUPERUSER, "dbname": "postgres", "connect_timeout": 2}
+
+
+def mark_set_up() -> None:
+    """Mark the database set up (migrated, the demo loaded) for the migrations on disk."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(**_conninfo(), autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("COMMENT ON DATABASE {} IS {}").format(sql.Identifier(DATABASE), sql.Literal(_set_up_mark()))
+        )
+
+
+def ready(*, timeout: float, server_pid: int | None, report_set_up: bool = False) -> None:
     """Wait until the server answers, then create the database if it is missing. Exit 1 with the end of
-    the server's log when it does not come up (or ``server_pid`` died)."""
+    the server's log when it does not come up (or ``server_pid`` died). With ``report_set_up``, print
+    ``set up`` when the database is marked set up for the migrations on disk (:func:`mark_set_up`)."""
     import psycopg
 
     deadline = time.monotonic() + timeout
-    conninfo = {"host": str(socket_dir()), "user": SUPERUSER, "dbname": "postgres", "connect_timeout": 2}
     while True:
         try:
-            with psycopg.connect(**conninfo, autocommit=True) as connection:  # type: ignore[arg-type]
+            with psycopg.connect(**_conninfo(), autocommit=True) as connection:
                 exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone()
                 if exists is None:
                     connection.execute(f'CREATE DATABASE "{DATABASE}"')
+                elif report_set_up and _is_set_up(connection):
+                    sys.stdout.write("set up\n")
                 return
         except psycopg.OperationalError as error:
             died = server_pid is not None and not Path(f"/proc/{server_pid}").exists()
@@ -213,12 +268,18 @@ def main(argv: list[str] | None = None) -> None:
     waiting = commands.add_parser("ready", help="wait for the server and create the database")
     waiting.add_argument("--timeout", type=float, default=30.0)
     waiting.add_argument("--pid", type=int, default=None, help="the server's pid: stop waiting if it dies")
+    waiting.add_argument(
+        "--set-up", action="store_true", help="print 'set up' if the database is marked set up (mark-set-up)"
+    )
+    commands.add_parser("mark-set-up", help="mark the database migrated and the demo loaded")
     commands.add_parser("url", help="print the connection settings (for psql: the socket folder)")
     options = parser.parse_args(argv)
     if options.command == "serve":
         serve()
     elif options.command == "ready":
-        ready(timeout=options.timeout, server_pid=options.pid)
+        ready(timeout=options.timeout, server_pid=options.pid, report_set_up=options.set_up)
+    elif options.command == "mark-set-up":
+        mark_set_up()
     else:
         sys.stdout.write(f"postgresql://{SUPERUSER}@/{DATABASE}?host={socket_dir()}\n")
 

@@ -28,6 +28,14 @@ stop() {
   # The database last, once nothing is connected: SIGINT is PostgreSQL's fast shutdown.
   if [[ -n $db_pid ]]; then
     kill -INT "$db_pid" 2>/dev/null || true
+    # Bounded, and asked again: a run once hung here with the server still up (cause not found).
+    for tenth in {1..300}; do
+      # (A zombie is gone too: this trap may run before the shell reaps it.)
+      [[ $(awk '/^State:/ {print $2}' "/proc/$db_pid/status" 2>/dev/null) =~ ^[^ZX]$ ]] || break
+      if ((tenth % 50 == 0)); then kill -INT "$db_pid" 2>/dev/null || true; fi
+      sleep 0.1
+    done
+    kill -QUIT "$db_pid" 2>/dev/null || true # immediate shutdown if still up after 30 s
     wait "$db_pid" 2>/dev/null || true
   fi
 }
@@ -38,7 +46,7 @@ if [[ -z ${DATABASE_URL:-} ]]; then
   # In a session of its own (config/dev_database.py): Ctrl-C reaches this script, which stops it last.
   $PY -m config.dev_database serve >>"$VAR/postgres.log" 2>&1 &
   db_pid=$!
-  $PY -m config.dev_database ready --pid "$db_pid"
+  set_up=$($PY -m config.dev_database ready --pid "$db_pid" --set-up)
   took "PostgreSQL ready"
 fi
 
@@ -62,13 +70,52 @@ if [[ $DJANGO_SETTINGS_MODULE != config.settings.dev ]]; then
     echo "$static_sources_sha1" >"$static_stamp"
   fi
 fi
-# Migrations and the demo in one process (each start of Django costs seconds on a busy machine).
-$PY manage.py setup_demo --migrate
-took "database migrated, demo ready"
+runserver_checks=()
+if [[ ${set_up:-} == "set up" ]]; then
+  # Our own database, marked set up for these migrations, the demo still there (config/dev_database.py):
+  # nothing for setup_demo to do, and a start of Django saved. The logins as setup_demo prints them.
+  took "database already migrated for these migrations, demo already loaded"
+  logins="$VAR/demo-logins.txt"
+  if [[ -f $logins ]]; then
+    echo "Demo logins (also in $(cd "$(dirname "$logins")" && pwd)/$(basename "$logins")):"
+    while IFS=$'\t' read -r username password role; do
+      printf '  %-12s %-18s %s\n' "$username" "$password" "$role"
+    done <"$logins"
+  else
+    echo "Demo logins were created earlier and their file is gone; reset with changepassword."
+  fi
+else
+  # Migrations and the demo in one process (each start of Django costs seconds on a busy machine).
+  $PY manage.py setup_demo --migrate
+  # Its system checks ran in setup_demo: the web server need not run them again.
+  runserver_checks=(--skip-checks)
+  if [[ -n $db_pid ]]; then
+    $PY -m config.dev_database mark-set-up
+  fi
+  took "database migrated, demo ready"
+fi
 
-# The web server first, so that it is up soonest on a busy machine; its system checks ran in setup_demo.
-DATABASE_CONN_MAX_AGE=0 $PY manage.py runserver "127.0.0.1:$PORT" --noreload --skip-checks &
-pids+=($!)
+# The web server first and alone, so that it is up soonest on a busy machine (2 cores): the worker and
+# beat start once it answers, rather than competing with it for the CPU while Django starts.
+DATABASE_CONN_MAX_AGE=0 $PY manage.py runserver "127.0.0.1:$PORT" --noreload "${runserver_checks[@]}" &
+web_pid=$!
+pids+=("$web_pid")
+# Answering, not only listening: the first request imports the views and templates, which is CPU too.
+web_answers() {
+  exec 3<>"/dev/tcp/127.0.0.1/$PORT" || return 1
+  printf 'GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+  local status=
+  IFS= read -r -t 120 status <&3 || true
+  [[ $status == HTTP/* ]]
+}
+until (web_answers) 2>/dev/null; do
+  if ! kill -0 "$web_pid" 2>/dev/null; then
+    echo "The web server stopped before it answered (is port $PORT in use? PORT=... to choose another)." >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+took "web server answering"
 # The worker's prefork children serve one task at a time: each keeps its connection (DATABASE_CONN_MAX_AGE).
 # The development server answers each request in a new thread: it must keep none (config/settings/dev.py).
 DATABASE_CONN_MAX_AGE="${DATABASE_CONN_MAX_AGE:-60}" \
@@ -76,7 +123,7 @@ DATABASE_CONN_MAX_AGE="${DATABASE_CONN_MAX_AGE:-60}" \
 pids+=($!)
 $PY -m celery -A config beat --loglevel=INFO --pidfile= &
 pids+=($!)
-took "worker, beat and web server started"
+took "worker and beat started"
 echo "Admiralty is at http://127.0.0.1:$PORT/ (admin: /admin/). Ctrl-C stops the server, worker, beat and database."
 # Whichever stops first (or Ctrl-C) stops the rest.
 wait -n "${pids[@]}" ${db_pid:+"$db_pid"}

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -81,14 +83,11 @@ class MakeRun:
         return found
 
 
-@pytest.fixture(scope="module")
-def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
-    var = tmp_path_factory.mktemp("make-run-var")
-    port = _free_port()
+def _start(var: Path, port: int, log: Path) -> MakeRun:
+    """``scripts/run_dev.sh`` as ``make run`` starts it, on its var/ folder; returned once it serves."""
     env = {k: v for k, v in os.environ.items() if k not in NOT_A_NEWCOMERS}
     env.update({"PORT": str(port), "ADMIRALTY_VAR_DIR": str(var), "TURN_SWEEP_SECONDS": "2"})
     env.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    log = var / "make-run.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
             ["bash", "scripts/run_dev.sh"],
@@ -116,13 +115,32 @@ def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
                     pass
             assert time.monotonic() < deadline, "make run did not serve in time:\n" + run.output()[-4000:]
             time.sleep(0.2)
-        for username, password in re.findall(r"^  (\S+)\s+(\S+)\s+(?:player|game master)", run.output(), re.M):
-            run.logins[username] = password
+    except BaseException:
+        _stop(run)
+        raise
+    for username, password in re.findall(r"^  (\S+)\s+(\S+)\s+(?:player|game master)", run.output(), re.M):
+        run.logins[username] = password
+    return run
+
+
+def _stop(run: MakeRun) -> None:
+    if run.process.poll() is None:
+        os.killpg(run.process.pid, signal.SIGINT)
+        run.process.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def make_run() -> Iterator[MakeRun]:
+    # Not under pytest's own temporary folder: any pytest started meanwhile on the machine resets that
+    # folder's root to 0700, and the database server's account (config/dev_database.py) then can no
+    # longer reach its data folder (a PANIC on shutdown, seen with eight checkouts testing at once).
+    var = Path(tempfile.mkdtemp(prefix="admiralty-make-run-var-"))
+    run = _start(var, _free_port(), var / "make-run.log")
+    try:
         yield run
     finally:
-        if process.poll() is None:  # only if the Ctrl-C test did not stop it
-            os.killpg(process.pid, signal.SIGINT)
-            process.wait(timeout=60)
+        _stop(run)  # only if the Ctrl-C test did not stop it
+        shutil.rmtree(var, ignore_errors=True)
 
 
 def _login(page: Page, base: str, username: str, password: str) -> None:
@@ -231,4 +249,20 @@ def test_ctrl_c_stops_every_process_make_run_started(make_run: MakeRun) -> None:
         except OSError:
             continue
     assert left == {}, f"still running after Ctrl-C: {left}"
+    assert not (make_run.var / "postgres" / "postmaster.pid").exists()
+
+
+def test_a_second_make_run_skips_the_set_up_and_still_prints_the_logins(make_run: MakeRun) -> None:
+    """The database is marked set up for these migrations (config/dev_database.py): the second start
+    runs no setup_demo (a whole start of Django), prints the same logins, serves, and Ctrl-C stops it."""
+    assert "database migrated, demo ready" in make_run.output()
+    again = _start(make_run.var, _free_port(), make_run.var / "make-run-again.log")
+    try:
+        output = again.output()
+        assert "database already migrated for these migrations, demo already loaded" in output, output[-3000:]
+        assert "Demo campaign" not in output, output[-3000:]  # setup_demo's line: it did not run
+        assert again.logins == make_run.logins, output[-3000:]
+        assert again.sql("SELECT count(*) FROM campaign_campaign WHERE slug = 'demo'") == [(1,)]
+    finally:
+        _stop(again)
     assert not (make_run.var / "postgres" / "postmaster.pid").exists()
