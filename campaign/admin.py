@@ -36,8 +36,8 @@ from campaign.gm_admin.backup_pages import BackupPages
 from campaign.gm_admin.base import people_pickers
 from campaign.gm_admin.desk import DeskPages
 from campaign.gm_admin.forms import DeleteCampaignForm
-from campaign.gm_admin.nation_pages import NationPages
 from campaign.gm_admin.needs_you import NeedsYouPages
+from campaign.gm_admin.orders_by_mail import MailOrdersPages
 from campaign.gm_admin.rules_editor import RulesEditorPages
 from campaign.gm_admin.start_end import StartEndPages
 from campaign.gm_admin.turn_pages import TurnPages
@@ -331,7 +331,7 @@ class CampaignAdmin(
 
 
 @admin.register(Nation)
-class NationAdmin(NationPages, CampaignScopedAdmin):
+class NationAdmin(MailOrdersPages, CampaignScopedAdmin):
     list_display = ("code", "name", "campaign", "navy", "player", "treasury", "base_income")
     list_filter = (("campaign", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("code", "name")
