@@ -193,6 +193,7 @@ def test_the_gm_previews_then_enters_pasted_orders_audited() -> None:
     ]
     entry = AuditEntry.objects.get(campaign=world.campaign, action="orders_replaced")
     assert entry.summary == "For Great Britain: replaced 1 order with 2"
+    assert entry.actor is not None
     assert entry.actor.username == "barham"
 
 
