@@ -34,6 +34,7 @@ from campaign.gm_actions import (
 )
 from campaign.gm_admin.backup_pages import BackupPages
 from campaign.gm_admin.base import people_pickers
+from campaign.gm_admin.co_gm_pages import CoGmPages
 from campaign.gm_admin.desk import DeskPages
 from campaign.gm_admin.forms import DeleteCampaignForm
 from campaign.gm_admin.needs_you import NeedsYouPages
@@ -112,6 +113,7 @@ class CampaignAdminForm(forms.ModelForm[Campaign]):
 
 @admin.register(Campaign)
 class CampaignAdmin(
+    CoGmPages,
     NeedsYouPages,
     BackupPages,
     DeskPages,

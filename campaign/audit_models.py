@@ -47,6 +47,8 @@ class AuditAction(models.TextChoices):
     READY_SET = "ready_set", "Readiness set for a nation"
     PLAYER_INVITED = "player_invited", "Player invited"
     PLAYER_JOINED = "player_joined", "Player joined"
+    CO_GM_INVITED = "co_gm_invited", "Co-GM invited"
+    CO_GM_JOINED = "co_gm_joined", "Co-GM joined"
     PLAYER_REPLACED = "player_replaced", "Player replaced"
     PLAYER_CHANGED = "player_changed", "Player changed"
     CAMPAIGN_EDITED = "campaign_edited", "Campaign details edited"
