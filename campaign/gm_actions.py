@@ -398,7 +398,11 @@ def gm_campaign_delete(*, campaign: Campaign, actor: Actor, typed_name: str) -> 
 
 def _open_invitation(invitation: Invitation, doing: str) -> Invitation:
     """The invitation locked, if it can still be acted on; ``PlayerError`` saying why not otherwise."""
-    locked = Invitation.objects.select_for_update().select_related("campaign", "nation").get(pk=invitation.pk)
+    locked = (
+        Invitation.objects.select_for_update(of=("self", "campaign"))
+        .select_related("campaign", "nation")
+        .get(pk=invitation.pk)
+    )
     who = f"The invitation of {locked.email} to {locked.offered}"
     if locked.accepted_at is not None:
         raise PlayerError(f"{who} was accepted already; {doing} it is no longer possible (replace the player instead).")
