@@ -32,6 +32,7 @@ from campaign.gm_actions import (
     gm_turn_resolve_now,
     gm_turn_retry,
 )
+from campaign.gm_admin.archive_pages import ArchivedFilter, ArchivePages
 from campaign.gm_admin.backup_pages import BackupPages
 from campaign.gm_admin.base import people_pickers
 from campaign.gm_admin.co_gm_pages import CoGmPages
@@ -113,6 +114,7 @@ class CampaignAdminForm(forms.ModelForm[Campaign]):
 
 @admin.register(Campaign)
 class CampaignAdmin(
+    ArchivePages,
     CoGmPages,
     NeedsYouPages,
     BackupPages,
@@ -125,7 +127,7 @@ class CampaignAdmin(
 ):
     campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm", "desk_link")
-    list_filter = ("status",)
+    list_filter = ("status", ArchivedFilter)
     list_select_related = ("gm",)
     filter_horizontal = ("co_gms",)
     search_fields = ("name", "slug")

@@ -29,6 +29,8 @@ class AuditAction(models.TextChoices):
     CAMPAIGN_RESUMED = "campaign_resumed", "Campaign resumed"
     CAMPAIGN_ENDED = "campaign_ended", "Campaign ended"
     CAMPAIGN_DELETED = "campaign_deleted", "Campaign deleted"
+    CAMPAIGN_ARCHIVED = "campaign_archived", "Campaign archived"
+    CAMPAIGN_UNARCHIVED = "campaign_unarchived", "Campaign taken out of the archive"
     CAMPAIGN_EXPORTED = "campaign_exported", "Campaign exported"
     CAMPAIGN_IMPORTED = "campaign_imported", "Campaign imported"
     TURN_RESOLVE_NOW = "turn_resolve_now", "Turn resolved now"
