@@ -32,12 +32,14 @@ from campaign.gm_actions import (
     gm_turn_resolve_now,
     gm_turn_retry,
 )
+from campaign.gm_admin.archive_pages import ArchivedFilter, ArchivePages
 from campaign.gm_admin.backup_pages import BackupPages
 from campaign.gm_admin.base import people_pickers
+from campaign.gm_admin.co_gm_pages import CoGmPages
 from campaign.gm_admin.desk import DeskPages
 from campaign.gm_admin.forms import DeleteCampaignForm
-from campaign.gm_admin.nation_pages import NationPages
 from campaign.gm_admin.needs_you import NeedsYouPages
+from campaign.gm_admin.orders_by_mail import MailOrdersPages
 from campaign.gm_admin.rules_editor import RulesEditorPages
 from campaign.gm_admin.start_end import StartEndPages
 from campaign.gm_admin.turn_pages import TurnPages
@@ -112,6 +114,8 @@ class CampaignAdminForm(forms.ModelForm[Campaign]):
 
 @admin.register(Campaign)
 class CampaignAdmin(
+    ArchivePages,
+    CoGmPages,
     NeedsYouPages,
     BackupPages,
     DeskPages,
@@ -123,7 +127,7 @@ class CampaignAdmin(
 ):
     campaign_field = ""  # the rows are the campaigns themselves
     list_display = ("name", "slug", "season_year", "turn_number", "status", "deadline", "gm", "desk_link")
-    list_filter = ("status",)
+    list_filter = ("status", ArchivedFilter)
     list_select_related = ("gm",)
     filter_horizontal = ("co_gms",)
     search_fields = ("name", "slug")
@@ -331,7 +335,7 @@ class CampaignAdmin(
 
 
 @admin.register(Nation)
-class NationAdmin(NationPages, CampaignScopedAdmin):
+class NationAdmin(MailOrdersPages, CampaignScopedAdmin):
     list_display = ("code", "name", "campaign", "navy", "player", "treasury", "base_income")
     list_filter = (("campaign", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("code", "name")

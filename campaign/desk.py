@@ -333,7 +333,9 @@ def _open_tables(campaign: Campaign) -> list[DeskTable]:
 
 def _pending_invitations(campaign: Campaign) -> list[DeskInvitation]:
     """The invitations nobody has accepted yet and the GM has not revoked, by nation (one query)."""
-    pending = Invitation.objects.filter(campaign=campaign, accepted_at__isnull=True, withdrawn_at__isnull=True)
+    pending = Invitation.objects.filter(
+        campaign=campaign, nation__isnull=False, accepted_at__isnull=True, withdrawn_at__isnull=True
+    )
     now, found = timezone.now(), []
     for invitation in pending.select_related("nation").order_by("nation__name", "-created_at"):
         sent = invitation.sent_at or invitation.created_at
@@ -341,7 +343,7 @@ def _pending_invitations(campaign: Campaign) -> list[DeskInvitation]:
         found.append(
             DeskInvitation(
                 pk=invitation.pk,
-                nation=invitation.nation.name,
+                nation=invitation.nation.name if invitation.nation else "",
                 email=invitation.email,
                 sent_at=sent,
                 expires_at=expires,

@@ -398,8 +398,12 @@ def gm_campaign_delete(*, campaign: Campaign, actor: Actor, typed_name: str) -> 
 
 def _open_invitation(invitation: Invitation, doing: str) -> Invitation:
     """The invitation locked, if it can still be acted on; ``PlayerError`` saying why not otherwise."""
-    locked = Invitation.objects.select_for_update().select_related("campaign", "nation").get(pk=invitation.pk)
-    who = f"The invitation of {locked.email} to command {locked.nation.name}"
+    locked = (
+        Invitation.objects.select_for_update(of=("self", "campaign"))
+        .select_related("campaign", "nation")
+        .get(pk=invitation.pk)
+    )
+    who = f"The invitation of {locked.email} to {locked.offered}"
     if locked.accepted_at is not None:
         raise PlayerError(f"{who} was accepted already; {doing} it is no longer possible (replace the player instead).")
     if locked.withdrawn_at is not None:
@@ -418,8 +422,8 @@ def gm_invitation_revoke(*, invitation: Invitation, actor: Actor, now: datetime 
         campaign=locked.campaign,
         actor=actor,
         action=AuditAction.INVITATION_REVOKED,
-        summary=f"Invitation of {locked.email} to command {locked.nation.name} revoked.",
-        before={"invitation": "open", "email": locked.email, "nation": locked.nation.name},
+        summary=f"Invitation of {locked.email} to {locked.offered} revoked.",
+        before={"invitation": "open", "email": locked.email, "nation": locked.nation.name if locked.nation else None},
         after={"invitation": "revoked"},
     )
     return locked
@@ -449,7 +453,7 @@ def gm_invitation_resend(*, invitation: Invitation, actor: Actor, now: datetime 
         campaign=locked.campaign,
         actor=actor,
         action=AuditAction.INVITATION_RESENT,
-        summary=f"Invitation of {locked.email} to command {locked.nation.name} sent again with a fresh link.",
+        summary=f"Invitation of {locked.email} to {locked.offered} sent again with a fresh link.",
         before={"sent": before.isoformat()},
         after={"sent": now.isoformat(), "expires": (now + timedelta(days=INVITATION_MAX_AGE_DAYS)).isoformat()},
     )

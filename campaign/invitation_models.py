@@ -1,4 +1,5 @@
-"""An invitation to play a nation, sent by mail with a signed link (issue 11; campaign.players).
+"""An invitation to play a nation (or, with no nation, to help run the campaign as a co-GM, issue 29), sent
+by mail with a signed link (issue 11; campaign.players).
 
 The invited address gets an account at once (an existing account with that address, or a new one
 without a password), so the invitation travels through the mail's deliveries like every other mail;
@@ -16,7 +17,14 @@ from django.db.models import Q
 
 class Invitation(models.Model):
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE, related_name="invitations")
-    nation = models.ForeignKey("campaign.Nation", on_delete=models.CASCADE, related_name="invitations")
+    nation = models.ForeignKey(
+        "campaign.Nation",
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        null=True,
+        blank=True,
+        help_text="The nation offered; empty for an invitation to help run the campaign as a co-GM.",
+    )
     email = models.EmailField(help_text="The address invited.")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -45,6 +53,11 @@ class Invitation(models.Model):
                 condition=Q(accepted_at__isnull=True, withdrawn_at__isnull=True),
                 name="invitation_one_open_per_nation",
             ),
+            models.UniqueConstraint(
+                fields=["campaign", "user"],
+                condition=Q(nation__isnull=True, accepted_at__isnull=True, withdrawn_at__isnull=True),
+                name="invitation_one_open_co_gm_per_account",
+            ),
             models.CheckConstraint(
                 condition=Q(revoked=False) | Q(withdrawn_at__isnull=False, accepted_at__isnull=True),
                 name="invitation_revoked_is_withdrawn_unaccepted",
@@ -53,6 +66,16 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"Invitation of {self.email} to {self.nation_id}"
+
+    @property
+    def co_gm(self) -> bool:
+        """An invitation to help run the campaign (no nation) rather than to play."""
+        return self.nation_id is None
+
+    @property
+    def offered(self) -> str:
+        """What the invitation offers, in words: "command France", or "help run the campaign as a co-GM"."""
+        return f"command {self.nation.name}" if self.nation is not None else "help run the campaign as a co-GM"
 
     @property
     def open(self) -> bool:

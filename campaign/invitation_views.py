@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from campaign.players import InvitationClosed, PlayerError, invitation_accept, invitation_from_token
+from campaign.players import InvitationClosed, PlayerError, co_gm_accept, invitation_accept, invitation_from_token
 
 
 class ChoosePasswordForm(forms.Form):
@@ -47,17 +47,23 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     form = ChoosePasswordForm(request.POST or None) if new_account and not signed_in_as_other else None
     error = ""
     if request.method == "POST" and not signed_in_as_other and (form is None or form.is_valid()):
+        password = form.cleaned_data["password1"] if form else None
         try:
-            nation = invitation_accept(
-                invitation=invite, user=invited, password=form.cleaned_data["password1"] if form else None
-            )
+            if invite.co_gm:
+                co_gm_accept(invitation=invite, user=invited, password=password)
+                done = f"You help run {invite.campaign.name} as a co-GM."
+                url = reverse("admin:campaign_campaign_desk", args=[invite.campaign_id])
+            else:
+                nation = invitation_accept(invitation=invite, user=invited, password=password)
+                done = f"You command {nation.name} in {invite.campaign.name}."
+                url = reverse("campaign:dashboard", args=[invite.campaign.slug])
         except PlayerError as refused:
             error = str(refused)
         else:
             if not request.user.is_authenticated:
                 login(request, invited, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"You command {nation.name} in {invite.campaign.name}.")
-            return HttpResponseRedirect(reverse("campaign:dashboard", args=[invite.campaign.slug]))
+            messages.success(request, done)
+            return HttpResponseRedirect(url)
     context = {
         "invite": invite,
         "form": form,

@@ -110,6 +110,11 @@ class Campaign(models.Model):
     season = models.CharField(max_length=12, choices=Season.choices)
     turn_number = models.PositiveIntegerField(default=1, help_text="The current (open) turn.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    archived_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the GM archived the ended campaign: hidden from the active lists, read-only.",
+    )
     seed = models.BigIntegerField(help_text="Master seed: every die of the campaign derives from it.")
     last_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Optional last turn.")
     reminder_hours = models.PositiveSmallIntegerField(

@@ -284,9 +284,16 @@ def nation_given_record(*, nation: Nation, now: datetime) -> int:
 
 
 def invitation_record(
-    *, invitation_id: int, campaign_id: int, nation: Nation, user_id: int, url: str, now: datetime, again: bool = False
+    *,
+    invitation_id: int,
+    campaign_id: int,
+    nation: Nation | None,
+    user_id: int,
+    url: str,
+    now: datetime,
+    again: bool = False,
 ) -> int:
-    """To an invited address's account: the campaign, the nation, and the signed link that gives it
+    """To an invited address's account: the campaign, the nation (none: a co-GM's), and the signed link that gives it
     (``again``: the GM sends it once more, a new mail with a fresh link)."""
     return deliveries_record(
         campaign_id=campaign_id,

@@ -85,13 +85,21 @@ def invitation_from_token(token: str) -> Invitation:
     if invitation.accepted_at is not None:
         raise InvitationClosed(
             f"This invitation was accepted already, on {_day(invitation.accepted_at)}; "
-            f"{invitation.nation.name} has its player."
+            + (
+                f"{invitation.nation.name} has its player."
+                if invitation.nation
+                else "its co-GM helps run the campaign."
+            )
         )
     if invitation.revoked:
         raise InvitationClosed(
-            f"This invitation to command {invitation.nation.name} in {invitation.campaign.name} was revoked by "
-            f"the GM on {_day(invitation.withdrawn_at)}; it no longer gives the nation. Ask the GM if you "
-            "should still play."
+            f"This invitation to {invitation.offered} in {invitation.campaign.name} was revoked by "
+            f"the GM on {_day(invitation.withdrawn_at)}; "
+            + (
+                "it no longer gives the nation. Ask the GM if you should still play."
+                if invitation.nation
+                else "it no longer makes you a co-GM. Ask the GM if you should still help run it."
+            )
         )
     if invitation.withdrawn_at is not None:
         raise InvitationClosed(
@@ -145,14 +153,16 @@ def player_invite(*, nation: Nation, email: str, actor: Actor, now: datetime | N
     # One nation each holds for invitations too: an open link to another nation would be refused only
     # when followed, and stay on the desk as a dead invitation.
     elsewhere = (
-        Invitation.objects.filter(campaign=campaign, user=user, accepted_at__isnull=True, withdrawn_at__isnull=True)
+        Invitation.objects.filter(
+            campaign=campaign, user=user, nation__isnull=False, accepted_at__isnull=True, withdrawn_at__isnull=True
+        )
         .exclude(nation=nation)
         .select_related("nation")
         .first()
     )
     if elsewhere is not None:
         raise PlayerError(
-            f"{user.get_username()} ({address}) is already invited to command {elsewhere.nation.name}; one nation "
+            f"{user.get_username()} ({address}) is already invited to {elsewhere.offered}; one nation "
             f"each. Revoke that invitation on the desk first to invite this address to {nation.name}."
         )
     Invitation.objects.filter(nation=nation, accepted_at__isnull=True, withdrawn_at__isnull=True).update(
@@ -238,23 +248,9 @@ def invitation_accept(
     """The invited account takes the nation. A new account (no password yet) sets ``password`` first,
     checked by the site's password validators. Only the invited account may accept."""
     now = now or timezone.now()
-    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
-    if not locked.open:
-        raise PlayerError("This invitation was used or withdrawn already.")
-    if user.pk != locked.user_id:
-        raise PlayerError(
-            f"This invitation is for {locked.email}; sign out and follow the link again, or ask the GM to "
-            "invite this account's address."
-        )
-    if not user.has_usable_password():
-        if not password:
-            raise PlayerError("Choose a password for your new account.")
-        try:
-            validate_password(password, user)  # type: ignore[arg-type]  # any user model
-        except ValidationError as exc:
-            raise PlayerError(" ".join(exc.messages)) from None
-        user.set_password(password)
-        user.save(update_fields=["password"])
+    locked = _invitation_taken(invitation=invitation, user=user, password=password)
+    if locked.nation_id is None:
+        raise PlayerError("This invitation is to help run the campaign, not to command a nation.")
     locked.accepted_at = now
     locked.save(update_fields=["accepted_at"])
     nation = Nation.objects.select_related("campaign").get(pk=locked.nation_id)
@@ -277,12 +273,108 @@ def invitation_accept(
     return nation
 
 
+def _invitation_taken(*, invitation: Invitation, user: AbstractBaseUser, password: str | None) -> Invitation:
+    """The invitation, locked, once it is open and ``user`` is its account with a password (a new
+    account sets ``password`` here, checked by the site's validators); ``PlayerError`` otherwise."""
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if not locked.open:
+        raise PlayerError("This invitation was used or withdrawn already.")
+    if user.pk != locked.user_id:
+        raise PlayerError(
+            f"This invitation is for {locked.email}; sign out and follow the link again, or ask the GM to "
+            "invite this account's address."
+        )
+    if not user.has_usable_password():
+        if not password:
+            raise PlayerError("Choose a password for your new account.")
+        try:
+            validate_password(password, user)  # type: ignore[arg-type]  # any user model
+        except ValidationError as exc:
+            raise PlayerError(" ".join(exc.messages)) from None
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    return locked
+
+
+@transaction.atomic
+def co_gm_invite(*, campaign: Campaign, email: str, actor: Actor, now: datetime | None = None) -> Invitation:
+    """Invite ``email`` to help run ``campaign``: the address's account (found, or made without a
+    password) is mailed a signed link; it becomes a co-GM (and staff, to reach the admin) when the link
+    is followed. Audited."""
+    now = now or timezone.now()
+    address = email.strip()
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise PlayerError(f"{email!r} is not an email address; give one such as name@example.org.") from None
+    if campaign.status == Campaign.Status.ENDED:
+        raise PlayerError(f"{campaign.name} has ended; nobody can be invited to it.")
+    users = get_user_model().objects
+    matches = list(users.filter(email__iexact=address).order_by("pk")[:2])
+    if len(matches) > 1:
+        raise PlayerError(f"Several accounts use {address}; add one of them as a co-GM on the campaign's page.")
+    user = matches[0] if matches else users.create_user(_username_for(address), email=address)
+    if user.pk == campaign.gm_id or campaign.co_gms.filter(pk=user.pk).exists():
+        raise PlayerError(f"{user.get_username()} ({address}) runs {campaign.name} already.")
+    Invitation.objects.filter(
+        campaign=campaign, user=user, nation__isnull=True, accepted_at__isnull=True, withdrawn_at__isnull=True
+    ).update(withdrawn_at=now)
+    invited_by = actor if actor is not None and actor.is_authenticated else None
+    invitation = Invitation.objects.create(
+        campaign=campaign, email=address, user=user, invited_by_id=invited_by.pk if invited_by else None, sent_at=now
+    )
+    invitation_record(
+        invitation_id=invitation.pk,
+        campaign_id=campaign.pk,
+        nation=None,
+        user_id=user.pk,
+        url=invitation_url(invitation),
+        now=now,
+    )
+    audit_record(
+        campaign=campaign,
+        actor=actor,
+        action=AuditAction.CO_GM_INVITED,
+        summary=f"{address} invited to help run the campaign as a co-GM.",
+        after={"email": address, "account": user.get_username()},
+    )
+    return invitation
+
+
+@transaction.atomic
+def co_gm_accept(
+    *, invitation: Invitation, user: AbstractBaseUser, password: str | None = None, now: datetime | None = None
+) -> Campaign:
+    """The invited account becomes a co-GM of the campaign, and staff so that it reaches the admin (a
+    co-GM sees and changes only the campaigns it runs). A new account sets ``password`` first."""
+    locked = _invitation_taken(invitation=invitation, user=user, password=password)
+    if locked.nation_id is not None:
+        raise PlayerError("This invitation is to command a nation, not to help run the campaign.")
+    locked.accepted_at = now or timezone.now()
+    locked.save(update_fields=["accepted_at"])
+    campaign = Campaign.objects.get(pk=locked.campaign_id)
+    if not getattr(user, "is_staff", False):
+        get_user_model().objects.filter(pk=user.pk).update(is_staff=True)
+        user.is_staff = True  # type: ignore[attr-defined]  # any user model with is_staff
+    campaign.co_gms.add(user)  # type: ignore[arg-type]  # any user model
+    audit_record(
+        campaign=campaign,
+        actor=user,
+        action=AuditAction.CO_GM_JOINED,
+        summary=f"{user.get_username()} accepted the invitation and helps run the campaign as a co-GM.",
+        after={"co_gm": user.get_username()},
+    )
+    return campaign
+
+
 __all__ = [
     "INVITATION_MAX_AGE_DAYS",
     "InvitationClosed",
     "PlayerError",
     "account_by_email",
     "campaign_people",
+    "co_gm_accept",
+    "co_gm_invite",
     "invitation_accept",
     "invitation_from_token",
     "invitation_url",

@@ -94,8 +94,7 @@ class DeskPages(CampaignPages):
         else:
             self.message_user(
                 request,
-                f"The invitation of {invitation.email} to command {invitation.nation.name} is mailed again, "
-                "with a fresh link.",
+                f"The invitation of {invitation.email} to {invitation.offered} is mailed again, with a fresh link.",
             )
         return self._back_to_desk(pk)
 
@@ -106,7 +105,7 @@ class DeskPages(CampaignPages):
             return self._confirm(
                 request,
                 invitation.campaign,
-                title=f"Revoke the invitation of {invitation.email} to command {invitation.nation.name}",
+                title=f"Revoke the invitation of {invitation.email} to {invitation.offered}",
                 explain="Every link of this invitation will say it was revoked, and nobody can take the nation "
                 "with it. The nation keeps its current player (if any); invite someone again from its page.",
                 button="Revoke the invitation",
@@ -118,7 +117,6 @@ class DeskPages(CampaignPages):
         else:
             self.message_user(
                 request,
-                f"The invitation of {invitation.email} to command {invitation.nation.name} is revoked; "
-                "its link now says so.",
+                f"The invitation of {invitation.email} to {invitation.offered} is revoked; its link now says so.",
             )
         return self._back_to_desk(pk)

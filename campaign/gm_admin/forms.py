@@ -292,3 +292,55 @@ class AdjustTreasuryForm(forms.Form):
                 f"{-(self.nation.treasury + amount)} EP short. A treasury never goes below 0 (rules §2)."
             )
         return amount
+
+
+#: The largest orders file the GM may upload (a nation's orders are a few kilobytes).
+MAIL_ORDERS_MAX_BYTES = 200_000
+
+
+class MailOrdersForm(forms.Form):
+    """A nation's orders that came by email: pasted as text (one order a line) or a JSON file."""
+
+    text = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 10, "cols": 60, "spellcheck": "false"}),
+        label="Orders as text",
+        help_text="One order a line, as the desk writes them: “Channel Fleet: to sea → Bay of Biscay”, "
+        "“Channel Fleet: blockade Brest”, “repair HMS Victory”, “declare war on Spain”. A JSON list may be "
+        "pasted here too.",
+    )
+    upload = forms.FileField(
+        required=False,
+        label="Or a JSON file",
+        help_text='A list of orders with names instead of ids, e.g. [{"kind": "move", "fleet": "Channel '
+        'Fleet", "path": ["to sea", "Bay of Biscay"]}].',
+    )
+    late_reason = forms.CharField(
+        required=False,
+        max_length=300,
+        label="Reason (after the deadline)",
+        help_text="Needed only when the deadline has passed and the nation gave no orders.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("upload")
+        text = (data.get("text") or "").strip()
+        if upload is not None and text:
+            raise forms.ValidationError("Paste the orders or upload a file, not both.")
+        if upload is not None:
+            if upload.size > MAIL_ORDERS_MAX_BYTES:
+                raise forms.ValidationError(
+                    f"The file is {upload.size:,} bytes; at most {MAIL_ORDERS_MAX_BYTES:,} are taken."
+                )
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise forms.ValidationError("The file is not UTF-8 text; save it as UTF-8 JSON.") from exc
+            data["as_json"] = True
+        elif not text:
+            raise forms.ValidationError("Paste the orders or choose a JSON file.")
+        else:
+            data["as_json"] = text.startswith(("[", "{"))
+        data["payload"] = text
+        return data

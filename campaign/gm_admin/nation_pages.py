@@ -47,11 +47,12 @@ class NationPages(admin.ModelAdmin):
             return "—"
         return format_html(
             '<a href="{}">Invite a player</a> · <a href="{}">Replace the player</a> · '
-            '<a href="{}">Lay down a ship</a> · <a href="{}">Adjust treasury</a>',
+            '<a href="{}">Lay down a ship</a> · <a href="{}">Adjust treasury</a> · <a href="{}">Orders by email</a>',
             reverse("admin:campaign_nation_invite", args=[obj.pk]),
             reverse("admin:campaign_nation_replace", args=[obj.pk]),
             reverse("admin:campaign_nation_lay_down", args=[obj.pk]),
             reverse("admin:campaign_nation_adjust", args=[obj.pk]),
+            reverse("admin:campaign_nation_orders_by_mail", args=[obj.pk]),
         )
 
     def get_urls(self) -> list[URLPattern]:

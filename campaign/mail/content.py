@@ -48,7 +48,7 @@ SUBJECTS = {
     # A dispatch held back by distance: the turn it arrived in, and (``held``) the turn it was sent in.
     MailEvent.DISPATCH: "turn {number}: a dispatch from {sender}{held}: {title}",
     MailEvent.CAMPAIGN_REVERTED: "turn {number}: the game master turned the campaign back",
-    MailEvent.INVITATION: "you are invited to command {nation}",
+    MailEvent.INVITATION: "you are invited to {invited_to}",
     MailEvent.NATION_TAKEN: "you no longer command {nation}",
     MailEvent.TABLE_BATTLE: "turn {number}: the battle at {place} goes to the table",
     MailEvent.DISPATCH_REPORTED: "turn {number}: {reporter} reported a dispatch: {title}",
@@ -103,6 +103,7 @@ def subject_for(delivery: Delivery, context: dict[str, Any]) -> str:
         reporter=context.get("reporter", ""),
         place=delivery.data.get("place", ""),
         poster=delivery.data.get("poster", ""),
+        invited_to=f"command {delivery.nation.name}" if delivery.nation else "help run it as a co-GM",
     )
     return f"[{delivery.campaign.name}] {line[0].upper()}{line[1:]}"
 

@@ -26,7 +26,7 @@ class CampaignRow:
 
 def home_for_player(*, user: User) -> list[CampaignRow]:
     """The campaigns the user plays or runs, with their nation, turn and deadline (four queries)."""
-    campaigns = list(campaigns_for_user(user=user))
+    campaigns = list(campaigns_for_user(user=user).filter(archived_at__isnull=True))  # archived: hidden
     if not campaigns:
         return []
     ids = [c.pk for c in campaigns]
