@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0052_invitation_co_gm'),
+        ('campaign', '0029_invitation_co_gm'),
     ]
 
     operations = [
