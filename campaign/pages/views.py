@@ -36,6 +36,7 @@ from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
 from campaign.pages.map_moves import MoveResult, map_move_submit, map_order_submit, map_withdraw_submit
+from campaign.pages.next_strip import next_strip
 from campaign.pages.rulebook import rules_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
@@ -161,10 +162,16 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         ledger_page=_int(request.GET.get("ledger")),
     )
     context = _page_context(request, data.viewer, "dashboard", d=data)
-    if not (getattr(request, "htmx", False) and request.GET.get("part") == "ledger"):
-        context["dip"] = diplomacy_for_viewer(data.viewer)
     if getattr(request, "htmx", False) and request.GET.get("part") == "ledger":
         return render(request, "campaign/_ledger.html", context)
+    context["dip"] = dip = diplomacy_for_viewer(data.viewer)
+    context["strip"] = next_strip(
+        data.viewer,
+        orders_entered=data.orders_entered,
+        answers_listed=data.answers_listed,
+        dip=dip,
+        report=data.report,
+    )
     return render(request, "campaign/dashboard.html", context)
 
 
