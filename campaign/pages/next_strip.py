@@ -11,16 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from campaign.models import DiplomaticOffer, Order
+from campaign.orders.offer_answers import ANSWER_KIND
 from campaign.pages.diplomacy import DiplomacyPanel, PendingOffer
 from campaign.pages.reports import ReportView
 from campaign.viewer import Viewer
-
-#: The order that answers an offer yes (RULES.md §10: the same order towards the nation that made it).
-ANSWER_KIND = {
-    DiplomaticOffer.Kind.PEACE.value: Order.Kind.OFFER_PEACE.value,
-    DiplomaticOffer.Kind.ALLIANCE.value: Order.Kind.PROPOSE_ALLIANCE.value,
-}
 
 READY_MEANS = "the turn may resolve before the deadline once every nation is ready; changing an order clears it."
 
@@ -81,4 +75,4 @@ def next_strip(
     )
 
 
-__all__ = ["ANSWER_KIND", "READY_MEANS", "NextStrip", "OfferToAnswer", "next_strip"]
+__all__ = ["READY_MEANS", "NextStrip", "OfferToAnswer", "next_strip"]

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from campaign.dispatches.services import conversation_start
-from campaign.models import DiplomaticOffer, Turn
+from campaign.models import DiplomaticOffer, Order, Turn
 from campaign.orders.services import order_add
 from tests.web.fog_worlds import FogWorld, battle_event, battle_in, client_for, turn_close
 
@@ -70,3 +71,30 @@ def test_the_strip_says_what_the_turn_asks_of_the_nation(fw: FogWorld) -> None:
     assert "Offers waiting for Great Britain's answer: 1" in text
     assert "France offers peace (turn 1)" in text
     assert "Portugal" not in text  # our own offer waits for Portugal's answer, not ours
+
+
+def _answer(fw: FogWorld, **data: str) -> Any:
+    client = client_for(fw.nelson)
+    return client.post(reverse("campaign:offer_answer", args=[fw.campaign.slug]), data, follow=True)
+
+
+def test_decline_withdraws_the_accepting_order_and_bad_answers_change_nothing(fw: FogWorld) -> None:
+    DiplomaticOffer.objects.create(campaign=fw.campaign, from_nation=fw.w.fr, to_nation=fw.w.gb, kind="peace", turn=1)
+    page = _answer(fw, turn="1", answer="accept", **{"from": "FR", "kind": "peace"}).content.decode()
+    assert "Accepted France&#x27;s offer of peace: order 1 is entered for turn 1" in page
+    assert list(Order.objects.filter(nation=fw.w.gb).values_list("kind", flat=True)) == ["offer_peace"]
+    # Accepting twice is refused as the order page refuses a second diplomatic order towards France.
+    page = _answer(fw, turn="1", answer="accept", **{"from": "FR", "kind": "peace"}).content.decode()
+    assert "already a diplomatic order towards France" in page
+    assert Order.objects.filter(nation=fw.w.gb).count() == 1
+
+    page = _answer(fw, turn="1", answer="decline", **{"from": "FR", "kind": "peace"}).content.decode()
+    assert "Declined France&#x27;s offer of peace: its accepting order is withdrawn" in page
+    assert not Order.objects.filter(nation=fw.w.gb).exists()
+
+    page = _answer(fw, turn="1", answer="accept", **{"from": "PT", "kind": "alliance"}).content.decode()
+    assert "No offer of alliance from that nation waits for Great Britain&#x27;s answer" in page
+    page = _answer(fw, turn="1", answer="accept", **{"from": "FR", "kind": "war"}).content.decode()
+    assert "&#x27;war&#x27; is not an offer that can be answered: only peace or alliance." in page
+    assert _answer(fw, turn="1", answer="maybe", **{"from": "FR", "kind": "peace"}).status_code == 400
+    assert not Order.objects.filter(nation=fw.w.gb).exists()
