@@ -34,6 +34,7 @@ class MailEvent(models.TextChoices):
     DISPATCH_REPORTED = "dispatch_reported", "A dispatch reported to the GM (to game masters)"
     TURN_FAILED = "turn_failed", "Turn resolution failed (to game masters, at once)"
     TABLE_POST = "table_post", "A post on a battle of yours at the table"
+    WEBHOOK_DISABLED = "webhook_disabled", "A webhook of yours was switched off after failures"
 
 
 #: A delivery's turn as mail reads it, through ``select_related("turn")``: never the turn's snapshot

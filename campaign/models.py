@@ -42,6 +42,10 @@ from campaign.turn_models import Season as Season
 from campaign.turn_models import Turn as Turn
 from campaign.turn_models import TurnPhase as TurnPhase
 from campaign.turn_models import TurnReport as TurnReport
+from campaign.webhook_models import Webhook as Webhook
+from campaign.webhook_models import WebhookDelivery as WebhookDelivery
+from campaign.webhook_models import WebhookEvent as WebhookEvent
+from campaign.webhook_models import WebhookFormat as WebhookFormat
 from ports.names import NameField, name_check
 from rules.ruleset import GRADE_CHOICES, NAVIES, NAVY_NAMES, Ruleset
 

@@ -34,10 +34,18 @@ from campaign.models import (
     Order,
     Turn,
     Victory,
+    Webhook,
 )
 from campaign.queueing import send_after_commit
 from campaign.selectors import nations_without_orders
 from campaign.standings import campaign_standings, victory_description
+from campaign.webhook_events import (
+    webhook_deadline_reminder_record,
+    webhook_dispatch_received_record,
+    webhook_table_waiting_record,
+    webhook_turn_opened_record,
+    webhook_turn_resolved_record,
+)
 
 #: The Celery name of the task that sends due deliveries (a stable name: queued messages carry it).
 MAIL_SEND_TASK = "campaign.mail_deliveries_send"
@@ -106,7 +114,8 @@ def _players(campaign_id: int) -> list[tuple[int, Nation]]:
 
 
 def turn_resolved_record(*, turn: Turn, now: datetime) -> int:
-    """Each player's own report of the resolved turn, and the GM's digest of it."""
+    """Each player's own report of the resolved turn, and the GM's digest of it (and the webhooks')."""
+    webhook_turn_resolved_record(turn=turn, now=now)
     count = deliveries_record(
         campaign_id=turn.campaign_id,
         event=MailEvent.TURN_RESOLVED,
@@ -152,7 +161,8 @@ def missed_deadline_record(*, turn: Turn, now: datetime) -> int:
 
 
 def turn_opened_record(*, turn: Turn, now: datetime) -> int:
-    """To every player: the new turn is open, with its deadline."""
+    """To every player: the new turn is open, with its deadline (and to the webhooks)."""
+    webhook_turn_opened_record(turn=turn, now=now)
     return deliveries_record(
         campaign_id=turn.campaign_id,
         event=MailEvent.TURN_OPENED,
@@ -193,6 +203,12 @@ def table_battles_record(*, turn: Turn, now: datetime) -> int:
         recipients: list[tuple[int, Nation | None]] = [(n.player_id, n) for n in nations if n.player_id is not None]
         if gm_id is not None and gm_id not in {user_id for user_id, _ in recipients}:
             recipients.append((gm_id, None))
+        data = {
+            "table": table.pk,
+            "place": table.port.name if table.port else table.sea_zone.name,
+            "nations": codes,
+            "deadline": turn.deadline.isoformat() if turn.deadline else None,
+        }
         count += deliveries_record(
             campaign_id=turn.campaign_id,
             event=MailEvent.TABLE_BATTLE,
@@ -200,13 +216,10 @@ def table_battles_record(*, turn: Turn, now: datetime) -> int:
             turn_id=turn.pk,
             now=now,
             key=f"table-{table.pk}",
-            data={
-                "table": table.pk,
-                "place": table.port.name if table.port else table.sea_zone.name,
-                "nations": codes,
-                "deadline": turn.deadline.isoformat() if turn.deadline else None,
-            },
+            data=data,
         )
+        involved = Nation.objects.filter(campaign_id=turn.campaign_id, code__in=codes).values_list("pk", flat=True)
+        webhook_table_waiting_record(turn=turn, table_id=table.pk, nation_ids=involved, now=now, data=data)
     return count
 
 
@@ -233,6 +246,7 @@ def deadline_reminders_record(*, now: datetime) -> int:
             .values_list("nation_id", flat=True)
         )
         recipients = [(user_id, nation) for user_id, nation in _players(turn.campaign_id) if nation.pk in quiet]
+        webhook_deadline_reminder_record(turn=turn, quiet_nation_ids=quiet, now=now)
         count += deliveries_record(
             campaign_id=turn.campaign_id,
             event=MailEvent.DEADLINE_REMINDER,
@@ -340,6 +354,9 @@ def dispatch_arrived_record(*, copies: Iterable[DispatchCopy], now: datetime) ->
             by_dispatch.setdefault(copy.dispatch_id, []).append(copy.nation)
     count = 0
     for dispatch_id, nations in sorted(by_dispatch.items()):
+        webhook_dispatch_received_record(
+            campaign_id=nations[0].campaign_id, dispatch_id=dispatch_id, nation_ids=[n.pk for n in nations], now=now
+        )
         count += deliveries_record(
             campaign_id=nations[0].campaign_id,
             event=MailEvent.DISPATCH,
@@ -383,4 +400,18 @@ def campaign_reverted_record(
         now=now,
         key=f"revert-{revert_id}",
         data=data,
+    )
+
+
+def webhook_disabled_record(*, hook: Webhook, now: datetime) -> int:
+    """To a hook's owner: it was switched off after failing again and again (which URL, why). Each
+    switching off is its own mail."""
+    return deliveries_record(
+        campaign_id=hook.campaign_id,
+        event=MailEvent.WEBHOOK_DISABLED,
+        recipients=[(hook.owner_id, None)],
+        turn_id=None,
+        now=now,
+        key=f"webhook-{hook.pk}-{now:%Y%m%d%H%M%S%f}",
+        data={"webhook": hook.pk, "url": hook.url, "nation": hook.nation.name if hook.nation else None},
     )

@@ -7,6 +7,10 @@
 * ``mail_deliveries_send`` (queue ``MAIL_QUEUE``, "mail"): sends the due deliveries recorded by
   ``campaign.notifications``, each once; while some wait for a retry it queues itself again for then.
 * ``mail_reminders`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): records the deadline reminders due.
+* ``webhook_deliveries_send`` (queue ``MAIL_QUEUE``): posts the due webhook deliveries recorded by
+  ``campaign.webhook_events``, each once; chains itself for retries as the mail task does.
+* ``webhooks_sweep`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): the same, for deliveries whose retry
+  message was lost with the broker and for posts whose worker died.
 * ``mail_digests`` (Celery beat, daily at ``MAIL_DIGEST_HOUR``): one mail per digest reader.
 * ``mail_sweep`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): the same, for deliveries whose retry
   message was lost and for sends whose worker died (their claim runs out).
@@ -44,6 +48,8 @@ from campaign.turn.lifecycle import (
     turns_table_due,
 )
 from campaign.turn.runner import phase_run, phase_waits, phases_remaining
+from campaign.webhook_events import WEBHOOK_SEND_TASK
+from campaign.webhooks.sending import webhook_deliveries_send as webhook_deliveries_post
 
 logger = logging.getLogger(__name__)
 
@@ -162,3 +168,24 @@ def mail_digests() -> dict[str, list[int]]:
     """Beat, once a day at ``MAIL_DIGEST_HOUR``: each recipient's digest deliveries in one mail."""
     run = digests_send(now=timezone.now())
     return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}
+
+
+def _post_summary(chain: bool) -> dict[str, list[int]]:
+    run = webhook_deliveries_post(now=timezone.now())
+    if chain and run.retry_in is not None:
+        # As the mail task: one follow-up per run at the earliest retry, capped; the sweep takes the rest.
+        countdown = min(run.retry_in, MAIL_CHAIN_MAX_COUNTDOWN)
+        webhook_deliveries_send.apply_async(countdown=countdown, queue=settings.MAIL_QUEUE)
+    return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}
+
+
+@shared_task(name=WEBHOOK_SEND_TASK, acks_late=True)
+def webhook_deliveries_send() -> dict[str, list[int]]:
+    """Post every due webhook delivery once (``campaign.webhooks.sending``); queue a retry run if some failed."""
+    return _post_summary(chain=True)
+
+
+@shared_task(name="campaign.webhooks_sweep")
+def webhooks_sweep() -> dict[str, list[int]]:
+    """Beat's safety net for webhooks: post what is due (lost retry messages, dead workers' claims)."""
+    return _post_summary(chain=False)

@@ -34,6 +34,8 @@ def task_routes(prefix: str) -> dict[str, dict[str, str]]:
         "campaign.turn_resolve": turns,
         "battles.*": battles,
         "campaign.mail_deliveries_send": mail,
+        "campaign.webhook_deliveries_send": mail,
+        "campaign.webhooks_sweep": mail,
         "accounts.password_reset_send": mail,
         "mail.*": mail,
         "*mail*": mail,

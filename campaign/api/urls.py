@@ -1,6 +1,6 @@
 from django.urls import path
 
-from campaign.api import dispatch_views, map_views, order_views, play_views, table_views, views
+from campaign.api import dispatch_views, map_views, order_views, play_views, table_views, views, webhook_views
 
 app_name = "campaign-api"
 urlpatterns = [
@@ -52,4 +52,6 @@ urlpatterns = [
         table_views.TableApproveView.as_view(),
         name="table_approve",
     ),
+    path("campaigns/<slug:slug>/webhooks/", webhook_views.WebhookListView.as_view(), name="webhooks"),
+    path("campaigns/<slug:slug>/webhooks/<int:hook_id>/", webhook_views.WebhookDetailView.as_view(), name="webhook"),
 ]

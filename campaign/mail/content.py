@@ -21,7 +21,7 @@ from campaign.accounts import time_zone_of_user
 from campaign.desk import desk_for_gm
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
 from campaign.mail_models import TURN_STATE_UNREAD
-from campaign.models import Announcement, Campaign, Delivery, Dispatch, MailEvent, Order, Turn
+from campaign.models import Announcement, Campaign, Delivery, Dispatch, MailEvent, Order, Turn, Webhook
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import ReportView, report_for_nation, season_labels
 from campaign.selectors import nations_without_orders
@@ -54,6 +54,7 @@ SUBJECTS = {
     MailEvent.DISPATCH_REPORTED: "turn {number}: {reporter} reported a dispatch: {title}",
     MailEvent.TURN_FAILED: "turn {number}: its resolution failed",
     MailEvent.TABLE_POST: "turn {number}: {poster} wrote on the {place} table battle",
+    MailEvent.WEBHOOK_DISABLED: "turn {number}: your webhook was switched off after failing",
 }
 
 
@@ -191,6 +192,8 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         context["place"] = delivery.data.get("place", "")
         context["deadline"] = local(deadline, zone) if deadline else None
         context["table_url"] = absolute(reverse("campaign:table", args=[slug, int(delivery.data.get("table", 0))]))
+    elif event == MailEvent.WEBHOOK_DISABLED:
+        context.update(_webhook_disabled(delivery))
     return context
 
 
@@ -347,4 +350,17 @@ def _reverted(delivery: Delivery, zone: tzinfo) -> dict[str, Any]:
         "archived_turns": int(data.get("archived_turns") or 0),
         "deadline": local(deadline, zone) if deadline else None,
         "paused": bool(data.get("paused")),
+    }
+
+
+def _webhook_disabled(delivery: Delivery) -> dict[str, Any]:
+    """Which webhook was switched off (its URL, and the nation it was for) and the last failure."""
+    reason = (
+        Webhook.objects.filter(pk=delivery.data.get("webhook")).values_list("disabled_reason", flat=True).first() or ""
+    )
+    return {
+        "hook_url": delivery.data.get("url", ""),
+        "hook_nation": delivery.data.get("nation"),
+        "reason": reason,
+        "api_docs_url": absolute(reverse("api-docs")),
     }

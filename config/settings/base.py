@@ -231,6 +231,14 @@ MAIL_SEND_LEASE_SECONDS = env.int("MAIL_SEND_LEASE_SECONDS", default=300)
 MAIL_SWEEP_SECONDS = env.float("MAIL_SWEEP_SECONDS", default=60.0)
 # The daily digest (for those who chose it) goes at this hour, UTC.
 MAIL_DIGEST_HOUR = env.int("MAIL_DIGEST_HOUR", default=7)
+# Webhooks (issue 30): a failed post is retried after WEBHOOK_RETRY_BASE_SECONDS, then twice as long each
+# time, up to WEBHOOK_MAX_ATTEMPTS attempts (30 s and 10 attempts: about 4 hours); a hook failing
+# WEBHOOK_MAX_FAILURES times in a row is switched off and its owner told by mail.
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=30.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=10)
+WEBHOOK_MAX_FAILURES = env.int("WEBHOOK_MAX_FAILURES", default=15)
+WEBHOOK_SEND_LEASE_SECONDS = env.int("WEBHOOK_SEND_LEASE_SECONDS", default=120)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
 
 # The cache holds rate-limit counters (password reset), shared by every server process: Redis.
 CACHES = {
@@ -277,6 +285,12 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE["mail-sweep"] = {
     "task": "campaign.mail_sweep",
+    "schedule": MAIL_SWEEP_SECONDS,
+    "options": {"queue": MAIL_QUEUE},
+}
+# Webhook deliveries whose retry message was lost with the broker, or whose worker died mid-post.
+CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {
+    "task": "campaign.webhooks_sweep",
     "schedule": MAIL_SWEEP_SECONDS,
     "options": {"queue": MAIL_QUEUE},
 }
@@ -349,6 +363,8 @@ SPECTACULAR_SETTINGS = {
         "BattleTypeEnum": "battles.engine.BATTLE_TYPES",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
         "OrderKindEnum": "campaign.models.Order.Kind",
+        "WebhookEventEnum": "campaign.webhook_models.WebhookEvent",
+        "WebhookFormatEnum": "campaign.webhook_models.WebhookFormat",
     },
 }
 

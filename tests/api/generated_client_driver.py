@@ -21,7 +21,8 @@ script:
 3. marks ready and polls the nation view with ``If-None-Match`` until the turn resolves; when it
    waits for a battle on the table, enters its result, the rival confirms it and the GM approves it;
 4. reads the turn report, the battles of the turn and each battle's detail (naming the kinds of
-   stored report read), and marks the rival's dispatch read.
+   stored report read), and marks the rival's dispatch read;
+5. registers a webhook, finds it listed (without its secret) and deletes it.
 
 Every response is parsed into the generated models and checked by generated_client_checks.py: of
 the schema's model for its status (an arm of it, for a oneOf), key for key, and ``to_dict()`` giving
@@ -343,6 +344,21 @@ def read_the_results(d: Driver, number: int) -> None:
             raise Mismatch(f"dispatches_mark_read: marked {letter.id} read, the answer was {read.to_dict()}")
 
 
+def register_a_webhook(d: Driver) -> None:
+    """A webhook registered (the answer carries its secret), listed without it, and deleted. It is
+    deleted before any event: nothing is ever posted to its address (a closed port of 127.0.0.1)."""
+    body = d.models.WebhookCreate.from_dict({"url": "http://127.0.0.1:9/driver", "events": ["turn.resolved"]})
+    made = d.call("webhooks_create", CREATED, slug=d.slug, body=body).parsed
+    if len(made.secret) < 32:
+        raise Mismatch(f"webhooks_create: the secret {made.secret!r} is too short to sign with")
+    listed = [hook.id for hook in d.every("webhooks_list")]
+    if made.id not in listed:
+        raise Mismatch(f"webhooks_list: the hook {made.id} just registered is not among {listed}")
+    d.call("webhooks_destroy", NO_CONTENT, slug=d.slug, hook_id=made.id)
+    if made.id in [hook.id for hook in d.every("webhooks_list")]:
+        raise Mismatch(f"webhooks_destroy: the hook {made.id} is still listed")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True)
@@ -369,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         give_orders(d, view)
         play_the_turn(d, view.turn.number, args.timeout, args.interval)
         read_the_results(d, view.turn.number)
+        register_a_webhook(d)
     except Mismatch as error:
         d.problems.append(str(error))
     d.problems += d.not_called()

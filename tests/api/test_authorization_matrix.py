@@ -89,6 +89,11 @@ ALLOWED = {
     "fleet_moves_list": 200,
     "orders_validate": 200,
     "turns_list": 200,
+    "webhooks_list": 200,
+    "webhooks_create": 201,
+    # No such hook: the id names nothing (404 after the caller's rights are checked). Deleting one's own
+    # hook, and not another's, is in tests/api/test_webhook_api.py.
+    "webhooks_destroy": 404,
 }
 #: Operations that are not about one campaign: any known caller may use them.
 CAMPAIGN_FREE = {"campaigns_list", "simulator_run"}
@@ -124,6 +129,7 @@ def _body(c: Cast, operation: str) -> Any:
         "orders_validate": [posture],
         "orders_reorder": {"order": [c.order.pk]},
         "dispatches_send": {"to": ["NL"], "subject": "Matrix", "body": "A word from Britain."},
+        "webhooks_create": {"url": "http://127.0.0.1:9/matrix", "events": ["turn.opened"]},
     }.get(operation)
 
 
@@ -178,6 +184,7 @@ def test_every_operation_answers_each_caller_as_the_matrix_says(caller: str) -> 
         "dispatch_id": proclamation.dispatch.pk,
         "table_id": 2**31 - 1,
         "fleet_id": c.fog.w.channel_fleet.pk,
+        "hook_id": 2**31 - 1,
     }
     operations = sorted(_operations(), key=lambda op: ORDER.index(op[0]) if op[0] in ORDER else -1)
     before = fingerprint()

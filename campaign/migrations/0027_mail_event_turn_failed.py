@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0031_mail_event_table_post'),
+        ('campaign', '0026_mail_event_table_post'),
     ]
 
     operations = [

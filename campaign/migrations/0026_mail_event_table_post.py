@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0027_names_refuse_control_characters'),
+        ('campaign', '0025_names_refuse_control_characters'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaign", "0029_order_entered_late_by_gm"),
+        ("campaign", "0024_order_entered_late_by_gm"),
         ("ports", "0002_seazone_port_lon_lat"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
