@@ -20,7 +20,7 @@ from tests.worlds import two_power_world
 pytestmark = pytest.mark.django_db
 
 
-def test_every_players_mail_opens_with_whats_next(smtp_inbox) -> None:  # type: ignore[no-untyped-def]
+def test_every_players_mail_opens_with_whats_next(smtp_inbox) -> None:
     world = two_power_world()
     people = players_with_mail(world)
     client_for(people["GB"]).post("/settings/", {"time_zone": "Asia/Kolkata"})
