@@ -103,7 +103,10 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             name = form.cleaned_data["time_zone"]
             if request.user.is_authenticated:  # kept on the account too: mail shows times in it
                 profile_time_zone_set(user_id=request.user.pk, name=name)
-            response = redirect("campaign:settings")
+            # The dashboard's one-click offer of the browser's zone returns to the page it was on.
+            back = request.POST.get("next", "")
+            safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})
+            response = HttpResponseRedirect(back) if back and safe else redirect("campaign:settings")
             time_zone_remember(response, name)
             messages.success(request, f"Times are now shown in {name or 'UTC'}.")
             return response

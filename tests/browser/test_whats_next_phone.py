@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from campaign.accounts import time_zone_of_user
 from campaign.models import DiplomaticOffer, Order, Turn
 from tests.web.fog_worlds import PASSWORD, fog_world, turn_close
 
@@ -57,3 +58,25 @@ def test_one_tap_accept_enters_one_order_and_a_stale_page_is_refused(
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(screenshots / "whats-next-accepted-390.png"), full_page=True)
     assert Turn.objects.get(campaign=fw.campaign, status=Turn.Status.OPEN).number == 2
+
+
+def test_the_browsers_zone_is_offered_once_and_taken_in_one_tap(
+    live_server: Any, browser: Browser, browser_context_args: dict[str, Any], screenshots: Path
+) -> None:
+    fw = fog_world()
+    context = browser.new_context(**{**browser_context_args, "timezone_id": "Europe/Paris"})
+    page = context.new_page()
+    _log_in(page, live_server)
+    dashboard = live_server.url + reverse("campaign:dashboard", args=[fw.campaign.slug])
+    page.goto(dashboard)
+    offer = page.locator("#tz-offer")
+    expect(offer).to_contain_text("Times are shown in UTC — use Europe/Paris?")
+    expect(offer.locator(".tz-link")).to_be_hidden()
+    page.screenshot(path=str(screenshots / "whats-next-time-zone-390.png"))
+    offer.get_by_role("button", name="Use it").click()
+    expect(page).to_have_url(dashboard)
+    expect(page.locator("body")).to_contain_text("Times are now shown in Europe/Paris.")
+    expect(page.locator("#tz-offer")).to_have_count(0)
+    expect(page.locator("#next-deadline")).to_contain_text("CET")
+    assert time_zone_of_user(fw.nelson.pk) == "Europe/Paris"
+    context.close()

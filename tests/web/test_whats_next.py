@@ -98,3 +98,17 @@ def test_decline_withdraws_the_accepting_order_and_bad_answers_change_nothing(fw
     assert "&#x27;war&#x27; is not an offer that can be answered: only peace or alliance." in page
     assert _answer(fw, turn="1", answer="maybe", **{"from": "FR", "kind": "peace"}).status_code == 400
     assert not Order.objects.filter(nation=fw.w.gb).exists()
+
+
+def test_without_javascript_the_zone_offer_is_a_link_and_a_chosen_zone_ends_it(fw: FogWorld) -> None:
+    client = client_for(fw.nelson)
+    html, text = _strip(fw, client)
+    assert "Times are shown in UTC. Choose your time zone to see them in your own." in text
+    assert re.search(r'<form method="post" action="/settings/" hidden>', html)
+    dashboard = reverse("campaign:dashboard", args=[fw.campaign.slug])
+    response = client.post("/settings/", {"time_zone": "Europe/Paris", "next": dashboard})
+    assert response.status_code == 302 and response["Location"] == dashboard
+    assert 'id="tz-offer"' not in _strip(fw, client)[0]
+    # A return address on another site is not followed: Settings, as before.
+    response = client.post("/settings/", {"time_zone": "Europe/Paris", "next": "https://evil.example/"})
+    assert response["Location"] == reverse("campaign:settings")
