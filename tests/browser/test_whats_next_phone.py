@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from campaign.accounts import time_zone_of_user
 from campaign.models import DiplomaticOffer, Order, Turn
-from tests.web.fog_worlds import PASSWORD, fog_world, turn_close
+from tests.web.fog_worlds import PASSWORD, europe, europe_seen_a_turn, fog_world, turn_close
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,3 +80,23 @@ def test_the_browsers_zone_is_offered_once_and_taken_in_one_tap(
     expect(page.locator("#next-deadline")).to_contain_text("CET")
     assert time_zone_of_user(fw.nelson.pk) == "Europe/Paris"
     context.close()
+
+
+def test_the_phone_dashboard_fits_in_three_screens(live_server: Any, page: Page, screenshots: Path) -> None:
+    """Britain in europe-1805 after a turn (the demo's size: 20 fleets, 30 ports, a long ledger): at
+    390×844 the dashboard is at most three screens tall, the long lists behind disclosures, and
+    nothing scrolls sideways."""
+    campaign = europe()
+    europe_seen_a_turn(campaign)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("europe-gb")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name=re.compile("log in", re.I)).click()
+    expect(page).not_to_have_url(re.compile("/accounts/login/"))
+    page.goto(live_server.url + reverse("campaign:dashboard", args=[campaign.slug]))
+    expect(page.locator("#whats-next")).to_be_visible()
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.screenshot(path=str(screenshots / "dashboard-phone-390.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert height <= 3 * 844, height
