@@ -99,13 +99,17 @@ def graph_is_connected(graph: ZoneGraph) -> bool:
 def retreat_step(graph: ZoneGraph, start: str, port_zones: Iterable[str]) -> str | None:
     """The default retreat: the adjacent zone nearest to any of ``port_zones`` (the zones of the
     nation's own ports), ties → lower zone key. With no own port reachable every neighbour ties, so
-    the lowest key is taken. None only when ``start`` has no neighbour."""
+    the lowest key is taken. None only when ``start`` has no neighbour.
+
+    A port in ``start`` itself (the battle zone) does not count (RULES.md §12.8: "the nearest own port
+    outside the battle zone; the default never enters a port in the battle zone"): a player who wants
+    it names it as retreat port."""
     if start not in graph:
         raise ValueError(f"unknown zone {start}")
     neighbours = sorted(graph[start])
     if not neighbours:
         return None
-    distances = zone_distances(graph, port_zones)
+    distances = zone_distances(graph, [z for z in port_zones if z != start])
     unreachable = len(graph)  # farther than any real path
     return min(neighbours, key=lambda z: (distances.get(z, unreachable), z))
 

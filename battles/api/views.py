@@ -44,10 +44,20 @@ MAX_DICE = 10_000
 RUN_KEYS = ("seed", "dice", "runs")
 
 
+class _WholeNumberField(forms.IntegerField):
+    """Digits only: Django's IntegerField reads "0.0" as 0, where the schema says integer and a client
+    sending a fraction should be told, not answered as if it had sent a whole number."""
+
+    def to_python(self, value: object) -> int | None:
+        if isinstance(value, str) and value.strip() and not value.strip().lstrip("+-").isdigit():
+            raise forms.ValidationError("Enter a whole number.", code="invalid")
+        return super().to_python(value)
+
+
 class TurnFilter(django_filters.NumberFilter):
     """A turn number: a whole number (as the schema says), never a fraction read as one."""
 
-    field_class = forms.IntegerField
+    field_class = _WholeNumberField
 
 
 class BattleFilter(django_filters.FilterSet):

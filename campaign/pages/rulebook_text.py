@@ -290,6 +290,18 @@ SECTION_TEXT: dict[int, list[str]] = {
 #: Each applies to turns resolved after it; turns already played stand as they were.
 CHANGES: list[tuple[str, str]] = [
     (
+        "Several battles in one zone",
+        "Nations left out of a zone's battle who are at war with each other now meet there afterwards, in "
+        "the same step, and may fight their own battle (before, they stayed out of that zone for the rest "
+        "of the turn).",
+    ),
+    (
+        "Default retreat",
+        "A side that leaves a battle by default no longer heads for one of its ports in the battle zone: it "
+        "steps towards its nearest port outside the zone (before, a port in the zone counted as nearest and "
+        "the retreat went to the neighbouring zone with the lowest key).",
+    ),
+    (
         "Keels in a captured port",
         "A keel on the slips of a port taken last turn is no longer launched while the port settles: it "
         "keeps losing build turns and is launched the turn after, when the port works again.",

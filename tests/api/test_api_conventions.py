@@ -113,6 +113,9 @@ def test_battles_filter_by_turn_kind_and_zone_and_read_alike_everywhere(fw: FogW
     assert [b["id"] for b in client.get(f"{BASE}/battles/", {"turn": 2}).json()["results"]] == [second.pk]
     assert [b["id"] for b in client.get(f"{BASE}/battles/", {"zone": "channel"}).json()["results"]] == [second.pk]
     assert client.get(f"{BASE}/battles/", {"kind": "fireships"}).json()["count"] == 0
+    # A turn is a whole number: "1.0" is refused as the schema says, not read as turn 1.
+    for fraction in ("1.0", "0.0", "1.5"):
+        _is_problem(client.get(f"{BASE}/battles/", {"turn": fraction}), 400, "invalid")
     listed = client.get(f"{BASE}/battles/", {"turn": 1}).json()["results"][0]
     detail = client.get(f"{BASE}/battles/{first.pk}/").json()
     [in_report] = client.get(f"{BASE}/turns/1/").json()["battles"]

@@ -14,6 +14,7 @@ from rules.economy import EconomyShip, scenario_balance
 from rules.ruleset import DEFAULT_RULESET
 from rules.siege import SiegeState, SiegeUnit, siege_modifiers, siege_roll
 from rules.strategic_log import StrategicLog
+from rules.supply import ZoneGraph, retreat_step
 
 R = DEFAULT_RULESET
 
@@ -70,6 +71,17 @@ def test_12_4_the_siege_total_is_not_clamped() -> None:
     siege_roll(_siege(8, 2, ff=0, earlier=4), R, ScriptedDice([10]), high)
     (die,) = high.records
     assert die.result == 10 + 3 + 4 + 2 == 19
+
+
+def test_12_8_the_default_retreat_never_goes_for_a_port_in_the_battle_zone() -> None:
+    """§12.8: "(default: the first step of a shortest path to the nearest own port outside the battle
+    zone; the default never enters a port in the battle zone — a player who wants that port names it
+    as retreat port; ties, between ports or paths: the lower key of the first step)"."""
+    # a — b — c — d — e: the battle is in c, where the nation has a port; its other port is in e.
+    graph: ZoneGraph = {"a": {"b"}, "b": {"a", "c"}, "c": {"b", "d"}, "d": {"c", "e"}, "e": {"d"}}
+    assert retreat_step(graph, "c", ["c", "e"]) == "d"  # towards e, not b (the lower key)
+    assert retreat_step(graph, "c", ["a", "c", "e"]) == "b"  # a and e both 2 away: the lower first step
+    assert retreat_step(graph, "c", ["c"]) == "b"  # no own port outside: every neighbour ties
 
 
 def test_12_13_a_side_of_transports_only_escorts_nothing() -> None:

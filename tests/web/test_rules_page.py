@@ -106,3 +106,6 @@ def test_the_rules_page_tells_how_the_sides_are_built_and_that_it_changed(fw: Fo
     assert "from the nations at war with any nation of the first side, the strongest first" in text
     changes = text[text.index("Changes to the rules") : text.index("Dice, grades and nations")]
     assert "Sides at sea:" in changes and "an ally of the strongest nation" in changes
+    # §12.7's second half and §12.8 now play as the page says (issue 31).
+    assert "Several battles in one zone:" in changes and "may fight their own battle" in changes
+    assert "Default retreat:" in changes and "nearest port outside the zone" in changes

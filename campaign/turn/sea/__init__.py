@@ -62,8 +62,10 @@ House resolutions for cases the rules leave open:
 
 * A fleet already committed to a battle in step 1 takes no part in step-2 contacts, so a zone can
   see a second battle (step 2's newcomers against the fleets not yet engaged).
-* When nations at war do not split into two sides, nations left out of the split stay out of that
-  zone's contacts for the rest of the turn (§4 "the rest stay out this turn").
+* When nations at war do not split into two sides, the nations left out of the split that are at
+  war with each other form sides the same way and meet afterwards, in the same zone and step, on
+  the same dice stream (§12.7 as settled: "a zone may see several battles"); those left with no one
+  to meet stay out of that zone's contacts for the rest of the turn (§4 "the rest stay out this turn").
 * If either side contains a fleet that entered or left a port in the step, that side is sighted at
   ``sighting.port_move``.
 * "Escorts transports": the target side has transports and at least one other ship.

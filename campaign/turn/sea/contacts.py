@@ -102,11 +102,32 @@ def parties_split(world: SeaWorld, movers: list[Mover], *, in_port: bool = False
 
 
 def contacts_resolve(world: SeaWorld, zone: SeaZone, step: int) -> None:
-    """§4 sighting, battle or not, intercept, for the fleets at sea in ``zone`` after ``step``."""
-    parties = _contact_parties(world, zone, step)
+    """§4 sighting, battle or not, intercept, for the fleets at sea in ``zone`` after ``step``.
+
+    §12.7: the nations left out of the first two sides that are at war with each other form sides the
+    same way and meet afterwards, in the same zone and step, with the same dice stream continued; each
+    nation is in one contact at most, so it fights at most one battle there. Those left with no one to
+    meet stay out of the zone's contacts for the rest of the turn (§4 "the rest stay out this turn")."""
+    present = [
+        m
+        for m in world.movers.values()
+        if not m.engaged and m.at_sea_in(zone.pk, step) and (m.fleet.pk, zone.pk) not in world.out
+    ]
+    parties = _contact_parties(world, present)
     if parties is None:
         return
     dice = world.ctx.dice(f"{zone.key}:{step}")
+    while parties is not None:
+        inside = {m.fleet.pk for p in parties for m in p.movers}
+        present = [m for m in present if m.fleet.pk not in inside]
+        _contact_resolve(world, zone, step, parties, dice)
+        parties = _contact_parties(world, present)
+    for m in present:
+        world.out.add((m.fleet.pk, zone.pk))  # §4: "the rest stay out this turn"
+
+
+def _contact_resolve(world: SeaWorld, zone: SeaZone, step: int, parties: list[Party], dice: SeededDice) -> None:
+    """One contact between two sides (§4): sightings, then battle or intercept, then the report."""
     labels = [world.label(p) for p in parties]
     sighted = _sightings(world, zone, step, parties, dice, labels)
     seekers = [k for k in (0, 1) if parties[k].seeks]
@@ -127,24 +148,11 @@ def contacts_resolve(world: SeaWorld, zone: SeaZone, step: int) -> None:
     _engaged_report(world, zone, step, parties, kind, able, interceptor, labels)
 
 
-def _contact_parties(world: SeaWorld, zone: SeaZone, step: int) -> list[Party] | None:
-    """The two sides at sea in ``zone`` after ``step``, or None; the nations left out of the split stay
-    out of the zone's contacts for the rest of the turn (§4 "the rest stay out this turn")."""
-    present = [
-        m
-        for m in world.movers.values()
-        if not m.engaged and m.at_sea_in(zone.pk, step) and (m.fleet.pk, zone.pk) not in world.out
-    ]
+def _contact_parties(world: SeaWorld, present: list[Mover]) -> list[Party] | None:
+    """The two sides of the fleets ``present`` (§4 "Sides", §12.6, §12.7), or None."""
     if len({m.fleet.nation_id for m in present}) < 2:
         return None
-    parties = parties_split(world, present)
-    if parties is None:
-        return None
-    inside = {m.fleet.pk for p in parties for m in p.movers}
-    for m in present:
-        if m.fleet.pk not in inside:
-            world.out.add((m.fleet.pk, zone.pk))  # §4: "the rest stay out this turn"
-    return parties
+    return parties_split(world, present)
 
 
 def _sightings(
