@@ -3,6 +3,7 @@ from django.urls import path
 from campaign import invitation_views
 from campaign.dispatches import views as dispatch_views
 from campaign.mail import views as mail_views
+from campaign.orders import answer_views
 from campaign.orders import views as order_views
 from campaign.pages import table_views, views
 
@@ -31,6 +32,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/table/<int:table_id>/pack/", table_views.table_pack, name="table_pack"),
     path("campaigns/<slug:slug>/table/<int:table_id>/pack.pdf", table_views.table_pack_pdf, name="table_pack_pdf"),
     path("campaigns/<slug:slug>/orders/", order_views.orders_page, name="orders"),
+    path("campaigns/<slug:slug>/offers/answer/", answer_views.offer_answer_view, name="offer_answer"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/", order_views.order_edit, name="order_edit"),
     path("campaigns/<slug:slug>/orders/<int:order_id>/move/", order_views.order_move_view, name="order_move"),
     path(

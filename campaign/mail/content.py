@@ -7,6 +7,7 @@ shown in the recipient's time zone.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,8 +21,19 @@ from battles.models import TablePost
 from campaign.accounts import time_zone_of_user
 from campaign.desk import desk_for_gm
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
+from campaign.dispatches.selectors import unread_dispatches_of
 from campaign.mail_models import TURN_STATE_UNREAD
-from campaign.models import Announcement, Campaign, Delivery, Dispatch, MailEvent, Order, Turn, Webhook
+from campaign.models import (
+    Announcement,
+    Campaign,
+    Delivery,
+    DiplomaticOffer,
+    Dispatch,
+    MailEvent,
+    Order,
+    Turn,
+    Webhook,
+)
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import ReportView, report_for_nation, season_labels
 from campaign.selectors import nations_without_orders
@@ -125,6 +137,7 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         "open_turn": open_turn,
         "next_deadline": local(open_turn.deadline, zone) if open_turn else None,
     }
+    context["whats_next"] = _whats_next(delivery, open_turn, zone)
     event = MailEvent(delivery.event)
     if event == MailEvent.TURN_RESOLVED and turn is not None and delivery.nation is not None:
         report = report_for_nation(delivery.nation, number=turn.number)
@@ -252,6 +265,35 @@ def _dispatch_report(delivery: Delivery) -> dict[str, Any] | None:
         "title": report.dispatch.conversation.subject,
         "conversation_url": _conversation_url(report.dispatch),
     }
+
+
+@dataclass(frozen=True)
+class WhatsNext:
+    """The dashboard's "What's next" facts at the top of every mail to a player (issue 28)."""
+
+    turn_number: int
+    deadline: str | None
+    orders_entered: int
+    unread_dispatches: int
+    offers: list[str]
+
+
+def _whats_next(delivery: Delivery, open_turn: Turn | None, zone: tzinfo) -> WhatsNext | None:
+    """For the player of the delivery's nation while a turn is open: the deadline in the reader's zone,
+    the orders entered, the unread dispatches and the offers waiting (three queries); else None."""
+    nation = delivery.nation
+    if nation is None or open_turn is None or nation.player_id != delivery.recipient_id:
+        return None
+    if delivery.campaign.status == Campaign.Status.ENDED:
+        return None
+    offers = DiplomaticOffer.objects.filter(to_nation=nation).select_related("from_nation").order_by("turn", "pk")
+    return WhatsNext(
+        turn_number=open_turn.number,
+        deadline=local(open_turn.deadline, zone) if open_turn.deadline else None,
+        orders_entered=Order.objects.filter(nation=nation, turn=open_turn).count(),
+        unread_dispatches=unread_dispatches_of(nation),
+        offers=[f"{o.from_nation.name} offers {o.get_kind_display().lower()}" for o in offers],
+    )
 
 
 def _pending(delivery: Delivery, turn: Turn) -> dict[str, Any]:

@@ -58,7 +58,9 @@ def _rendered(delivery: Delivery) -> dict[str, Any] | None:
     context["subject"] = subject_for(delivery, context)
     return {
         "subject": context["subject"],
-        "text": render_to_string(f"emails/{delivery.event}.txt", context),
+        # The "What's next" facts come first in every mail to a player (the HTML's base template has them).
+        "text": render_to_string("emails/_whats_next.txt", context)
+        + render_to_string(f"emails/{delivery.event}.txt", context),
         "html": render_to_string(f"emails/{delivery.event}.html", context),
         "context": context,
     }

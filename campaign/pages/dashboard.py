@@ -196,6 +196,9 @@ class Dashboard:
     blockades: list[PortRow]
     contacts: list[Contact]
     report: ReportView | None
+    #: This turn's orders in the nation's list, and its diplomatic ones as (kind, nation code).
+    orders_entered: int = 0
+    answers_listed: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def available_ep(self) -> int:
@@ -333,19 +336,38 @@ def _turn_stub(viewer: Viewer) -> Turn | None:
     return Turn(pk=viewer.turn.id, campaign_id=viewer.campaign.pk, number=viewer.turn.number, status=viewer.turn.status)
 
 
-def _orders_read(viewer: Viewer, turn: Turn | None) -> tuple[int, list[str]]:
+@dataclass(frozen=True)
+class _OrdersRead:
+    committed_ep: int = 0
+    keels: tuple[str, ...] = ()
+    count: int = 0
+    diplomacy: frozenset[tuple[str, str]] = frozenset()
+
+
+_DIPLOMACY_KINDS = frozenset(
+    {Order.Kind.DECLARE_WAR, Order.Kind.OFFER_PEACE, Order.Kind.PROPOSE_ALLIANCE, Order.Kind.LEAVE_ALLIANCE}
+)
+
+
+def _orders_read(viewer: Viewer, turn: Turn | None) -> _OrdersRead:
     """The EP this turn's orders commit (as :func:`campaign.orders.selectors.orders_committed_ep`
-    counts them) and the classes of the keels they lay down, from one read of the order list."""
+    counts them), the classes of the keels they lay down, how many there are and the diplomatic
+    ones (kind, nation code), from one read of the order list."""
     if turn is None or turn.status != Turn.Status.OPEN:
-        return 0, []
+        return _OrdersRead()
     ctx = OrderContext(nation=viewer.nation, turn=turn)
     pending: list[str] = []
+    diplomacy: set[tuple[str, str]] = set()
+    count = 0
     for order in orders_for_turn(nation=viewer.nation, turn=turn):
+        count += 1
         ctx.absorb(order.body)
         body = order.body
         if order.kind == Order.Kind.LAY_DOWN and isinstance(body, Mapping) and body.get("class") in SHIP_CLASSES:
             pending.append(body["class"])
-    return ctx.listed.committed_ep, pending
+        if order.kind in _DIPLOMACY_KINDS and isinstance(body, Mapping) and isinstance(body.get("nation"), str):
+            diplomacy.add((str(order.kind), body["nation"]))
+    return _OrdersRead(ctx.listed.committed_ep, tuple(pending), count, frozenset(diplomacy))
 
 
 def _projection(
@@ -390,9 +412,11 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
     ports, port_rows = ports_for_viewer(viewer, turn_number=turn_number, blockades=blockades)
     own_ports = [r for r in port_rows if r.owner_code == nation.code]
     turn = _turn_stub(viewer)
-    committed, pending = _orders_read(viewer, turn)
-    available = nation.treasury - committed
-    quota = _quota(viewer, navy_counts(nation_id=nation.pk), pending, available, [r for r in own_ports if r.can_build])
+    listed = _orders_read(viewer, turn)
+    available = nation.treasury - listed.committed_ep
+    quota = _quota(
+        viewer, navy_counts(nation_id=nation.pk), list(listed.keels), available, [r for r in own_ports if r.can_build]
+    )
     projection = _projection(
         nation, ports, navy.ships, blockades, turn_number=turn_number, available=available, ruleset=viewer.ruleset
     )
@@ -400,7 +424,7 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
     return Dashboard(
         viewer=viewer,
         treasury=nation.treasury,
-        committed_ep=committed,
+        committed_ep=listed.committed_ep,
         ledger=ledger,
         projection=projection,
         quota=quota,
@@ -413,6 +437,8 @@ def dashboard_for_player(*, user: User, slug: str, nation_code: str | None = Non
         blockades=[r for r in port_rows if r.blockaders],
         contacts=contacts_for_viewer(viewer, report, ports),
         report=report,
+        orders_entered=listed.count,
+        answers_listed=listed.diplomacy,
     )
 
 

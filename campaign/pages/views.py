@@ -36,6 +36,7 @@ from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
 from campaign.pages.map import map_for_player
 from campaign.pages.map_moves import MoveResult, map_move_submit, map_order_submit, map_withdraw_submit
+from campaign.pages.next_strip import next_strip
 from campaign.pages.rulebook import rules_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
@@ -102,7 +103,10 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             name = form.cleaned_data["time_zone"]
             if request.user.is_authenticated:  # kept on the account too: mail shows times in it
                 profile_time_zone_set(user_id=request.user.pk, name=name)
-            response = redirect("campaign:settings")
+            # The dashboard's one-click offer of the browser's zone returns to the page it was on.
+            back = request.POST.get("next", "")
+            safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})
+            response = HttpResponseRedirect(back) if back and safe else redirect("campaign:settings")
             time_zone_remember(response, name)
             messages.success(request, f"Times are now shown in {name or 'UTC'}.")
             return response
@@ -161,10 +165,16 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         ledger_page=_int(request.GET.get("ledger")),
     )
     context = _page_context(request, data.viewer, "dashboard", d=data)
-    if not (getattr(request, "htmx", False) and request.GET.get("part") == "ledger"):
-        context["dip"] = diplomacy_for_viewer(data.viewer)
     if getattr(request, "htmx", False) and request.GET.get("part") == "ledger":
         return render(request, "campaign/_ledger.html", context)
+    context["dip"] = dip = diplomacy_for_viewer(data.viewer)
+    context["strip"] = next_strip(
+        data.viewer,
+        orders_entered=data.orders_entered,
+        answers_listed=data.answers_listed,
+        dip=dip,
+        report=data.report,
+    )
     return render(request, "campaign/dashboard.html", context)
 
 

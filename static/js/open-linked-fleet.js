@@ -1,5 +1,8 @@
-// Open the fleet named in the address (a link from the map), so its ships show at once.
+// Open the fleet named in the address (a link from the map), and the disclosures around it, so its
+// ships show at once.
 document.addEventListener("DOMContentLoaded", function () {
   var target = location.hash && document.getElementById(location.hash.slice(1));
-  if (target && target.tagName === "DETAILS") { target.open = true; }
+  for (var node = target; node; node = node.parentElement) {
+    if (node.tagName === "DETAILS") { node.open = true; }
+  }
 });

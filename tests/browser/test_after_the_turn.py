@@ -51,7 +51,11 @@ def _fits(page: Page, width: int) -> None:
 
 
 def _relations_row(page: Page, nation: str) -> Locator:
-    """The relations table's row of ``nation`` (its header cell also names the nation's player)."""
+    """The relations table's row of ``nation`` (its header cell also names the nation's player). On
+    the dashboard the table is behind a disclosure (issue 28: the phone dashboard in three screens)."""
+    closed = page.locator("#relations-more:not([open]) > summary")
+    if closed.count():
+        closed.click()
     header = page.get_by_role("rowheader", name=re.compile(f"^{re.escape(nation)}"))
     return page.locator("#diplomacy table.relations tbody tr").filter(has=header)
 
