@@ -25,6 +25,7 @@ from campaign.models import Campaign, Nation, Victory
 from fleets.models import Ship
 from ports.models import Port
 from rules.ruleset import SOL_CLASSES
+from rules.turn_events import counted
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,9 @@ def ports_victory_reached(campaign: Campaign) -> NationHoldings | None:
 
 
 def victory_description(campaign: Campaign) -> str:
-    """The campaign's victory condition in words, for the standings page and the mail."""
+    """The campaign's victory condition in words, for the standings page and the mail. No full stop at
+    the end: the pages and mails that show it end their own sentence with one."""
     if campaign.victory == Victory.PORTS:
-        return f"First to hold {campaign.victory_ports} ports; then ports held, ships of the line and treasury."
+        needed = counted(campaign.victory_ports or 0, "port")
+        return f"First to hold {needed}; then ports held, ships of the line and treasury"
     return str(Victory(campaign.victory).label)

@@ -53,6 +53,10 @@ def test_a_hold_n_ports_ending_names_the_ports_the_winner_really_holds(smtp_inbo
     mail_deliveries_send()
     [to_gm] = [m for m in smtp_inbox.messages if m["Subject"] == ENDED and m["X-Envelope-To"] == people["GM"].email]
     assert "Why it ended: France holds 2 ports (1 needed to win)." in parts(to_gm)["text/plain"]
+    condition = "First to hold 1 port; then ports held, ships of the line and treasury"
+    assert f"(victory condition: {condition}):" in parts(to_gm)["text/plain"]
+    assert f"Ranked by the victory condition: {condition}." in parts(to_gm)["text/html"]
+    assert ".." not in parts(to_gm)["text/html"]  # it used to end "treasury.."
     reasons = [d.data["reason"] for d in Delivery.objects.filter(event=MailEvent.CAMPAIGN_ENDED)]
     assert reasons == ["France holds 2 ports (1 needed to win)."] * 3
 
