@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Max, Subquery
+from django.db.models import Count, F, Max, Subquery
 from django.utils import timezone
 
 from battles.models import TabletopBattle
@@ -62,10 +62,12 @@ class DeskDelivery:
 
 @dataclass
 class DeskInvitation:
-    """An invitation not yet accepted (nor revoked or replaced): who, for which nation, its newest link."""
+    """An invitation not yet accepted (nor revoked or replaced): who, for which nation (none: a co-GM's),
+    what it offers in words ("command France", "help run the campaign as a co-GM"), its newest link."""
 
     pk: int
     nation: str
+    offered: str
     email: str
     sent_at: datetime
     expires_at: datetime
@@ -215,7 +217,7 @@ class Desk:
                 needs.append(
                     NeedsYou(
                         "invitation",
-                        f"The invitation of {i.email} to command {i.nation} is not accepted and its link {state}.",
+                        f"The invitation of {i.email} to {i.offered} is not accepted and its link {state}.",
                         invitation_pk=i.pk,
                     )
                 )
@@ -332,18 +334,19 @@ def _open_tables(campaign: Campaign) -> list[DeskTable]:
 
 
 def _pending_invitations(campaign: Campaign) -> list[DeskInvitation]:
-    """The invitations nobody has accepted yet and the GM has not revoked, by nation (one query)."""
-    pending = Invitation.objects.filter(
-        campaign=campaign, nation__isnull=False, accepted_at__isnull=True, withdrawn_at__isnull=True
-    )
+    """The invitations nobody has accepted yet and the GM has not revoked: the players' by nation, then
+    the co-GMs' (one query)."""
+    pending = Invitation.objects.filter(campaign=campaign, accepted_at__isnull=True, withdrawn_at__isnull=True)
     now, found = timezone.now(), []
-    for invitation in pending.select_related("nation").order_by("nation__name", "-created_at"):
+    by_nation = F("nation__name").asc(nulls_last=True)
+    for invitation in pending.select_related("nation").order_by(by_nation, "-created_at"):
         sent = invitation.sent_at or invitation.created_at
         expires = sent + timedelta(days=INVITATION_MAX_AGE_DAYS)
         found.append(
             DeskInvitation(
                 pk=invitation.pk,
                 nation=invitation.nation.name if invitation.nation else "",
+                offered=invitation.offered,
                 email=invitation.email,
                 sent_at=sent,
                 expires_at=expires,
@@ -404,7 +407,8 @@ def setup_checklist(*, campaign: Campaign) -> SetupChecklist:
     accepted), and how many house rules the campaign has (two queries)."""
     invited: dict[str, str] = {}
     for invitation in _pending_invitations(campaign):  # the newest first
-        invited.setdefault(invitation.nation, invitation.email)
+        if invitation.nation:  # a co-GM's invitation is for no nation
+            invited.setdefault(invitation.nation, invitation.email)
     nations = [
         SetupNation(name=n.name, player=n.player.get_username() if n.player else "", invited=invited.get(n.name, ""))
         for n in Nation.objects.filter(campaign=campaign).select_related("player").order_by("name")

@@ -106,8 +106,13 @@ class DeskPages(CampaignPages):
                 request,
                 invitation.campaign,
                 title=f"Revoke the invitation of {invitation.email} to {invitation.offered}",
-                explain="Every link of this invitation will say it was revoked, and nobody can take the nation "
-                "with it. The nation keeps its current player (if any); invite someone again from its page.",
+                explain=(
+                    "Every link of this invitation will say it was revoked, and nobody can join as a co-GM with it. "
+                    "Invite someone again from the desk."
+                    if invitation.co_gm
+                    else "Every link of this invitation will say it was revoked, and nobody can take the nation "
+                    "with it. The nation keeps its current player (if any); invite someone again from its page."
+                ),
                 button="Revoke the invitation",
             )
         try:

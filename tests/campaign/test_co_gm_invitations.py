@@ -89,10 +89,45 @@ def test_co_gm_invitations_refuse_bad_addresses_those_who_run_it_and_the_wrong_k
     assert co_gm.withdrawn_at is not None and second.open
     player.refresh_from_db()
     assert player.open
-    # The desk lists the player's invitation only (a co-GM's is not a nation's).
+    # The desk lists both open invitations (the replaced one is gone).
     desk = client.get(reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])).content.decode()
-    assert "villeneuve@example.org" in desk and "hood@example.org" not in desk
+    assert "villeneuve@example.org" in desk and "hood@example.org" in desk
     stranger = User.objects.create_user("stranger", "s@example.org", "pw", is_staff=True)
     other = Client()
     other.force_login(stranger)
     assert other.get(reverse("admin:campaign_campaign_co_gm_invite", args=[world.campaign.pk])).status_code == 404
+
+
+def test_the_desk_lists_a_co_gm_invitation_not_yet_accepted_with_send_again_and_revoke() -> None:
+    """Issue 29: a co-GM's open invitation is in the desk's "Invitations not yet accepted" table, after
+    the players', and can be mailed again or revoked from there like a player's."""
+    world = two_power_world()
+    gm, client = _gm(world)
+    player = player_invite(nation=world.fr, email="villeneuve@example.org", actor=gm)
+    co_gm = co_gm_invite(campaign=world.campaign, email="hood@example.org", actor=gm)
+    desk_url = reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])
+    desk = client.get(desk_url).content.decode()
+    table = desk.split('id="invitations"', 1)[1].split("</table>", 1)[0]
+    assert table.index("villeneuve@example.org") < table.index("hood@example.org")
+    assert "<th scope=\"row\">Co-GM</th>" in table
+    assert "Send again: the invitation of hood@example.org to help run the campaign as a co-GM" in table
+    resend = reverse("admin:campaign_invitation_resend", args=[world.campaign.pk, co_gm.pk])
+    revoke = reverse("admin:campaign_invitation_revoke", args=[world.campaign.pk, co_gm.pk])
+    assert resend in table and revoke in table
+
+    mailed = Delivery.objects.filter(event=MailEvent.INVITATION, recipient=co_gm.user).count()
+    assert client.post(resend).status_code == 302
+    assert Delivery.objects.filter(event=MailEvent.INVITATION, recipient=co_gm.user).count() == mailed + 1
+    assert AuditEntry.objects.get(action="invitation_resent").summary == (
+        "Invitation of hood@example.org to help run the campaign as a co-GM sent again with a fresh link."
+    )
+
+    confirm = client.get(revoke).content.decode()
+    assert "nobody can join as a co-GM with it" in confirm
+    assert client.post(revoke).status_code == 302
+    co_gm.refresh_from_db()
+    assert co_gm.revoked and not co_gm.open
+    player.refresh_from_db()
+    assert player.open
+    table = client.get(desk_url).content.decode().split('id="invitations"', 1)[1].split("</table>", 1)[0]
+    assert "hood@example.org" not in table and "villeneuve@example.org" in table
