@@ -109,7 +109,7 @@ def test_the_desk_lists_a_co_gm_invitation_not_yet_accepted_with_send_again_and_
     desk = client.get(desk_url).content.decode()
     table = desk.split('id="invitations"', 1)[1].split("</table>", 1)[0]
     assert table.index("villeneuve@example.org") < table.index("hood@example.org")
-    assert "<th scope=\"row\">Co-GM</th>" in table
+    assert '<th scope="row">Co-GM</th>' in table
     assert "Send again: the invitation of hood@example.org to help run the campaign as a co-GM" in table
     resend = reverse("admin:campaign_invitation_resend", args=[world.campaign.pk, co_gm.pk])
     revoke = reverse("admin:campaign_invitation_revoke", args=[world.campaign.pk, co_gm.pk])
