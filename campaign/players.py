@@ -63,6 +63,18 @@ def account_by_email(email: str) -> Any:
     return found[0] if len(found) == 1 else None
 
 
+def invited_address(email: str) -> str:
+    """The address as typed, checked and in lower case: mail servers treat addresses without regard to
+    letter case in practice, so "Villeneuve@Example.ORG" is stored, compared and shown as
+    "villeneuve@example.org". ``PlayerError`` for something that is not an address."""
+    address = email.strip().lower()
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise PlayerError(f"{email!r} is not an email address; give one such as name@example.org.") from None
+    return address
+
+
 def invitation_url(invitation: Invitation) -> str:
     """The site path of the invitation's signed link (the mail makes it absolute)."""
     token = signing.dumps(invitation.pk, salt=INVITATION_SALT, compress=True)
@@ -130,11 +142,7 @@ def player_invite(*, nation: Nation, email: str, actor: Actor, now: datetime | N
     mailed a signed link; the nation is given when the link is followed. An earlier open invitation to
     the nation is withdrawn."""
     now = now or timezone.now()
-    address = email.strip()
-    try:
-        validate_email(address)
-    except ValidationError:
-        raise PlayerError(f"{email!r} is not an email address; give one such as name@example.org.") from None
+    address = invited_address(email)
     campaign = Campaign.objects.get(pk=nation.campaign_id)
     if campaign.status == Campaign.Status.ENDED:
         raise PlayerError(f"{campaign.name} has ended; nobody can be invited to it.")
@@ -144,7 +152,7 @@ def player_invite(*, nation: Nation, email: str, actor: Actor, now: datetime | N
         raise PlayerError(
             f"Several accounts use {address}; give the nation to one of them directly (Replace the player)."
         )
-    user = matches[0] if matches else users.create_user(_username_for(address), email=address)
+    user = matches[0] if matches else users.create_user(_username_for(email.strip()), email=address)
     if user.pk == nation.player_id:
         raise PlayerError(f"{user.get_username()} ({address}) already commands {nation.name}.")
     other = Nation.objects.filter(campaign=campaign, player=user).exclude(pk=nation.pk).first()
@@ -302,18 +310,14 @@ def co_gm_invite(*, campaign: Campaign, email: str, actor: Actor, now: datetime 
     password) is mailed a signed link; it becomes a co-GM (and staff, to reach the admin) when the link
     is followed. Audited."""
     now = now or timezone.now()
-    address = email.strip()
-    try:
-        validate_email(address)
-    except ValidationError:
-        raise PlayerError(f"{email!r} is not an email address; give one such as name@example.org.") from None
+    address = invited_address(email)
     if campaign.status == Campaign.Status.ENDED:
         raise PlayerError(f"{campaign.name} has ended; nobody can be invited to it.")
     users = get_user_model().objects
     matches = list(users.filter(email__iexact=address).order_by("pk")[:2])
     if len(matches) > 1:
         raise PlayerError(f"Several accounts use {address}; add one of them as a co-GM on the campaign's page.")
-    user = matches[0] if matches else users.create_user(_username_for(address), email=address)
+    user = matches[0] if matches else users.create_user(_username_for(email.strip()), email=address)
     if user.pk == campaign.gm_id or campaign.co_gms.filter(pk=user.pk).exists():
         raise PlayerError(f"{user.get_username()} ({address}) runs {campaign.name} already.")
     Invitation.objects.filter(

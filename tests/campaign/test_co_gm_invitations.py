@@ -104,7 +104,8 @@ def test_the_desk_lists_a_co_gm_invitation_not_yet_accepted_with_send_again_and_
     world = two_power_world()
     gm, client = _gm(world)
     player = player_invite(nation=world.fr, email="villeneuve@example.org", actor=gm)
-    co_gm = co_gm_invite(campaign=world.campaign, email="hood@example.org", actor=gm)
+    co_gm = co_gm_invite(campaign=world.campaign, email=" Hood@Example.ORG", actor=gm)  # shown in lower case
+    assert co_gm.email == co_gm.user.email == "hood@example.org"
     desk_url = reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])
     desk = client.get(desk_url).content.decode()
     table = desk.split('id="invitations"', 1)[1].split("</table>", 1)[0]

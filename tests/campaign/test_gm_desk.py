@@ -265,6 +265,8 @@ def test_invite_creates_an_account_and_the_signed_link_gives_the_nation() -> Non
     invitation = player_invite(nation=world.gb, email="Collingwood@Example.org", actor=gm)
     newcomer = invitation.user
     assert newcomer.get_username() == "Collingwood" and not newcomer.has_usable_password()
+    # The address is kept, compared and shown in lower case (issue 29: capitalised addresses).
+    assert invitation.email == newcomer.email == "collingwood@example.org"
     delivery = Delivery.objects.get(event=MailEvent.INVITATION)
     # The link's signature holds the second it was signed: the mail's link and one signed now may
     # differ by a second (a flaky exact comparison under load), so the mail's link is followed instead.
@@ -278,7 +280,7 @@ def test_invite_creates_an_account_and_the_signed_link_gives_the_nation() -> Non
     with pytest.raises(PlayerError, match="not valid"):
         invitation_from_token(token[:-2] + "xx")
     stranger = User.objects.create_user("stranger")
-    with pytest.raises(PlayerError, match=r"This invitation is for Collingwood@Example\.org"):
+    with pytest.raises(PlayerError, match=r"This invitation is for collingwood@example\.org"):
         invitation_accept(invitation=invitation, user=stranger)
     with pytest.raises(PlayerError, match=r"too short|too common|password"):
         invitation_accept(invitation=invitation, user=newcomer, password="abc")
