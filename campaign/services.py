@@ -162,6 +162,7 @@ def lay_down_port_check(*, nation: Nation, port: Port, turn: int) -> None:
             "port",
             f"{port.name} was taken in turn {port.taken_turn}; it can build again from turn "
             f"{port.taken_turn + 2} (rules §1, §7).",
+            numbers={"taken_turn": port.taken_turn, "from_turn": port.taken_turn + 2},
         )
 
 

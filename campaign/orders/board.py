@@ -124,6 +124,7 @@ def repair_check(
             f"{port.name} was taken in turn {port.taken_turn}; it repairs again from turn {port.taken_turn + 2} "
             "(a port taken this turn or last does not repair)",
             code=RefusalCode.RECENTLY_TAKEN,
+            numbers={"taken_turn": port.taken_turn, "from_turn": port.taken_turn + 2},
         )
     if blockaded:
         raise CheckFailed(
@@ -131,10 +132,12 @@ def repair_check(
             code=RefusalCode.BLOCKADED,
         )
     if upkeep_unpaid_lately(nation, turn):
+        assert nation.unpaid_upkeep_turn is not None  # upkeep_unpaid_lately
         raise CheckFailed(
             f"{nation.name} left upkeep unpaid in turn {nation.unpaid_upkeep_turn}, so all its ships are out of "
             f"supply until the end of turn {turn}; ships out of supply are not repaired",
             code=RefusalCode.OUT_OF_SUPPLY,
+            numbers={"unpaid_turn": nation.unpaid_upkeep_turn, "until_turn": turn},
         )
     if not fleet_in_supply:
         # Only resolution knows the fleet's supply, and it passes the ship model, whose fleet it names.

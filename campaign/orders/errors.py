@@ -164,11 +164,13 @@ class OrdersRefused(OrderRefused):
 
 class CheckFailed(ValueError):
     """A rule check (board.py) failed: the text is the bare reason (the caller names the order),
-    ``code`` says which rule."""
+    ``code`` says which rule, ``numbers`` the numbers the reason states."""
 
-    def __init__(self, reason: str, *, code: RefusalCode) -> None:
+    def __init__(self, reason: str, *, code: RefusalCode, numbers: Mapping[str, int] | None = None) -> None:
         super().__init__(reason)
         self.code = code
+        #: The numbers the reason states, by name: the refusal carries them for programs.
+        self.numbers = dict(numbers or {})
 
 
 class OrderCheck:
@@ -193,4 +195,4 @@ class OrderCheck:
 
     def refuse_failed(self, failed: CheckFailed, *, field: str | None) -> NoReturn:
         """Refuse with a rule check's reason and code."""
-        self.refuse(str(failed), code=failed.code, field=field)
+        self.refuse(str(failed), code=failed.code, field=field, numbers=failed.numbers)

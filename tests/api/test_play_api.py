@@ -201,6 +201,22 @@ def test_a_single_orders_refusal_has_no_index_and_its_numbers(fw: FogWorld) -> N
     assert (error["cost"], error["available"], error["treasury"], error["committed"]) == (30, 20, 60, 40)
 
 
+def test_a_refusal_carries_its_numbers_from_the_state_not_only_the_rules(fw: FogWorld) -> None:
+    ship = fw.w.channel_fleet.ships.order_by("pk").first()
+    assert ship is not None
+    body = [
+        {"kind": "form_fleet", "ships": [ship.pk], "name": "x" * 81},
+        {"kind": "land", "fleet": fw.w.channel_fleet.pk, "port": "portsmouth", "units": 2},
+    ]
+    errors = _as(fw.nelson).post(f"{BASE}/orders/validate/", body, format="json").json()["errors"]
+    assert [(e["index"], e["field"], e["code"]) for e in errors] == [
+        (0, "[0].name", "bad_name"),
+        (1, "[1].units", "not_enough_units"),
+    ]
+    assert (errors[0]["limit"], errors[0]["length"]) == (80, 81)
+    assert (errors[1]["units"], errors[1]["available"]) == (2, 0)
+
+
 def test_validation_of_a_closed_turn_is_a_409(fw: FogWorld) -> None:
     turn_close(fw.campaign)
     response = _as(fw.nelson).post(f"{BASE}/orders/validate/", [{"turn": 1, "kind": "sally"}], format="json")

@@ -754,6 +754,51 @@ def test_every_refusal_carries_a_code_and_the_field_it_concerns(w: World) -> Non
     )
 
 
+def refused_numbers(w: World, body: Any, earlier: list[dict[str, Any]] | None = None) -> tuple[str, dict[str, int]]:
+    with pytest.raises(OrderRefused) as refused:
+        check(w, body, earlier)
+    return refused.value.code, refused.value.numbers
+
+
+def test_a_refusal_that_states_numbers_carries_them_by_name(w: World) -> None:
+    """Issue 30: a program reads the limit, what is available and what was asked from ``numbers``."""
+    convoy = transports(w, 2)
+    other = transports(
+        w, 1, fleet=FleetFactory.create(nation=w.gb, name="Second Convoy", sea_zone=w.channel, port=w.portsmouth)
+    )
+    for _ in range(3):
+        LandUnit.objects.create(campaign=w.campaign, nation=w.gb, port=w.portsmouth)
+    embark = {"kind": "embark", "fleet": convoy.pk, "port": "portsmouth", "units": 3}
+    assert refused_numbers(w, embark) == (RefusalCode.NOT_ENOUGH_TRANSPORTS, {"units": 3, "available": 2})
+    earlier = [{"kind": "embark", "fleet": other.pk, "port": "portsmouth", "units": 2}]
+    assert refused_numbers(w, {**embark, "units": 2}, earlier) == (
+        RefusalCode.NOT_ENOUGH_UNITS,
+        {"units": 2, "have": 3, "available": 1},
+    )
+    land = {"kind": "land", "fleet": convoy.pk, "port": "portsmouth", "units": 2}
+    assert refused_numbers(w, land) == (RefusalCode.NOT_ENOUGH_UNITS, {"units": 2, "available": 0})
+    named = {"kind": "form_fleet", "ships": [w.first_rate.pk], "name": "x" * 81}
+    assert refused_numbers(w, named) == (RefusalCode.BAD_NAME, {"limit": 80, "length": 81})
+    Port.objects.filter(pk=w.plymouth.pk).update(taken_turn=1)
+    assert refused_numbers(w, lay_down("Caledonia")) == (
+        RefusalCode.PORT_CANNOT_BUILD,
+        {"taken_turn": 1, "from_turn": 3},
+    )
+    Ship.objects.filter(pk=w.first_rate.pk).update(condition=Ship.Condition.DAMAGED)
+    repair = {"kind": "repair", "ship": w.first_rate.pk}
+    Port.objects.filter(pk=w.portsmouth.pk).update(taken_turn=w.turn.number)
+    assert refused_numbers(w, repair) == (
+        RefusalCode.RECENTLY_TAKEN,
+        {"taken_turn": w.turn.number, "from_turn": w.turn.number + 2},
+    )
+    Port.objects.filter(pk=w.portsmouth.pk).update(taken_turn=None)
+    Nation.objects.filter(pk=w.gb.pk).update(unpaid_upkeep_turn=w.turn.number)
+    assert refused_numbers(w, repair) == (
+        RefusalCode.OUT_OF_SUPPLY,
+        {"unpaid_turn": w.turn.number, "until_turn": w.turn.number},
+    )
+
+
 def test_every_refusal_code_is_a_stable_snake_case_word() -> None:
     assert all(code.value == code.name.lower() and code.value.isidentifier() for code in RefusalCode)
 

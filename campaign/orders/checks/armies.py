@@ -39,6 +39,7 @@ def embark_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
             + f"; {units} cannot embark",
             code=RefusalCode.NOT_ENOUGH_UNITS,
             field="units",
+            numbers={"units": units, "have": there, "available": available},
         )
     empty = [s for s in ctx.afloat(chk, fleet) if s.ship_class == "transport" and s.cargo_id is None]
     if units > len(empty):
@@ -47,6 +48,7 @@ def embark_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
             f"carries one land unit (rules §7), so {units} cannot embark",
             code=RefusalCode.NOT_ENOUGH_TRANSPORTS,
             field="units",
+            numbers={"units": units, "available": len(empty)},
         )
     return {"fleet": fleet.pk, "port": port.key, "units": units}, fleet, 0
 
@@ -70,5 +72,6 @@ def land_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
             f"(counting any embarked by an earlier order); {units} cannot land",
             code=RefusalCode.NOT_ENOUGH_UNITS,
             field="units",
+            numbers={"units": units, "available": aboard},
         )
     return {"fleet": fleet.pk, "port": port.key, "units": units}, fleet, 0

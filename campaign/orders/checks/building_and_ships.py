@@ -42,7 +42,7 @@ def lay_down_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
         lay_down_port_check(nation=ctx.nation, port=port, turn=ctx.turn.number)
     except ConstructionRefused as refused:
         code, field = _construction_refusal(refused)
-        chk.refuse(str(refused).rstrip("."), code=code, field=field)
+        chk.refuse(str(refused).rstrip("."), code=code, field=field, numbers=refused.numbers)
     try:
         name = ship_name_validate(campaign_id=ctx.campaign.pk, original_nation_id=ctx.nation.pk, name=name)
     except ShipNameError as refused:
@@ -91,7 +91,7 @@ def raise_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
         raise_port_check(nation=ctx.nation, port=port, what=what)
     except ConstructionRefused as refused:
         code = RefusalCode.BESIEGED if refused.rule == "besieged" else RefusalCode.NOT_OWN_PORT
-        chk.refuse(refused.message, code=code, field="port")
+        chk.refuse(refused.message, code=code, field="port", numbers=refused.numbers)
     cost = ctx.ruleset[RAISE_COST_KEY[unit]]
     ctx.money_check(chk, f"a {what}", cost, field="unit")
     return {"unit": unit, "port": port.key}, None, cost

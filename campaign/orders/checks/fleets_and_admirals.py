@@ -57,6 +57,7 @@ def form_fleet_check(ctx: OrderContext, chk: OrderCheck, f: Fields) -> Checked:
             f"a fleet name has at most {FLEET_NAME_MAX} characters; this one has {len(name)}",
             code=RefusalCode.BAD_NAME,
             field="name",
+            numbers={"limit": FLEET_NAME_MAX, "length": len(name)},
         )
     if any(fleet.name == name for fleet in ctx.fleets.values()):
         chk.refuse(
