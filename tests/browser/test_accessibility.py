@@ -26,8 +26,7 @@ BLOCKING = {"serious", "critical"}
 def _blocking_violations(results: dict[str, Any]) -> list[str]:
     """Each serious or critical violation as one line: its rule, impact and the nodes it found."""
     return [
-        f"{violation['id']} ({violation['impact']}): "
-        + ", ".join(str(node["target"]) for node in violation["nodes"])
+        f"{violation['id']} ({violation['impact']}): " + ", ".join(str(node["target"]) for node in violation["nodes"])
         for violation in results["violations"]
         if violation["impact"] in BLOCKING
     ]
