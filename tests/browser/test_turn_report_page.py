@@ -39,6 +39,7 @@ def test_old_and_typed_turn_reports_read_on_a_phone(live_server: Any, page: Page
         page.screenshot(path=str(screenshots / name), full_page=True)
     # The dashboard reads the latest report's typed sighting as a known enemy force.
     page.goto(f"{live_server.url}/campaigns/{fw.campaign.slug}/")
+    page.locator("#enemies-more > summary").click()  # the forces seen are behind a disclosure on a phone
     expect(page.get_by_text("1 × 1st rate (1 damaged), 1 × 3rd rate (74/80)").first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(screenshots / "dashboard-known-enemies-390.png"), full_page=True)
