@@ -103,7 +103,7 @@ def same_campaign(first: dict[str, Any], second: dict[str, Any]) -> str:
             return {
                 k: without_times(v)
                 for k, v in value.items()
-                if not (k.endswith("_at") or k in ("deadline", "paused_at", "created", "audit", "stamp"))
+                if not (k.endswith("_at") or k in ("deadline", "paused_at", "created", "audit", "stamp", "at"))
             }
         if isinstance(value, list):
             return [without_times(v) for v in value]
@@ -115,6 +115,14 @@ def same_campaign(first: dict[str, Any], second: dict[str, Any]) -> str:
         doc["campaign"].pop("co_gms", None)
         for nation in doc.get("nations", []):
             nation.pop("player", None)
+        # A table battle's record names the accounts that entered, acted and wrote on it.
+        for table in doc.get("table_battles", []):
+            table.pop("entered_by", None)
+            for entry in table.get("history", []):
+                entry.pop("by", None)
+                entry.pop("who", None)
+            for post in table.get("posts", []):
+                post.pop("author", None)
         return doc
 
     a, b = (without_times(without_people(json.loads(json.dumps(same_run(doc))))) for doc in (first, second))

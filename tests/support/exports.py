@@ -85,6 +85,11 @@ def comparable(document: dict) -> dict:
     def texts(events: list[dict]) -> list[str]:
         return [re.sub(r"#\d+", "#", e["text"]) for e in events]
 
+    # A table battle's stored engagement result names the battle, fleets and ships by row id.
+    for table in doc.get("table_battles", []):
+        engagement = table.get("engagement")
+        if isinstance(engagement, dict) and isinstance(engagement.get("result"), dict):
+            engagement["result"] = _without_row_ids(engagement["result"])
     doc["phases"] = [(p["turn"], p["phase"], texts(p["summary"].get("events", []))) for p in doc["phases"]]
     doc["reports"] = [(r["turn"], r["nation"], texts(r["body"].get("events", []))) for r in doc["reports"]]
     doc["battles"] = [
@@ -97,6 +102,18 @@ def comparable(document: dict) -> dict:
         for b in doc["battles"]
     ]  # fmt: skip
     return doc
+
+
+def _without_row_ids(value: Any) -> Any:
+    """``value`` without the keys that hold row ids (``…_id``, and ``battle``), at any depth; a mapping
+    keyed by row ids becomes the list of its values, in a stable order."""
+    if isinstance(value, dict) and value and all(str(k).isdigit() for k in value):
+        return sorted((_without_row_ids(v) for v in value.values()), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, dict):
+        return {k: _without_row_ids(v) for k, v in value.items() if not (k.endswith("_id") or k == "battle")}
+    if isinstance(value, list):
+        return [_without_row_ids(v) for v in value]
+    return value
 
 
 #: Database ids quoted in report texts ("ship 788 is not an afloat ship of FR"): they differ by copy.
