@@ -59,7 +59,7 @@ class BattleAdmin(CampaignScopedAdmin):
 
     @admin.display(description="Disputed?")
     def refight_link(self, obj: Battle) -> str:
-        """The campaign's re-fight page (campaign.repair), by its URL name: battles does not import campaign."""
+        """The campaign's re-fight page (campaign.gm.repair), by its URL name: battles does not import campaign."""
         url = reverse("admin:campaign_campaign_refight", args=[obj.campaign_id]) + f"?battle={obj.pk}"
         return format_html('<a href="{}">Re-fight this battle with a new seed</a>', url)
 

@@ -6,7 +6,7 @@ HTML page is printed exactly as a browser prints it, with its print stylesheet (
 ``settings.CHROMIUM_PATH`` names the browser (Debian's headless shell where installed, else chromium).
 
 Chromium never runs inside a web request (issue 27: four concurrent prints held every web worker):
-``campaign.table_pdf.pack_pdf_request`` records the page to print (one :class:`~battles.models.PackPdf`
+``campaign.tabletop.pdf.pack_pdf_request`` records the page to print (one :class:`~battles.models.PackPdf`
 row per pack as it reads) and queues :func:`pack_pdf_print` (the ``battles.pack_pdf_print`` task) after
 commit; the page says "preparing" until the stored PDF is ready.
 """

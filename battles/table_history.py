@@ -1,6 +1,6 @@
 """A table battle's result history in words (issues 27 and 29): who entered the result, who confirmed
 or disputed it, and what the game master decided. Pure: the entries are the dicts
-``TabletopBattle.history`` holds (written by :mod:`campaign.table_record`); the battle's page, its
+``TabletopBattle.history`` holds (written by :mod:`campaign.tabletop.record`); the battle's page, its
 report and the table page all say them with these functions."""
 
 from __future__ import annotations

@@ -183,8 +183,8 @@ def resolve(run: CampaignSoak) -> None:
 def revert(run: CampaignSoak) -> None:
     """The GM turns the campaign back to an earlier turn (``revert_campaign``); its next step may re-run
     the reopened turn or let the players change their orders."""
+    from campaign.gm.repair.services import revertible_turns
     from campaign.models import Campaign
-    from campaign.repair.services import revertible_turns
 
     turns = revertible_turns(Campaign.objects.get(pk=run.campaign_id))
     if not turns or open_number(run) is None:
@@ -201,8 +201,8 @@ def revert(run: CampaignSoak) -> None:
 
 def refight(run: CampaignSoak) -> None:
     """The GM re-fights a battle of the latest resolved turn with a new seed (``refight_battle``)."""
+    from campaign.gm.repair.services import refightable_battles
     from campaign.models import Campaign
-    from campaign.repair.services import refightable_battles
 
     battles = refightable_battles(Campaign.objects.get(pk=run.campaign_id))
     if not battles or open_number(run) is None:
@@ -256,7 +256,7 @@ def copy(run: CampaignSoak) -> None:
 
 def _same_state_as(slug: str, snapshot: dict[str, object], what: str) -> None:
     """The campaign ``slug``'s state is the one ``snapshot`` holds (ids aside), or the soak is broken."""
-    from campaign.backup import campaign_export
+    from campaign.backup.document import campaign_export
     from campaign.models import Campaign
     from tests.repair.worlds import state_of
     from tests.support.exports import differences, strip_ids

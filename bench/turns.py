@@ -54,7 +54,7 @@ def everyone_at_sea(slug: str, copies: int) -> Any:
     from django.db import transaction
 
     from campaign.models import Campaign
-    from campaign.scenario import scenario_load
+    from campaign.scenarios.loading import scenario_load
     from fleets.models import Fleet, Ship
 
     campaign = scenario_load(name="europe-1805", slug=slug, seed=1805)

@@ -1,5 +1,5 @@
 """The GM's admin for campaigns, nations, the ledger, relations, turns and orders: the registrations Django
-discovers (the GM's own pages are mixins from campaign.gm_admin and campaign.repair.admin).
+discovers (the GM's own pages are mixins from campaign.gm.admin and campaign.gm.repair.admin).
 
 Every page is scoped to the campaigns the user runs (campaign.permissions.CampaignScopedAdmin): a
 staff account sees only its own campaigns' rows, a superuser all of them.
@@ -23,34 +23,34 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 
-from campaign.audit_admin import AuditEntryAdmin as AuditEntryAdmin  # registers the audit log's page
-from campaign.beat_admin import beat_admin_for_superusers_only
-from campaign.gm_actions import (
+from campaign.gm.actions import (
     gm_campaign_delete,
     gm_campaign_pause,
     gm_campaign_resume,
     gm_turn_resolve_now,
     gm_turn_retry,
 )
-from campaign.gm_admin.archive_pages import ArchivedFilter, ArchivePages
-from campaign.gm_admin.backup_pages import BackupPages
-from campaign.gm_admin.base import people_pickers
-from campaign.gm_admin.co_gm_pages import CoGmPages
-from campaign.gm_admin.desk import DeskPages
-from campaign.gm_admin.forms import DeleteCampaignForm
-from campaign.gm_admin.needs_you import NeedsYouPages
-from campaign.gm_admin.orders_by_mail import MailOrdersPages
-from campaign.gm_admin.rules_editor import RulesEditorPages
-from campaign.gm_admin.start_end import StartEndPages
-from campaign.gm_admin.turn_pages import TurnPages
-from campaign.health import turns_summary
-from campaign.mail.admin import AnnouncementAdmin as AnnouncementAdmin  # registers the mail's admin pages
-from campaign.mail.admin import DeliveryAdmin as DeliveryAdmin
+from campaign.gm.admin.archive_pages import ArchivedFilter, ArchivePages
+from campaign.gm.admin.audit import AuditEntryAdmin as AuditEntryAdmin  # registers the audit log's page
+from campaign.gm.admin.backup_pages import BackupPages
+from campaign.gm.admin.base import people_pickers
+from campaign.gm.admin.beat import beat_admin_for_superusers_only
+from campaign.gm.admin.co_gm_pages import CoGmPages
+from campaign.gm.admin.desk import DeskPages
+from campaign.gm.admin.forms import DeleteCampaignForm
+from campaign.gm.admin.mail import AnnouncementAdmin as AnnouncementAdmin  # registers the mail's admin pages
+from campaign.gm.admin.mail import DeliveryAdmin as DeliveryAdmin
+from campaign.gm.admin.needs_you import NeedsYouPages
+from campaign.gm.admin.orders_by_mail import MailOrdersPages
+from campaign.gm.admin.rules_editor import RulesEditorPages
+from campaign.gm.admin.start_end import StartEndPages
+from campaign.gm.admin.turn_pages import TurnPages
+from campaign.gm.repair.admin import CampaignRevertAdmin as CampaignRevertAdmin  # registers the archive's page
+from campaign.gm.repair.admin import RepairAdminMixin
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Relation, Turn
 from campaign.permissions import CampaignScopedAdmin, CampaignScopedInline, can_appoint_gms, is_superuser
-from campaign.players import PlayerError, account_by_email, player_replace
-from campaign.repair.admin import CampaignRevertAdmin as CampaignRevertAdmin  # registers the archive's page
-from campaign.repair.admin import RepairAdminMixin
+from campaign.players.services import PlayerError, account_by_email, player_replace
+from campaign.turn.health import turns_summary
 from campaign.turn.lifecycle import TurnControlError, clock_turn
 
 

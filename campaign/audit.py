@@ -3,7 +3,7 @@
 Every GM action — the admin's actions and pages, the management commands, and every order a GM
 enters in a nation's name — calls :func:`audit_record` inside the action's own transaction, so an
 action that fails leaves no entry and an entry never describes something that did not happen. The
-rows are append-only (campaign.audit_models: a database trigger refuses UPDATE and DELETE).
+rows are append-only (campaign.models.audit: a database trigger refuses UPDATE and DELETE).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import QuerySet
 
-from campaign.audit_models import AuditEntry
 from campaign.models import Campaign
+from campaign.models.audit import AuditEntry
 
 ACTION_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 SUMMARY_MAX = AuditEntry._meta.get_field("summary").max_length or 300
@@ -81,7 +81,7 @@ def audit_record(
     """Append one entry to ``campaign``'s audit log and return it.
 
     ``actor`` is the account that acted (``None`` for the command line: the login is recorded);
-    ``action`` a short name (``campaign.audit_models.AuditAction`` lists the known ones, lower-case
+    ``action`` a short name (``campaign.models.audit.AuditAction`` lists the known ones, lower-case
     words joined by ``_``); ``summary`` one line for people ("Treasury of France adjusted by -5 EP");
     ``before``/``after`` what changed, as JSON-ready dicts; ``reason`` the GM's reason, if asked for.
     Called inside the action's transaction: if the action rolls back, so does its entry.

@@ -26,8 +26,8 @@ from django.forms import ModelChoiceField, ModelMultipleChoiceField
 from django.http import Http404, HttpRequest
 
 from campaign.audit import audit_record
-from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation
+from campaign.models.audit import AuditAction
 
 User = AbstractBaseUser | AnonymousUser
 

@@ -5,10 +5,10 @@
 * ``turn_resolve``: takes the turn's lease and runs the remaining phases; a duplicate delivery finds
   the lease held and does nothing.
 * ``mail_deliveries_send`` (queue ``MAIL_QUEUE``, "mail"): sends the due deliveries recorded by
-  ``campaign.notifications``, each once; while some wait for a retry it queues itself again for then.
+  ``campaign.outbox.mail``, each once; while some wait for a retry it queues itself again for then.
 * ``mail_reminders`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): records the deadline reminders due.
 * ``webhook_deliveries_send`` (queue ``MAIL_QUEUE``): posts the due webhook deliveries recorded by
-  ``campaign.webhook_events``, each once; chains itself for retries as the mail task does.
+  ``campaign.outbox.webhooks``, each once; chains itself for retries as the mail task does.
 * ``webhooks_sweep`` (Celery beat, every ``MAIL_SWEEP_SECONDS``): the same, for deliveries whose retry
   message was lost with the broker and for posts whose worker died.
 * ``mail_digests`` (Celery beat, daily at ``MAIL_DIGEST_HOUR``): one mail per digest reader.
@@ -29,15 +29,16 @@ from django.utils import timezone
 
 from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch, zone_batches
 from battles.tasks import battle_resolve
-from campaign.health import sweep_record
 from campaign.mail.sending import deliveries_send, digests_send
 from campaign.models import Turn
-from campaign.notifications import (
+from campaign.outbox.mail import (
     MAIL_SEND_TASK,
     deadline_reminders_record,
     mail_send_after_commit,
     turn_failed_record,
 )
+from campaign.outbox.webhooks import WEBHOOK_SEND_TASK
+from campaign.turn.health import sweep_record
 from campaign.turn.lifecycle import (
     lease_acquire,
     lease_release,
@@ -48,7 +49,6 @@ from campaign.turn.lifecycle import (
     turns_table_due,
 )
 from campaign.turn.runner import phase_run, phase_waits, phases_remaining
-from campaign.webhook_events import WEBHOOK_SEND_TASK
 from campaign.webhooks.sending import webhook_deliveries_send as webhook_deliveries_post
 
 logger = logging.getLogger(__name__)

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from campaign import invitation_views
 from campaign.dispatches import views as dispatch_views
 from campaign.mail import views as mail_views
 from campaign.orders import answer_views
 from campaign.orders import views as order_views
-from campaign.pages import table_views, views
+from campaign.pages import views
+from campaign.players import views as invitation_views
+from campaign.tabletop import views as table_views
 
 app_name = "campaign"
 urlpatterns = [

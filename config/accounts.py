@@ -16,7 +16,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse
 
-from campaign.queueing import BROKER_ERRORS
+from campaign.plumbing.queueing import BROKER_ERRORS
 from config.client_address import client_address
 from config.rate_limits import rate_limit_hit
 from config.tasks import password_reset_send
@@ -39,7 +39,7 @@ class QueuedPasswordResetForm(PasswordResetForm):
         try:
             password_reset_send.apply_async(
                 kwargs={"email": self.cleaned_data["email"], "domain": request.get_host(), "use_https": use_https},
-                ignore_result=True,  # as campaign.queueing sends: no result store to reach
+                ignore_result=True,  # as campaign.plumbing.queueing sends: no result store to reach
             )
         except BROKER_ERRORS as exc:
             logger.warning("password reset mail not queued (%s: the broker is unreachable)", type(exc).__name__)

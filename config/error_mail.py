@@ -25,7 +25,7 @@ from django.conf import settings
 from django.utils.log import AdminEmailHandler
 from django_stubs_ext import StrOrPromise
 
-from campaign.queueing import BROKER_ERRORS
+from campaign.plumbing.queueing import BROKER_ERRORS
 from config.rate_limits import rate_limit_hit
 
 logger = logging.getLogger(__name__)

@@ -2,8 +2,8 @@
 
 * the database answers;
 * the broker (Redis in production) accepts a connection;
-* Celery beat's turn sweep ran recently (its time is in the cache, :mod:`campaign.health`): an age
-  over :func:`campaign.health.sweep_max_age_seconds` means no beat, or no worker on the turns queue.
+* Celery beat's turn sweep ran recently (its time is in the cache, :mod:`campaign.turn.health`): an age
+  over :func:`campaign.turn.health.sweep_max_age_seconds` means no beat, or no worker on the turns queue.
 
 Failures name the part and the kind of error, never its message (a URL in it may carry a password).
 """
@@ -16,7 +16,7 @@ from datetime import datetime
 from django.db import connection
 from django.utils import timezone
 
-from campaign.health import sweep_last, sweep_max_age_seconds
+from campaign.turn.health import sweep_last, sweep_max_age_seconds
 from config.celery import app
 
 

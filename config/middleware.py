@@ -20,7 +20,7 @@ from kombu.exceptions import OperationalError
 from redis.exceptions import RedisError
 
 from battles.api.problems import PROBLEM_CONTENT_TYPE, ProblemEntry, problem_body
-from campaign.json_text import find_forbidden_string, json_depth
+from campaign.plumbing.json_text import find_forbidden_string, json_depth
 from config.parsers import MAX_JSON_DEPTH
 
 logger = logging.getLogger(__name__)
@@ -167,7 +167,7 @@ class NulByteGuardMiddleware:
 class ServiceUnavailableMiddleware:
     """503 with a message, never a 500, when a request meets Redis down (the broker or the cache).
 
-    The known paths already cope (campaign.queueing: work left to its sweep or refused up front; rate
+    The known paths already cope (campaign.plumbing.queueing: work left to its sweep or refused up front; rate
     limits fail open); this is the net under any other. It cannot say that nothing changed — the
     error may come after a commit — so it says what is down and to try again; every write the site
     makes in a request is one transaction, so a retry finds either the whole change or none of it.

@@ -16,7 +16,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json as drf_json
 
-from campaign.json_text import forbidden_string, json_depth
+from campaign.plumbing.json_text import forbidden_string, json_depth
 
 # Deep enough for every document the API takes (an order's body is two levels); shallow enough
 # that the decoder's recursion never comes near Python's limit.

@@ -32,7 +32,7 @@ urlpatterns = [
     re_path(r"^api/", api_not_found),
     path("", include("campaign.urls")),
     # The battles namespace is served by the campaign: its battle pages carry the campaign's header.
-    path("", include("campaign.battle_urls")),
+    path("", include("campaign.pages.battle_urls")),
 ]
 
 # An unhandled exception under /api/ answers problem+json like every other API error.

@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
-from campaign.schemas.campaign_document import SCHEMA_FILE
+from campaign.backup.schemas.campaign_document import SCHEMA_FILE
 from config.health import health_check
 
 

@@ -224,7 +224,7 @@ def _engagement_fight(e: Engagement, sides: list[FightingSide], state: ZoneState
     kind = e.kind
     ctx = e.context or {}
     result = e.result
-    # A battle the GM re-fights has the seed they gave (campaign.repair); every other its derived one.
+    # A battle the GM re-fights has the seed they gave (campaign.gm.repair); every other its derived one.
     reseeded = (e.turn.reseeds or {}).get(reseed_key(BATTLE_PHASE, e.place, e.sequence))
     derived = derive_seed(campaign.seed, e.turn.number, BATTLE_PHASE, e.place, e.sequence)
     seed = int(reseeded) if reseeded is not None else derived

@@ -16,7 +16,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from campaign.api_tokens import api_token_user
+from campaign.accounts.api_tokens import api_token_user
 
 REALM = "api"
 

@@ -1,7 +1,7 @@
 """``Idempotency-Key`` on the API's writes (issue 26): a retried POST/PUT/PATCH/DELETE runs once.
 
 A write sent with ``Idempotency-Key: <key>`` claims the key for its user by inserting a row
-(:class:`~campaign.idempotency_models.IdempotencyKey`, unique per user and key) before it runs, and
+(:class:`~campaign.models.idempotency.IdempotencyKey`, unique per user and key) before it runs, and
 stores its answer (status, body, the headers a client reads) after. Within 24 hours:
 
 * the same key with the same request (method, path and body) answers the stored answer again, with
@@ -32,7 +32,7 @@ from rest_framework.request import Request
 
 from battles.api.base import ApiView
 from battles.api.problems import Problem, ProblemEntry
-from campaign.idempotency_models import IdempotencyKey
+from campaign.models.idempotency import IdempotencyKey
 
 HEADER = "Idempotency-Key"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})

@@ -4,7 +4,7 @@ relations, the campaign's rules as numbers, a fleet's legal moves and the list o
 Each starts from the web's own selectors, so permissions and fog of war are theirs: the nations
 panel of the dashboard (:func:`campaign.pages.diplomacy.diplomacy_for_viewer`: offers only between
 the caller's nation and another, readiness only where the campaign shows it), the map's legal moves
-(:func:`campaign.pages.map_moves.map_move_for_player`: own fleets afloat only), the rules page's
+(:func:`campaign.pages.map.moves.map_move_for_player`: own fleets afloat only), the rules page's
 ruleset (every number read from it, never written here).
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from campaign.models import Relation, Turn
 from campaign.pages.diplomacy import diplomacy_for_viewer
-from campaign.pages.map_moves import MapMove
+from campaign.pages.map.moves import MapMove
 from campaign.viewer import User, viewer_for_player
 from rules.economy import repair_cost
 from rules.ruleset import BIG_CLASSES, QUOTA_PERIODS, SHIP_CLASS_NAMES, SHIP_CLASSES, SOL_CLASSES, Ruleset

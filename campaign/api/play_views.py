@@ -23,7 +23,7 @@ from campaign.api.play_serializers import (
     TurnSummarySerializer,
 )
 from campaign.orders.choices import order_desk_for_player
-from campaign.pages.map_moves import map_move_for_player
+from campaign.pages.map.moves import map_move_for_player
 
 
 class NationListView(ApiView):

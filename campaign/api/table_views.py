@@ -1,5 +1,5 @@
 """Battles on the table in ``/api/v1/`` (issue 15): a battle's state and the result entry, the same
-services as the players' pages (:mod:`campaign.tabletop`); a storming's result has its own endpoint.
+services as the players' pages (:mod:`campaign.tabletop.services`); a storming's result has its own endpoint.
 A refused result is a 400 naming the field and the reason, nothing changed; a battle not waiting at
 the table is a 409."""
 
@@ -19,8 +19,13 @@ from battles.api.problems import Problem, ProblemEntry
 from battles.models import TabletopBattle
 from campaign.api.conventions import MAX_INT, NATION, SEEN, id_within
 from campaign.api.idempotency import IDEMPOTENCY_KEY, IdempotentApiView
-from campaign.pages.tabletop import TableDetail, table_for_player, tables_for_player
-from campaign.tabletop import TableResultRefused, table_result_approve, table_result_confirm, table_result_enter
+from campaign.tabletop.pages import TableDetail, table_for_player, tables_for_player
+from campaign.tabletop.services import (
+    TableResultRefused,
+    table_result_approve,
+    table_result_confirm,
+    table_result_enter,
+)
 
 
 class TableShipSerializer(serializers.Serializer[Any]):

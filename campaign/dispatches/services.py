@@ -2,7 +2,7 @@
 and the release of dispatches in transit when a turn opens (called by phase 10).
 
 Every service is keyword-only and runs in one transaction; a refusal is a :class:`DispatchRefused`
-naming what was wrong and what is allowed, and changes nothing. Mail is recorded (``campaign.notifications``)
+naming what was wrong and what is allowed, and changes nothing. Mail is recorded (``campaign.outbox.mail``)
 in the same transaction as the arrival it tells of, and sent after commit — never for a dispatch still
 in transit. Callers have already decided who is acting (``campaign.viewer``); these services check what
 the campaign's house options allow.
@@ -33,7 +33,7 @@ from campaign.models import (
     Nation,
     Press,
 )
-from campaign.notifications import dispatch_arrived_record, dispatch_reported_record
+from campaign.outbox.mail import dispatch_arrived_record, dispatch_reported_record
 from ports.selectors import zone_graph
 from rules.supply import zone_distances
 

@@ -1,4 +1,4 @@
-"""Mail: each delivery recorded by ``campaign.notifications`` rendered and sent, once.
+"""Mail: each delivery recorded by ``campaign.outbox.mail`` rendered and sent, once.
 
 * ``sending``  claiming due deliveries (conditional UPDATE), sending, retrying with backoff, failing
 * ``messages`` one delivery → a multipart (text + HTML) message, from the event's own templates

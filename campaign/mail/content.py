@@ -18,11 +18,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from battles.models import TablePost
-from campaign.accounts import time_zone_of_user
-from campaign.desk import desk_for_gm
+from campaign.accounts.preferences import time_zone_of_user
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch, mail_view_of_report
 from campaign.dispatches.selectors import unread_dispatches_of
-from campaign.mail_models import TURN_STATE_UNREAD
+from campaign.gm.desk import desk_for_gm
 from campaign.models import (
     Announcement,
     Campaign,
@@ -34,6 +33,7 @@ from campaign.models import (
     Turn,
     Webhook,
 )
+from campaign.models.mail import TURN_STATE_UNREAD
 from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.reports import ReportView, report_for_nation, season_labels
 from campaign.selectors import nations_without_orders

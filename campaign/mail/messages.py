@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.accounts import unsubscribe_token
+from campaign.accounts.preferences import unsubscribe_token
 from campaign.mail.calendar import deadlines_calendar
 from campaign.mail.content import absolute, context_for, subject_for
 from campaign.models import Campaign, Delivery, MailEvent

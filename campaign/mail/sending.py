@@ -19,8 +19,8 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from campaign.mail.messages import digest_message_for, message_for
-from campaign.mail_models import TURN_STATE_UNREAD
 from campaign.models import Delivery
+from campaign.models.mail import TURN_STATE_UNREAD
 
 logger = logging.getLogger(__name__)
 
@@ -117,17 +117,6 @@ def deliveries_send(*, now: datetime) -> SendRun:
     for delivery_id in deliveries_due(now=now):
         delivery_send(delivery_id=delivery_id, now=now, run=run)
     return run
-
-
-def delivery_resend(*, delivery: Delivery, now: datetime) -> bool:
-    """The GM's resend: the delivery (sent or failed) is due again now, with a fresh set of attempts.
-    A delivery being sent right now is left alone (False)."""
-    return (
-        Delivery.objects.filter(pk=delivery.pk)
-        .exclude(state=Delivery.State.SENDING)
-        .update(state=Delivery.State.PENDING, due_at=now, attempts=0, error="", lease_until=None)
-        == 1
-    )
 
 
 def digests_send(*, now: datetime) -> SendRun:

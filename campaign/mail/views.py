@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaign.accounts import (
+from campaign.accounts.preferences import (
     calendar_token_renew,
     calendar_token_revoke,
     campaigns_of_user,

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from django.core.management.base import CommandError
 
-from campaign.json_text import find_forbidden_string
+from campaign.plumbing.json_text import find_forbidden_string
 
 #: CONTRACT.md: a refused command exits 2.
 EXIT_REFUSED = 2

@@ -1,5 +1,5 @@
 """Nations still on the old default map colour of their navy get the colour-blind-safe one
-(campaign.scenario.NAVY_COLORS); a colour a GM chose is kept. The old palette had Britain and
+(campaign.scenarios.loading.NAVY_COLORS); a colour a GM chose is kept. The old palette had Britain and
 Denmark both red, Portugal and Russia both green."""
 
 from __future__ import annotations

@@ -20,11 +20,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
 
 from campaign.audit import CommandLine, actor_label
-from campaign.json_text import text_fault
 from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
 from campaign.orders.errors import OrderRefused, RefusalCode
 from campaign.page_header import names_in_words
 from campaign.permissions import runs_campaign
+from campaign.plumbing.json_text import text_fault
 
 #: The body key (API) and form field (web) with the GM's reason for a late order.
 LATE_REASON_FIELD = "late_reason"

@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
-from campaign.json_text import text_fault
 from campaign.models import Order, Relation
 from campaign.orders.errors import OrderCheck, OrderRefused, RefusalCode
+from campaign.plumbing.json_text import text_fault
 from rules.names import name_fault, name_normalised
 
 #: kind → (required keys, optional keys), besides "kind".

@@ -19,8 +19,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from campaign.audit import CommandLine, acting_for_nation_is_audited, audit_record
-from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, Order, Turn
+from campaign.models.audit import AuditAction
 from campaign.orders.context import OrderContext
 from campaign.orders.deadline import LateEntry, deadline_gate
 from campaign.orders.describe import order_in_words_checked

@@ -1,6 +1,6 @@
 """What an old battle link leads to once a revert or a re-fight took its battle off the record (issue 25).
 
-A revert archives the turns it turns back (:class:`~campaign.repair_models.CampaignRevert`) and their
+A revert archives the turns it turns back (:class:`~campaign.models.repairs.CampaignRevert`) and their
 battles go with them, so ``/campaigns/<slug>/battles/<id>/`` in a report mail would answer 404. Instead:
 a re-fought battle's link leads to the fight that took its place (same turn, kind, place and sequence)
 once its turn has resolved again, and any other set-aside battle says so, with the GM's reason. Only a
@@ -15,8 +15,8 @@ from typing import Any
 from battles.models import Battle
 from battles.web_selectors import Viewer as BattleViewer
 from campaign.models import Campaign
+from campaign.models.repairs import CampaignRevert
 from campaign.permissions import campaign_role
-from campaign.repair_models import CampaignRevert
 from ports.models import Port, SeaZone
 
 

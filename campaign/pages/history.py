@@ -20,10 +20,10 @@ from battles.report_view import side_label
 from campaign.geo.theatre import THEATRES, Theatre
 from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnReport
 from campaign.pages.contacts import Contact, contacts_from_events
-from campaign.pages.map import MapView
-from campaign.pages.map_drawing import edges
-from campaign.pages.map_items import AFLOAT, MapFleet, MapPort, MapZone, placed
-from campaign.pages.map_markers import markers
+from campaign.pages.map.drawing import edges
+from campaign.pages.map.items import AFLOAT, MapFleet, MapPort, MapZone, placed
+from campaign.pages.map.markers import markers
+from campaign.pages.map.page import MapView
 from campaign.pages.paging import page_of
 from campaign.pages.report_summary import battle_facts, report_summary
 from campaign.pages.reports import ReportView, battle_sides_by_id, report_for_nation, season_labels

@@ -23,9 +23,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.views import simulator_page
-from campaign.accounts import calendar_token_of, campaigns_of_user, profile_time_zone_set
-from campaign.api_tokens import api_token_create, api_token_revoke, api_tokens_of
-from campaign.middleware import time_zone_names, time_zone_of, time_zone_remember
+from campaign.accounts.api_tokens import api_token_create, api_token_revoke, api_tokens_of
+from campaign.accounts.preferences import calendar_token_of, campaigns_of_user, profile_time_zone_set
+from campaign.accounts.time_zone import time_zone_names, time_zone_of, time_zone_remember
 from campaign.orders.errors import TurnClosed
 from campaign.orders.turn_named import named_turn, turn_moved_answer
 from campaign.page_header import page_context as _page_context
@@ -34,10 +34,10 @@ from campaign.pages.dashboard import dashboard_for_player
 from campaign.pages.diplomacy import diplomacy_for_viewer
 from campaign.pages.history import turn_history_for_player, turns_for_player
 from campaign.pages.home import home_for_player
-from campaign.pages.map import map_for_player
-from campaign.pages.map_moves import MoveResult, map_move_submit, map_order_submit, map_withdraw_submit
+from campaign.pages.map.moves import MoveResult, map_move_submit, map_order_submit, map_withdraw_submit
+from campaign.pages.map.page import map_for_player
 from campaign.pages.next_strip import next_strip
-from campaign.pages.rulebook import rules_for_player
+from campaign.pages.rulebook.page import rules_for_player
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set
 from campaign.viewer import NationNotChosen, acting_viewer_for_player, viewer_for_player
 

@@ -13,7 +13,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
-from campaign.pages.rulebook_text import ANCHORS
+from campaign.pages.rulebook.text import ANCHORS
 
 register = template.Library()
 

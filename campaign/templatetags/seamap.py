@@ -1,4 +1,4 @@
-"""``{% seamap %}``: the map's SVG for ``campaign/_map_svg.html`` (see :mod:`campaign.pages.map_svg`).
+"""``{% seamap %}``: the map's SVG for ``campaign/_map_svg.html`` (see :mod:`campaign.pages.map.svg`).
 
 It reads what the template read from its context: ``m`` (the map), ``linked``, ``map_title``,
 ``map_id``, ``paths`` and ``nq``; whatever is missing prints as the template printed it, empty.
@@ -10,7 +10,7 @@ from django import template
 from django.template.context import Context
 from django.utils.safestring import SafeString
 
-from campaign.pages.map_svg import map_svg
+from campaign.pages.map.svg import map_svg
 
 register = template.Library()
 

@@ -34,7 +34,7 @@ class PhaseContext:
 
     def dice(self, place: str) -> SeededDice:
         """Dice for one place of this phase: seeded from (campaign seed, turn, phase, place) (§3), or
-        from the seed a GM gave to re-fight the place's battles (campaign.repair)."""
+        from the seed a GM gave to re-fight the place's battles (campaign.gm.repair)."""
         reseeded = (self.turn.reseeds or {}).get(reseed_key(self.phase, place))
         if reseeded is not None:
             return SeededDice(int(reseeded))

@@ -25,11 +25,11 @@ from django.utils import timezone
 from battles.engagements.table import table_fall_back
 from battles.models import TabletopBattle
 from campaign.audit import acting_for_nation_is_audited, audit_record
-from campaign.audit_models import AuditAction
 from campaign.models import Campaign, Nation, NationTurn, NmrPolicy, Turn
-from campaign.notifications import clock_changed_record, table_battles_record
+from campaign.models.audit import AuditAction
 from campaign.orders.errors import TurnClosed
-from campaign.queueing import send_after_commit
+from campaign.outbox.mail import clock_changed_record, table_battles_record
+from campaign.plumbing.queueing import send_after_commit
 from rules.calendar import deadline_after, deadline_after_pause, deadline_extended
 
 #: The Celery name of the task that resolves a turn (the turn must not import the tasks).

@@ -1,13 +1,13 @@
 """Phase 10 of RULES.md §3: the turn closes, every nation's report is stored (fog of war applied as the
 phases noted it), the next turn opens with its deadline and its backup, and the mail of
-the turn is recorded (campaign.notifications); dispatches in transit arrive."""
+the turn is recorded (campaign.outbox.mail); dispatches in transit arrive."""
 
 from __future__ import annotations
 
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
 from campaign.dispatches.services import dispatches_release
 from campaign.models import Campaign, Nation, NationTurn, Turn, TurnPhase, TurnReport
-from campaign.notifications import (
+from campaign.outbox.mail import (
     campaign_ended_record,
     missed_deadline_record,
     turn_opened_record,

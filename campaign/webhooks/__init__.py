@@ -1,4 +1,4 @@
 """Webhooks (issue 30): registering hooks, what each delivery says, and posting it once, signed.
 
-The records of what must be posted are written by ``campaign.webhook_events`` where the events happen.
+The records of what must be posted are written by ``campaign.outbox.webhooks`` where the events happen.
 """

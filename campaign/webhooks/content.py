@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from battles.models import Battle
-from campaign.accounts import time_zone_of_user
+from campaign.accounts.preferences import time_zone_of_user
 from campaign.dispatches.mail_selectors import mail_view_of_dispatch
 from campaign.mail.content import absolute
 from campaign.models import Nation, Turn, WebhookDelivery, WebhookEvent, WebhookFormat

@@ -29,7 +29,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from campaign.models import Webhook, WebhookDelivery
-from campaign.notifications import webhook_disabled_record
+from campaign.outbox.mail import webhook_disabled_record
 from campaign.webhooks.content import body_for
 
 logger = logging.getLogger(__name__)

@@ -71,7 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "campaign.middleware.TimezoneMiddleware",
+    "campaign.accounts.time_zone.TimezoneMiddleware",
     # Last, as django-axes asks: it turns a lockout raised during authentication into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -363,8 +363,8 @@ SPECTACULAR_SETTINGS = {
         "BattleTypeEnum": "battles.engine.BATTLE_TYPES",
         "CampaignStatusEnum": "campaign.models.Campaign.Status",
         "OrderKindEnum": "campaign.models.Order.Kind",
-        "WebhookEventEnum": "campaign.webhook_models.WebhookEvent",
-        "WebhookFormatEnum": "campaign.webhook_models.WebhookFormat",
+        "WebhookEventEnum": "campaign.models.webhooks.WebhookEvent",
+        "WebhookFormatEnum": "campaign.models.webhooks.WebhookFormat",
     },
 }
 

@@ -18,7 +18,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
-from campaign.api_tokens import api_token_create
+from campaign.accounts.api_tokens import api_token_create
 from campaign.models import ApiToken
 from tests.web.fog_worlds import FogWorld
 

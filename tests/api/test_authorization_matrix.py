@@ -17,7 +17,7 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from campaign.api_tokens import api_token_create, api_token_revoke
+from campaign.accounts.api_tokens import api_token_create, api_token_revoke
 from campaign.dispatches.services import conversation_start
 from tests.security.people import Cast, cast, fingerprint
 

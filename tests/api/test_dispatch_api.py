@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from campaign.api_tokens import api_token_create
+from campaign.accounts.api_tokens import api_token_create
 from campaign.models import Campaign, Dispatch, DispatchCopy
 from tests.support.dispatches import Powers, three_powers
 

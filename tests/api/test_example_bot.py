@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from campaign.api_tokens import api_token_create
+from campaign.accounts.api_tokens import api_token_create
 from campaign.models import NationTurn, Order, Turn
 from campaign.tasks import turns_sweep
 from campaign.turn.lifecycle import nation_ready_set

@@ -26,9 +26,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from battles.models import Battle, TabletopBattle
-from campaign.api_tokens import api_token_create
+from campaign.accounts.api_tokens import api_token_create
 from campaign.models import NationTurn, Turn
-from campaign.tabletop import table_mark
+from campaign.tabletop.services import table_mark
 from campaign.tasks import turns_sweep
 from campaign.turn.lifecycle import nation_ready_set
 from tests.factories import PortFactory

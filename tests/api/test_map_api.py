@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from campaign.api_tokens import api_token_create
+from campaign.accounts.api_tokens import api_token_create
 from ports.models import Port, SeaZone
 from tests.web.fog_worlds import FogWorld
 

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from campaign.demo import demo_setup
+from campaign.scenarios.demo import demo_setup
 
 pytestmark = pytest.mark.django_db
 

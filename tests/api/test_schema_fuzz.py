@@ -15,7 +15,7 @@ from django.db import close_old_connections
 from django.test import override_settings
 from hypothesis import HealthCheck, settings
 
-from campaign.api_tokens import api_token_create
+from campaign.accounts.api_tokens import api_token_create
 from config.wsgi import application
 from tests.web.fog_worlds import FogWorld, fog_world
 

@@ -12,7 +12,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from battles.api.seeds import seeds_as_text
 from battles.models import Battle
-from campaign.tabletop import table_pack_roll, table_result_approve, table_result_enter
+from campaign.tabletop.services import table_pack_roll, table_result_approve, table_result_enter
 from tests.campaign.test_guns import blockade, levant_world
 from tests.factories import ShipFactory
 from tests.support.tabletop import gibraltar_siege, table_ships

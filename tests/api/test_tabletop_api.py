@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from battles.models import Battle, TabletopBattle
-from campaign.api_tokens import api_token_create
+from campaign.accounts.api_tokens import api_token_create
 from campaign.models import Turn
 from fleets.models import Ship
 from ports.models import LandUnit, Port

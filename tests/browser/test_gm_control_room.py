@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from campaign.accounts import profile_time_zone_set
-from campaign.audit_models import AuditEntry
+from campaign.accounts.preferences import profile_time_zone_set
 from campaign.models import Campaign, Turn
+from campaign.models.audit import AuditEntry
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from tests.worlds import World, two_power_world

@@ -194,7 +194,7 @@ def test_a_second_gm_cannot_reach_a_campaign_that_is_not_theirs(live_server: Any
     users = get_user_model().objects
     owner = users.create_user("barham", "barham@example.org", PASSWORD, is_staff=True)
     rival = users.create_user("rival", "rival@example.org", PASSWORD, is_staff=True)
-    from campaign.scenario import scenario_load
+    from campaign.scenarios.loading import scenario_load
     from tests.factories import CampaignFactory
 
     campaign = scenario_load(name="europe-1805", slug="trafalgar", seed=1805, gm=owner)

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from campaign.accounts import time_zone_of_user
+from campaign.accounts.preferences import time_zone_of_user
 from campaign.models import DiplomaticOffer, Order, Turn
 from tests.web.fog_worlds import PASSWORD, europe, europe_seen_a_turn, fog_world, turn_close
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.audit import AuditError, audit_entries_for_campaign, audit_record
-from campaign.backup import BackupError, campaign_export, campaign_import
+from campaign.backup.document import BackupError, campaign_export, campaign_import
 from campaign.models import AuditEntry, Campaign
 from campaign.selectors import audit_entries_for_user
 from tests.factories import CampaignFactory

@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from campaign.audit_models import AuditEntry
 from campaign.models import Campaign
+from campaign.models.audit import AuditEntry
 from campaign.orders.services import order_add
 from tests.web.fog_worlds import FogWorld
 from tests.worlds import two_power_world

@@ -26,13 +26,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from battles.models import Battle, TabletopBattle
-from campaign.backup import BackupError, campaign_export, campaign_import
+from campaign.backup.document import BackupError, campaign_export, campaign_import
+from campaign.backup.schemas.checks import _accepted, _validator
 from campaign.dispatches.moderation import nation_mute, nation_unmute
 from campaign.dispatches.services import conversation_start, dispatches_mark_read
+from campaign.gm.repair.services import battle_refight
 from campaign.models import Campaign, Dispatch, DispatchCopy, DispatchMute, Nation, Turn
-from campaign.repair.services import battle_refight
-from campaign.schemas.checks import _accepted, _validator
-from campaign.tabletop import table_mark, table_result_approve, table_result_enter
+from campaign.tabletop.services import table_mark, table_result_approve, table_result_enter
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from fleets.models import Ship
@@ -298,7 +298,7 @@ def _spoil(data: st.DataObject, document: dict[str, Any]) -> None:
         return
 
 
-#: Examples per run; QUICK_CHECK_EXAMPLES=3000 for a long hunt after changing campaign.schemas.fast_check.
+#: Examples per run; QUICK_CHECK_EXAMPLES=3000 for a long hunt after changing campaign.backup.schemas.fast_check.
 QUICK_CHECK_EXAMPLES = int(os.environ.get("QUICK_CHECK_EXAMPLES", "40"))
 
 

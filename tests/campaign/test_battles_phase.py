@@ -19,7 +19,7 @@ from battles.engagements import (
     fleets_worsted,
 )
 from battles.models import Battle, Engagement
-from campaign.backup import campaign_export, campaign_import
+from campaign.backup.document import campaign_export, campaign_import
 from campaign.models import Nation, Relation, Turn
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim

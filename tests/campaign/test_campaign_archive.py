@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign.archive import ArchiveError, campaign_archive
-from campaign.audit_models import AuditEntry
+from campaign.gm.archive import ArchiveError, campaign_archive
 from campaign.models import Campaign, Nation
+from campaign.models.audit import AuditEntry
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db

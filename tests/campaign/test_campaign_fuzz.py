@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from campaign.backup import campaign_export, campaign_import
+from campaign.backup.document import campaign_export, campaign_import
 from campaign.models import Campaign, LedgerEntry, Nation, Order, Turn, TurnPhase, TurnReport
-from campaign.scenario import scenario_load
+from campaign.scenarios.loading import scenario_load
 from campaign.turn.registry import PHASES
 from fleets.models import Ship
 from ports.models import LandUnit

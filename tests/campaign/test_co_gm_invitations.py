@@ -12,11 +12,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign.audit_models import AuditEntry
 from campaign.mail.messages import message_for
 from campaign.models import Campaign, Delivery, Invitation, MailEvent
+from campaign.models.audit import AuditEntry
 from campaign.permissions import runs_campaign
-from campaign.players import (
+from campaign.players.services import (
     PlayerError,
     co_gm_accept,
     co_gm_invite,

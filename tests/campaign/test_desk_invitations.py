@@ -19,10 +19,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.audit_models import AuditEntry
-from campaign.gm_actions import gm_invitation_resend, gm_invitation_revoke
+from campaign.gm.actions import gm_invitation_resend, gm_invitation_revoke
 from campaign.models import Campaign, Delivery, Invitation, MailEvent, UserProfile
-from campaign.players import PlayerError, invitation_accept, invitation_url, player_invite
+from campaign.models.audit import AuditEntry
+from campaign.players.services import PlayerError, invitation_accept, invitation_url, player_invite
 from tests.factories import CampaignFactory
 from tests.worlds import World, two_power_world
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.backup import campaign_export, campaign_import
+from campaign.backup.document import campaign_export, campaign_import
 from campaign.dispatches.moderation import dispatch_hide, nation_mute
 from campaign.dispatches.selectors import (
     dispatch_board_for_viewer,
@@ -45,7 +45,7 @@ from campaign.models import (
     Press,
     Turn,
 )
-from campaign.scenario import ScenarioError, scenario_read, scenario_validate
+from campaign.scenarios.loading import ScenarioError, scenario_read, scenario_validate
 from campaign.tasks import mail_deliveries_send
 from campaign.viewer import Viewer, viewer_for_player
 from ports.models import Port

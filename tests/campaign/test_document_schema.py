@@ -15,16 +15,21 @@ from django.db import transaction
 from django.test import Client
 from jsonschema import Draft202012Validator
 
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
+from campaign.backup.schemas.campaign_document import (
+    SCHEMA_FILE,
+    campaign_document_schema,
+    campaign_document_schema_text,
+)
 from campaign.models import Campaign, Nation
-from campaign.schemas.campaign_document import SCHEMA_FILE, campaign_document_schema, campaign_document_schema_text
 from fleets.models import ShipClass
 from rules.ruleset import SETTINGS
 
 
 def test_the_file_in_the_repository_is_the_generated_schema() -> None:
     """Enums and bounds come from the models and the ruleset; the file must not drift from them.
-    After changing a model: ``manage.py export_campaign --schema > campaign/schemas/campaign-document.schema.json``."""
+    After changing a model:
+    ``manage.py export_campaign --schema > campaign/backup/schemas/campaign-document.schema.json``."""
     assert SCHEMA_FILE.read_text(encoding="utf-8") == campaign_document_schema_text()
 
 
@@ -121,7 +126,7 @@ def test_a_bad_people_mapping_is_refused_with_nothing_written(
 
 def test_the_demo_still_gets_its_gm_and_players(db: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """setup_demo names its GM through scenario_load → campaign_import(gm=...), its players after."""
-    from campaign import demo
+    from campaign.scenarios import demo
 
     monkeypatch.setattr(demo, "logins_file", lambda: tmp_path / "demo-logins.txt")
     campaign, logins, created = demo.demo_setup()

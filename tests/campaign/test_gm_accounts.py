@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, Nation
-from campaign.players import player_invite
+from campaign.players.services import player_invite
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db

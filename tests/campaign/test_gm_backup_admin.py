@@ -13,8 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from campaign.audit_models import AuditEntry
 from campaign.models import Campaign, Nation
+from campaign.models.audit import AuditEntry
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.accounts import profile_time_zone_set
-from campaign.audit_models import AuditEntry
+from campaign.accounts.preferences import profile_time_zone_set
 from campaign.models import Campaign, Delivery, MailEvent, Nation, Turn
+from campaign.models.audit import AuditEntry
 from tests.worlds import World, two_power_world
 
 pytestmark = pytest.mark.django_db

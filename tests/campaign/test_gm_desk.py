@@ -19,13 +19,19 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.audit import COMMAND_LINE
-from campaign.audit_models import AuditEntry
-from campaign.desk import desk_for_gm
-from campaign.gm_actions import campaign_end
+from campaign.gm.actions import campaign_end
+from campaign.gm.desk import desk_for_gm
 from campaign.models import Campaign, Delivery, Invitation, MailEvent, Nation, NationTurn, Order, Turn, TurnReport
+from campaign.models.audit import AuditEntry
 from campaign.orders.deadline import DeadlinePassed
 from campaign.orders.services import order_add
-from campaign.players import PlayerError, invitation_accept, invitation_from_token, invitation_url, player_invite
+from campaign.players.services import (
+    PlayerError,
+    invitation_accept,
+    invitation_from_token,
+    invitation_url,
+    player_invite,
+)
 from campaign.standings import NationHoldings, campaign_standings, standings_rank
 from campaign.turn.lifecycle import turns_due
 from campaign.turn.runner import phase_run

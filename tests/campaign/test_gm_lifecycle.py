@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.audit_models import AuditEntry
-from campaign.gm_actions import campaign_end, gm_campaign_clock_start
+from campaign.gm.actions import campaign_end, gm_campaign_clock_start
 from campaign.models import Campaign, Delivery, MailEvent, Turn
+from campaign.models.audit import AuditEntry
 from campaign.tasks import mail_deliveries_send
 from campaign.turn.lifecycle import TurnControlError, turns_due
 from tests.support.mail import inbox_of, parts, players_with_mail

@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from campaign.audit_models import AuditEntry
 from campaign.models import Announcement, Campaign, Delivery, MailEvent, Nation
+from campaign.models.audit import AuditEntry
 from tests.factories import CampaignFactory, NationFactory
 from tests.worlds import World, two_power_world
 

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from campaign.gm_actions import campaign_end
+from campaign.gm.actions import campaign_end
 from campaign.models import Campaign, Delivery, MailEvent
 from campaign.tasks import mail_deliveries_send, turn_resolve
 from campaign.turn.lifecycle import turn_claim

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import TabletopBattle
-from campaign.audit_models import AuditEntry
 from campaign.models import Campaign, Nation, NmrPolicy, Turn
-from campaign.tabletop import table_mark, table_result_dispute, table_result_enter
+from campaign.models.audit import AuditEntry
+from campaign.tabletop.services import table_mark, table_result_dispute, table_result_enter
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from tests.support.tabletop import table_ships

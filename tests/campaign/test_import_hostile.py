@@ -24,7 +24,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from campaign.scenario import scenario_document, scenario_read
+from campaign.scenarios.loading import scenario_document, scenario_read
 from tests.support.row_counts import row_counts
 
 pytestmark = pytest.mark.django_db
@@ -258,7 +258,7 @@ def test_the_corpus_has_at_least_42_kinds() -> None:
 
 def test_the_base_document_imports() -> None:
     """The corpus starts from a valid file: else every case would pass for the wrong reason."""
-    from campaign.backup import campaign_import
+    from campaign.backup.document import campaign_import
 
     assert campaign_import(document=base_copy()).slug == "hostile"
 

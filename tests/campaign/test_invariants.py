@@ -7,9 +7,9 @@ import json
 import pytest
 from django.utils import timezone
 
-from campaign.backup import campaign_export, campaign_import
+from campaign.backup.document import campaign_export, campaign_import
 from campaign.models import Campaign, LedgerEntry, Nation, Turn, TurnPhase
-from campaign.scenario import scenario_load
+from campaign.scenarios.loading import scenario_load
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from campaign.turn.registry import PHASES

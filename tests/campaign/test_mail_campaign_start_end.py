@@ -10,12 +10,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from campaign import demo
-from campaign.accounts import profile_time_zone_set
-from campaign.backup import BackupError, campaign_export, campaign_import
+from campaign.accounts.preferences import profile_time_zone_set
+from campaign.backup.document import BackupError, campaign_export, campaign_import
 from campaign.mail.content import local
 from campaign.models import Campaign, Delivery, MailEvent, Nation, Turn
-from campaign.notifications import campaign_ended_record
+from campaign.outbox.mail import campaign_ended_record
+from campaign.scenarios import demo
 from campaign.standings import NationHoldings, campaign_standings, standings_rank
 from campaign.tasks import mail_deliveries_send, turn_resolve
 from campaign.turn.lifecycle import turn_claim

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from campaign.mail.sending import deliveries_send, delivery_resend
+from campaign.mail.sending import deliveries_send
 from campaign.models import Delivery, MailEvent, NationTurn
-from campaign.notifications import turn_resolved_record
+from campaign.outbox.mail import delivery_resend, turn_resolved_record
 from campaign.tasks import mail_deliveries_send
 from campaign.turn.lifecycle import campaign_pause, campaign_resume, turn_extend
 from campaign.turn.runner import turn_dry_run

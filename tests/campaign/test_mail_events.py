@@ -12,7 +12,7 @@ from django.utils import timezone
 from icalendar import Calendar
 
 from campaign.models import AuditEntry, Campaign, Delivery, MailEvent, NationTurn, Turn
-from campaign.notifications import deadline_reminders_record
+from campaign.outbox.mail import deadline_reminders_record
 from campaign.tasks import mail_deliveries_send, mail_reminders
 from tests.support.mail import inbox_of, parts, players_with_mail
 from tests.support.turns import order_store, turn_resolve_inline

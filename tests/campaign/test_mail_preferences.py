@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
 
-from campaign.accounts import unsubscribe_token
+from campaign.accounts.preferences import unsubscribe_token
 from campaign.mail.sending import digests_send
 from campaign.models import Delivery, MailEvent, MailPreference, Turn
 from campaign.tasks import mail_deliveries_send

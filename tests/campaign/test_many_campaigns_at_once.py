@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from campaign.models import Campaign, Turn
-from campaign.scenario import scenario_load
+from campaign.scenarios.loading import scenario_load
 from campaign.tasks import turns_sweep
 from fleets.models import Ship
 from tests.campaign.test_invariants import check_invariants, everyone_at_sea

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Campaign, Nation
 from campaign.orders.services import order_add, orders_replace
-from campaign.scenario import scenario_load
+from campaign.scenarios.loading import scenario_load
 from fleets.models import Fleet
 from tests.support.played_campaign import kept
 

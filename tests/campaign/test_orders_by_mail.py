@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.audit_models import AuditEntry
 from campaign.models import Campaign, Nation, Order, Turn
+from campaign.models.audit import AuditEntry
 from campaign.orders.mail_text import Names, NationDirectory, orders_from_json, orders_from_text
 from fleets.models import ShipClass
 from tests.worlds import World, two_power_world

@@ -15,9 +15,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from campaign.health import SWEEP_CACHE_KEY, sweep_record
 from campaign.models import Turn
 from campaign.tasks import turns_sweep
+from campaign.turn.health import SWEEP_CACHE_KEY, sweep_record
 from campaign.turn.lifecycle import turns_claim_due
 from config.celery import app
 from tests.factories import TurnFactory

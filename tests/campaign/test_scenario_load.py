@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
 from campaign.models import Campaign, LedgerEntry, Nation
 from rules.ruleset import BIG_CLASSES, DEFAULT_RULESET, SOL_CLASSES
 from tests.support.exports import as_restored, strip_ids
@@ -180,7 +180,7 @@ def test_an_export_describes_the_database_not_a_stale_campaign_object() -> None:
     posts its next turn's ledger lines and raised units to turn 1 (§2: "turn, amount, reason")."""
     from django.utils import timezone
 
-    from campaign.backup import campaign_import
+    from campaign.backup.document import campaign_import
     from campaign.models import Turn
     from campaign.orders.services import order_add
     from campaign.tasks import turn_resolve

@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from battles.models import Engagement, TabletopBattle
 from battles.tabletop_pack import battle_pack
-from campaign.gm_actions import campaign_end, gm_turn_resolve_now
+from campaign.gm.actions import campaign_end, gm_turn_resolve_now
 from campaign.models import Campaign, Delivery, Nation, NationTurn, Relation, Turn
 from campaign.orders.services import OrderRefused, order_add
-from campaign.tabletop import table_mark, table_result_approve, table_result_enter
+from campaign.tabletop.services import table_mark, table_result_approve, table_result_enter
 from campaign.tasks import mail_deliveries_send, turn_resolve
 from campaign.turn.lifecycle import TurnControlError, nation_ready_set, turn_claim, turn_extend
 from campaign.turn.runner import phase_run

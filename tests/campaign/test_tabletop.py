@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from battles.engagements.table import TableResultRefused
 from battles.models import Battle, Engagement, TabletopBattle
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
 from campaign.models import Delivery, MailEvent, Turn, TurnPhase
-from campaign.tabletop import (
+from campaign.tabletop.services import (
     table_fight_automatically,
     table_mark,
     table_request_decide,

@@ -14,7 +14,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaign.models import Campaign, Turn, TurnPhase
-from campaign.scenario import scenario_load
+from campaign.scenarios.loading import scenario_load
 from campaign.templatetags.rule_links import rule_citations_in_words
 from fleets.models import Fleet, Ship
 from ports.models import Port, SeaZone

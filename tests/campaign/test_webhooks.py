@@ -27,7 +27,7 @@ from campaign.models import (
     WebhookEvent,
     WebhookFormat,
 )
-from campaign.notifications import deadline_reminders_record
+from campaign.outbox.mail import deadline_reminders_record
 from campaign.tasks import webhooks_sweep
 from campaign.webhooks.sending import PostRun, webhook_deliveries_send, webhook_delivery_send
 from campaign.webhooks.services import WebhookScope, webhook_create

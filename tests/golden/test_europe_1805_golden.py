@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
 from tests.support.played_campaign import TURNS, play, played_for_real
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]

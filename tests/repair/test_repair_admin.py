@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign.audit_models import AuditEntry
 from campaign.models import Campaign, CampaignRevert, Turn
+from campaign.models.audit import AuditEntry
 from tests.factories import CampaignFactory
 from tests.repair.worlds import Players, sallies_with_snapshot, with_players
 from tests.support.played_campaign import kept

@@ -14,10 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from battles.models import Battle
-from campaign.audit_models import AuditEntry
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
+from campaign.gm.repair.services import battle_refight, campaign_revert, turn_rerun
 from campaign.models import CampaignRevert, LedgerEntry, Nation, Turn, TurnReport
-from campaign.repair.services import battle_refight, campaign_revert, turn_rerun
+from campaign.models.audit import AuditEntry
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from fleets.models import Ship

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Battle, Engagement
-from campaign.audit_models import AuditEntry
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
+from campaign.gm.repair.services import RepairError, battle_refight, campaign_revert, turn_rerun
 from campaign.mail.messages import message_for
 from campaign.models import (
     CampaignRevert,
@@ -29,7 +29,7 @@ from campaign.models import (
     TurnPhase,
     TurnReport,
 )
-from campaign.repair.services import RepairError, battle_refight, campaign_revert, turn_rerun
+from campaign.models.audit import AuditEntry
 from fleets.models import Ship
 from tests.factories import CampaignFactory
 from tests.repair.worlds import sallies_with_snapshot, state_of, with_players

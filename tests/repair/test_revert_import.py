@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from campaign.audit_models import AuditAction, AuditEntry
-from campaign.backup import campaign_export
-from campaign.gm_backup import gm_campaign_import
+from campaign.backup.document import campaign_export
+from campaign.gm.backup import gm_campaign_import
+from campaign.gm.repair.services import campaign_revert
 from campaign.models import Campaign, Turn
-from campaign.repair.services import campaign_revert
-from campaign.scenario import scenario_load
+from campaign.models.audit import AuditAction, AuditEntry
+from campaign.scenarios.loading import scenario_load
 from fleets.models import Fleet, Ship
 from tests.repair.worlds import state_of
 from tests.support.exports import differences, strip_ids

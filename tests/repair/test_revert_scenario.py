@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
+from campaign.gm.repair.services import campaign_revert
 from campaign.models import CampaignRevert, Turn
-from campaign.repair.services import campaign_revert
-from campaign.scenario import scenario_load
+from campaign.scenarios.loading import scenario_load
 from tests.repair.worlds import id_sequences, id_sequences_restore, state_of, without_clock_times
 from tests.support.exports import differences
 from tests.support.random_orders import resolve_open_turn, submit_random_orders

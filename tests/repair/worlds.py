@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import connection
 
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
 from campaign.models import Nation, Turn
 from tests.worlds import World, two_sallies
 

@@ -127,8 +127,8 @@ def test_names_fit_the_database_columns() -> None:
 
 
 def test_the_loader_accepts_the_file() -> None:
-    """The loader's own validation (campaign.scenario.scenario_validate) passes; it needs no database."""
-    from campaign.scenario import scenario_validate
+    """The loader's own validation (campaign.scenarios.loading.scenario_validate) passes; it needs no database."""
+    from campaign.scenarios.loading import scenario_validate
 
     scenario_validate(DATA)
 

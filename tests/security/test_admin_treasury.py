@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.gm_admin.forms import TREASURY_MAX
+from campaign.gm.admin.forms import TREASURY_MAX
 from campaign.models import LedgerEntry, Nation
 from tests.factories import NationFactory
 

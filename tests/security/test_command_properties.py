@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from campaign.audit_models import AuditAction, AuditEntry
+from campaign.models.audit import AuditAction, AuditEntry
 from tests.security.people import fingerprint
 from tests.security.test_hostile_properties import JSON_VALUES, NASTY_TEXT
 from tests.web.fog_worlds import fog_world
@@ -95,7 +95,7 @@ def test_resolve_turn_dry_run_of_a_real_campaign(world: Any, timeout: str) -> No
     before, looks = _without_audit(fingerprint()), audit.count()
     done = _run("resolve_turn", "channel-1805", "--dry-run", "--timeout", timeout)
     # A dry run writes nothing of the game, done or refused; a GM's look at the turn is audited once
-    # when it was done (campaign.gm_actions), never when the command refused its arguments.
+    # when it was done (campaign.gm.actions), never when the command refused its arguments.
     assert _without_audit(fingerprint()) == before
     assert audit.count() == looks + (1 if done else 0)
 

@@ -19,8 +19,8 @@ from battles.engagements.table import TableResultRefused
 from battles.engine import SpecError
 from battles.models import TabletopBattle
 from battles.simulator import MAX_SHIPS_PER_SIDE, parse_ship_lines
-from campaign.accounts import campaigns_of_user
-from campaign.tabletop import table_mark
+from campaign.accounts.preferences import campaigns_of_user
+from campaign.tabletop.services import table_mark
 from tests.api.test_simulator_api import SPEC
 from tests.factories import NationFactory
 from tests.security.hostile_corpus import (

@@ -16,8 +16,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from rest_framework.test import APIClient
 
-from campaign.backup import BackupError, campaign_export, campaign_import
-from campaign.gm_admin.forms import LayDownForm, StartCampaignForm
+from campaign.backup.document import BackupError, campaign_export, campaign_import
+from campaign.gm.admin.forms import LayDownForm, StartCampaignForm
 from campaign.models import Campaign, Nation
 from campaign.orders.errors import OrderRefused, RefusalCode
 from campaign.orders.services import order_add

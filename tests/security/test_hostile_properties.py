@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ParseError
 
-from campaign.json_text import forbidden_string
+from campaign.plumbing.json_text import forbidden_string
 from config.parsers import StrictJSONParser
 from tests.campaign.test_import_hostile import base_copy
 

@@ -14,8 +14,8 @@ from django.test import override_settings
 from rest_framework.exceptions import ParseError
 from rest_framework.test import APIClient
 
-from campaign.json_text import json_depth
 from campaign.models import NationTurn, Order
+from campaign.plumbing.json_text import json_depth
 from config.parsers import MAX_JSON_DEPTH, StrictJSONParser
 from tests.web.fog_worlds import FogWorld, fog_world
 

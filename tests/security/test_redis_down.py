@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from campaign.api_tokens import api_token_create
-from campaign.audit_models import AuditEntry
-from campaign.dispatch_models import Dispatch
+from campaign.accounts.api_tokens import api_token_create
 from campaign.models import Turn
+from campaign.models.audit import AuditEntry
+from campaign.models.dispatches import Dispatch
 from tests.web.fog_worlds import fog_world
 
 ROOT = Path(__file__).resolve().parents[2]

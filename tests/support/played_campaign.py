@@ -49,7 +49,7 @@ from django.db.models import Model
 from django.utils import timezone
 
 from campaign.models import Campaign
-from campaign.scenario import scenario_load
+from campaign.scenarios.loading import scenario_load
 from tests.support.random_orders import resolve_open_turn, submit_random_orders
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from django.test import Client
 from django.utils import timezone
 
 from battles.models import Battle
-from campaign.backup import campaign_export
+from campaign.backup.document import campaign_export
 from campaign.models import Campaign, Nation, NationTurn, Relation, Turn, TurnReport
 from fleets.models import Blockade, Fleet
 from ports.models import SeaZone

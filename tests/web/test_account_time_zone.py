@@ -5,7 +5,7 @@ import pytest
 from django import forms
 from django.utils import timezone
 
-from campaign.accounts import time_zone_of_user
+from campaign.accounts.preferences import time_zone_of_user
 from campaign.models import Delivery, MailEvent
 from campaign.pages.views import ManyOptionsSelect, TimeZoneForm
 from campaign.tasks import mail_deliveries_send

@@ -11,7 +11,7 @@ from django.core.signing import Signer
 from django.test import Client
 from django.urls import reverse
 
-from campaign.middleware import TZ_COOKIE
+from campaign.accounts.time_zone import TZ_COOKIE
 from tests.security.conftest import send_password_reset_mail_at_once  # noqa: F401 (an autouse fixture)
 from tests.web.fog_worlds import PASSWORD, user
 

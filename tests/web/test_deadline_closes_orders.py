@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.audit_models import AuditEntry
 from campaign.models import Campaign, NationTurn, Order, Turn, TurnReport
+from campaign.models.audit import AuditEntry
 from campaign.orders.services import order_add
 from rules.turn_events import report_events
 from tests.support.turns import turn_resolve_inline

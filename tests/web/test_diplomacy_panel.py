@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.backup import campaign_export, campaign_import
+from campaign.backup.document import campaign_export, campaign_import
 from campaign.models import Campaign, DiplomaticOffer, NationTurn, Relation
 from tests.support.turns import order_store, phases_run
 from tests.web.fog_worlds import FogWorld, client_for, relate

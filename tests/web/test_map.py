@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Nation
-from campaign.pages.map import MapZone
-from campaign.pages.map_drawing import label_box, label_lines, layout, overlap
+from campaign.pages.map.drawing import label_box, label_lines, layout, overlap
+from campaign.pages.map.page import MapZone
 from fleets.models import Blockade, Fleet
 from ports.models import LandUnit, Port, SeaZone
 from tests.web.fog_worlds import FogWorld, europe, turn_close

@@ -15,12 +15,12 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
-from campaign.backup import BackupError, campaign_export, campaign_import
+from campaign.backup.document import BackupError, campaign_export, campaign_import
 from campaign.geo.theatre import THEATRES
 from campaign.models import Campaign, Nation, Order
 from campaign.orders.choices import OrderChoices, order_desk_for_player
 from campaign.pages.history import snapshot_map
-from campaign.scenario import ScenarioError, scenario_read, scenario_validate
+from campaign.scenarios.loading import ScenarioError, scenario_read, scenario_validate
 from campaign.viewer import viewer_for_player
 from fleets.models import Fleet
 from ports.models import Port, SeaZone

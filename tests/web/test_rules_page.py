@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign
-from campaign.pages.rulebook import ANCHORS, rulebook_sections
+from campaign.pages.rulebook.page import ANCHORS, rulebook_sections
 from rules.ruleset import DEFAULTS, SETTINGS, Ruleset
 from tests.web.fog_worlds import FogWorld, client_for, turn_close, user
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from campaign.tabletop import table_result_approve, table_result_enter
+from campaign.tabletop.services import table_result_approve, table_result_enter
 from tests.support.tabletop import gibraltar_siege, table_ships
 
 pytestmark = pytest.mark.django_db

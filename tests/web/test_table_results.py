@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from battles.engagements.table import table_sides
 from battles.models import Battle, PackPdf, TablePost, TabletopBattle
-from campaign.audit_models import AuditEntry
-from campaign.tabletop import TableResultRefused, table_result_dispute, table_result_enter
+from campaign.models.audit import AuditEntry
+from campaign.tabletop.services import TableResultRefused, table_result_dispute, table_result_enter
 from campaign.tasks import mail_deliveries_send
 from fleets.models import Fleet
 from tests.factories import AdmiralFactory, NationFactory

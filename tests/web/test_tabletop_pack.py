@@ -14,7 +14,7 @@ from django.utils.html import escape
 
 from battles.models import TabletopBattle
 from campaign.models import Turn
-from campaign.tabletop import TableResultRefused, table_mark, table_pack_roll, table_setup_dice_set
+from campaign.tabletop.services import TableResultRefused, table_mark, table_pack_roll, table_setup_dice_set
 from ports.models import LandUnit
 from rules.dice import SeededDice, derive_seed
 from rules.tabletop import fire_combat, forts, tides, wind

@@ -6,7 +6,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.api_tokens import api_token_for_username
+from campaign.accounts.api_tokens import api_token_for_username
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from campaign.gm_actions import gm_campaign_pause, gm_campaign_resume, gm_turn_extend
+from campaign.gm.actions import gm_campaign_pause, gm_campaign_resume, gm_turn_extend
 from campaign.management.refusals import Refused, storable_text
 from campaign.models import Campaign
 from campaign.turn.lifecycle import TurnControlError

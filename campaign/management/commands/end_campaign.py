@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from campaign.gm_actions import campaign_end
+from campaign.gm.actions import campaign_end
 from campaign.management.refusals import Refused, storable_text
 from campaign.models import Campaign
 from campaign.standings import campaign_standings, victory_description

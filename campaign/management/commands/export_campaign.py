@@ -6,16 +6,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from campaign.backup import BackupError, campaign_export
+from campaign.backup.document import BackupError, campaign_export
+from campaign.backup.schemas.campaign_document import campaign_document_schema_text
 from campaign.management.refusals import Refused, storable_text, whole_number
 from campaign.models import Campaign
-from campaign.schemas.campaign_document import campaign_document_schema_text
 
 
 class Command(BaseCommand):
     help = (
         "Print a campaign's full state as JSON (a backup import_campaign restores exactly); with --schema, "
-        "print the document's JSON Schema (campaign/schemas/campaign-document.schema.json) instead."
+        "print the document's JSON Schema (campaign/backup/schemas/campaign-document.schema.json) instead."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:

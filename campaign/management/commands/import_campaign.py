@@ -14,9 +14,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.backup import MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH, BackupError
-from campaign.gm_backup import gm_campaign_import
-from campaign.json_text import forbidden_string, json_depth
+from campaign.backup.document import MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH, BackupError
+from campaign.gm.backup import gm_campaign_import
+from campaign.plumbing.json_text import forbidden_string, json_depth
 
 EXIT_REFUSED = 2
 

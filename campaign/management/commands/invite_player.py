@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 from campaign.mail.content import absolute
 from campaign.management.refusals import Refused, storable_text
 from campaign.models import Campaign, Nation
-from campaign.players import PlayerError, invitation_url, player_invite
+from campaign.players.services import PlayerError, invitation_url, player_invite
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from campaign.management.refusals import Refused, storable_text, whole_number
-from campaign.scenario import ScenarioError, available_scenarios, scenario_load
+from campaign.scenarios.loading import ScenarioError, available_scenarios, scenario_load
 
 
 class Command(BaseCommand):

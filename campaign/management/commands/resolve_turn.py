@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.gm_actions import gm_turn_dry_run, gm_turn_resolve_now
+from campaign.gm.actions import gm_turn_dry_run, gm_turn_resolve_now
 from campaign.management.refusals import Refused, storable_text
 from campaign.management.waiting import worker_listening
 from campaign.models import Campaign, Turn, TurnPhase

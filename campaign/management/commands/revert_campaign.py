@@ -1,6 +1,6 @@
 """``revert_campaign SLUG --turn N --reason R``: the campaign back to the start of turn N (issue 11).
 
-The same service as the admin's "Revert" page (campaign.repair.services.campaign_revert), audited.
+The same service as the admin's "Revert" page (campaign.gm.repair.services.campaign_revert), audited.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from campaign.gm.repair.services import RepairError, archived_words, campaign_revert
 from campaign.management.refusals import Refused, storable_text, whole_number
 from campaign.models import Campaign
-from campaign.repair.services import RepairError, archived_words, campaign_revert
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from campaign.demo import demo_setup, logins_file
+from campaign.scenarios.demo import demo_setup, logins_file
 
 
 class Command(BaseCommand):

@@ -8,12 +8,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.audit import COMMAND_LINE
-from campaign.json_text import text_fault
 from campaign.models import Campaign, Nation
 from campaign.orders.describe import order_in_words
 from campaign.orders.errors import OrderRefused, OrdersRefused
 from campaign.orders.names import campaign_order_names
 from campaign.orders.services import orders_replace
+from campaign.plumbing.json_text import text_fault
 
 #: CONTRACT.md: a refused submission exits 2.
 REFUSED = 2
