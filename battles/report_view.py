@@ -28,7 +28,7 @@ from battles.engine.text import (
     signed,
 )
 from battles.models import Battle, Engagement
-from battles.table_history import history_lines, table_decision
+from battles.tabletop.history import history_lines, table_decision
 from fleets.models import Fleet, Ship, ShipClass
 from rules.ruleset import NAVY_NAMES
 from rules.turn_events import BattleFought, event_from_json

@@ -392,7 +392,7 @@ LOGGING = {
 }
 
 # --- Chromium -----------------------------------------------------------------------------------------
-# The browser that prints battle packs to PDF (battles/pack_pdf.py) and that the browser tests drive.
+# The browser that prints battle packs to PDF (battles/tabletop/pdf.py) and that the browser tests drive.
 # Debian's chromium-headless-shell when it is installed: the same engine as Debian's chromium without the
 # browser's windowing and UI layers, and about half the CPU per page (the browser tests: 130 s of
 # Chromium's CPU with /usr/bin/chromium, 64 s with the shell); otherwise Debian's chromium.
