@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from battles.engagements import engagements_fight_zones
-from battles.pack_pdf import pack_pdf_print as _pack_pdf_print
+from battles.tabletop.pdf import pack_pdf_print as _pack_pdf_print
 
 
 @shared_task(name="battles.battle_resolve", acks_late=True)
@@ -30,5 +30,5 @@ def battle_resolve(turn_id: int, zone_ids: list[int] | int) -> list[int]:
 
 @shared_task(name="battles.pack_pdf_print", acks_late=True)
 def pack_pdf_print(pdf_id: int) -> str:
-    """Print a battle pack queued by a request (battles.pack_pdf): idempotent, one Chromium per pack."""
+    """Print a battle pack queued by a request (battles.tabletop.pdf): idempotent, one Chromium per pack."""
     return _pack_pdf_print(pdf_id)

@@ -27,7 +27,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from battles.models import Battle
-from battles.report_view import side_label, stored_sides
+from battles.report_view.sides import side_label, stored_sides
 from campaign.permissions import campaign_role
 from rules.turn_events import report_events
 

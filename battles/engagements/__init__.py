@@ -52,7 +52,9 @@ House resolutions (RULES.md is silent):
 Where each part lives: :mod:`.ordering` (sides and lines, shared with phase 3's contacts),
 :mod:`.selectors` (what the turn reads of the fights), :mod:`.loading` (the sides as they stand),
 :mod:`.fighting` (the fight of a zone), :mod:`.applying` (the results, written through
-:mod:`battles.results`, the one writer shared with the port actions of phase 5).
+:mod:`battles.results`, the one writer shared with the port actions of phase 5), :mod:`.table` (a
+battle held back for the table, and its result written as the dice's would be; the packs and the
+rest of a table battle are :mod:`battles.tabletop`'s).
 """
 
 from battles.engagements.fighting import (

@@ -162,6 +162,21 @@ class CheckedResult:
 
 def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> CheckedResult:
     """Check a result as entered against the battle as it stands; raise :class:`TableResultRefused`."""
+    _result_keys_check(body)
+    fates = _ship_fates_check(battle, body.get("ships"))
+    held = body.get("held_field")
+    standing = _held_field_check(battle, held, fates)
+    lost = body.get("admirals_lost") or []
+    _admirals_lost_check(battle, lost)
+    outcome = [HELD, HELD]
+    if held is not None:
+        loser = 1 - held
+        outcome[loser] = RETIRED if standing[loser] else BEATEN
+    return CheckedResult(fates, set(lost), (outcome[0], outcome[1]), held)
+
+
+def _result_keys_check(body: Mapping[str, Any]) -> None:
+    """Refuse a result that is not an object or has keys a result does not have (never stored)."""
     if not isinstance(body, Mapping):
         raise TableResultRefused("A result is an object with ships, admirals_lost and held_field.", field="result")
     unknown = sorted(str(k) for k in body if k not in RESULT_KEYS)
@@ -171,7 +186,11 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
             field=unknown[0],
             code="unknown_key",
         )
-    rows = body.get("ships")
+
+
+def _ship_fates_check(battle: TableBattleSides, rows: object) -> dict[int, ShipFate]:
+    """The result's ``ships``: one entry for each ship of the battle, each a known ship given once with
+    a fate it can have; returns the fates by ship id."""
     present = battle.ships()
     by_id = {ship.pk: (side, ship) for side, ship in present}
     if not isinstance(rows, list):
@@ -183,31 +202,8 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
     fates: dict[int, ShipFate] = {}
     for i, row in enumerate(rows):
         where = f"ships[{i}]"
-        if not isinstance(row, Mapping):
-            raise TableResultRefused(f"{where}: each entry is an object with ship and fate.", field=where)
-        extra = sorted(str(k) for k in row if k not in SHIP_KEYS)
-        if extra:
-            raise TableResultRefused(
-                f"{where}.{extra[0]}: not part of a ship's entry; it has only {', '.join(SHIP_KEYS)}.",
-                field=f"{where}.{extra[0]}",
-                code="unknown_key",
-            )
-        ref = row.get("ship")
-        if isinstance(ref, bool) or not isinstance(ref, int) or ref not in by_id:
-            names = ", ".join(s.name for _, s in present)
-            raise TableResultRefused(
-                f"{where}.ship: {ref!r} is not a ship of this battle; its ships are {names}.",
-                field=f"{where}.ship",
-                code="unknown_ship",
-            )
+        ref = _ship_entry_check(row, where, by_id, fates)
         side, ship = by_id[ref]
-        if ref in fates:
-            raise TableResultRefused(f"{where}.ship: {ship.name} is given twice.", field=f"{where}.ship", code="twice")
-        fate = row.get("fate")
-        if fate not in FATES:
-            raise TableResultRefused(
-                f"{where}.fate: {fate!r} is not a fate; use one of {', '.join(FATES)}.", field=f"{where}.fate"
-            )
         fates[ref] = _fate(battle, side, ship, row, where)
     missing = [s.name for _, s in present if s.pk not in fates]
     if missing:
@@ -216,7 +212,45 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
             field="ships",
             code="missing",
         )
-    held = body.get("held_field")
+    return fates
+
+
+def _ship_entry_check(
+    row: object, where: str, by_id: Mapping[int, tuple[FightingSide, Ship]], fates: Mapping[int, ShipFate]
+) -> int:
+    """One entry of ``ships`` (at ``where``): its keys, a ship of the battle not given before, a known
+    fate; returns the ship's id."""
+    if not isinstance(row, Mapping):
+        raise TableResultRefused(f"{where}: each entry is an object with ship and fate.", field=where)
+    extra = sorted(str(k) for k in row if k not in SHIP_KEYS)
+    if extra:
+        raise TableResultRefused(
+            f"{where}.{extra[0]}: not part of a ship's entry; it has only {', '.join(SHIP_KEYS)}.",
+            field=f"{where}.{extra[0]}",
+            code="unknown_key",
+        )
+    ref = row.get("ship")
+    if isinstance(ref, bool) or not isinstance(ref, int) or ref not in by_id:
+        names = ", ".join(s.name for _, s in by_id.values())
+        raise TableResultRefused(
+            f"{where}.ship: {ref!r} is not a ship of this battle; its ships are {names}.",
+            field=f"{where}.ship",
+            code="unknown_ship",
+        )
+    _, ship = by_id[ref]
+    if ref in fates:
+        raise TableResultRefused(f"{where}.ship: {ship.name} is given twice.", field=f"{where}.ship", code="twice")
+    fate = row.get("fate")
+    if fate not in FATES:
+        raise TableResultRefused(
+            f"{where}.fate: {fate!r} is not a fate; use one of {', '.join(FATES)}.", field=f"{where}.fate"
+        )
+    return ref
+
+
+def _held_field_check(battle: TableBattleSides, held: Any, fates: Mapping[int, ShipFate]) -> list[bool]:
+    """The result's ``held_field`` (0, 1 or None), refused if that side has nothing left standing;
+    returns whether each side has a ship left standing."""
     if held is not None and (isinstance(held, bool) or held not in (0, 1)):
         raise TableResultRefused(
             "held_field: 0 (the first side), 1 (the second side) or null (neither: no winner).", field="held_field"
@@ -229,7 +263,11 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
             field="held_field",
             code="impossible",
         )
-    lost = body.get("admirals_lost") or []
+    return standing
+
+
+def _admirals_lost_check(battle: TableBattleSides, lost: object) -> None:
+    """The result's ``admirals_lost``: a list of the battle's admirals' ids, each once."""
     admirals = {a.pk: a for _, a in battle.admirals()}
     if not isinstance(lost, list):
         raise TableResultRefused("admirals_lost: a list of the admirals' ids.", field="admirals_lost")
@@ -247,11 +285,6 @@ def table_result_check(battle: TableBattleSides, body: Mapping[str, Any]) -> Che
                 field=f"admirals_lost[{j}]",
                 code="twice",
             )
-    outcome = [HELD, HELD]
-    if held is not None:
-        loser = 1 - held
-        outcome[loser] = RETIRED if standing[loser] else BEATEN
-    return CheckedResult(fates, set(lost), (outcome[0], outcome[1]), held)
 
 
 def _fate(battle: TableBattleSides, side: FightingSide, ship: Ship, row: Mapping[str, Any], where: str) -> ShipFate:

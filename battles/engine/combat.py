@@ -9,7 +9,7 @@ integer indexes into plain lists (side 0's ships first, then side 1's), every mo
 chart lookup is precomputed into a table indexed by the raw face, and a logged die is ROW plain values
 appended to one flat list, cut into :data:`DieRow` tuples when a report is read and turned into dicts
 only when a JSON report is built. The battle's state while it is fought, with pairing, targeting,
-boarding and explosions, is :class:`~battles.engine.combat_state.Combat`.
+boarding and explosions, is :class:`~battles.engine.fight_state.Combat`.
 """
 
 from __future__ import annotations

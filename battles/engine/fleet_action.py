@@ -23,7 +23,7 @@ from .combat import (
     Params,
     params_for,
 )
-from .combat_state import Combat
+from .fight_state import Combat
 from .report import (
     BEATEN,
     BROKE,

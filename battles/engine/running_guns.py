@@ -28,7 +28,7 @@ from .combat import (
     Params,
     params_for,
 )
-from .combat_state import Combat
+from .fight_state import Combat
 from .fleet_action import build_report
 from .report import BEATEN, HELD, RETIRED, BattleReport, EventRow, RoundLines
 from .spec import GARRISON_GUNS, RUNNING_THE_GUNS, BattleSpec, PortSpec, SpecError

@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from battles.report_view import battle_view
+from battles.report_view.battle import battle_view
 from battles.web_selectors import battle_for_player, battles_for_player
 from campaign.page_header import page_context
 from campaign.pages.battle_links import battle_set_aside_for_player

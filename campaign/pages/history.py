@@ -16,7 +16,7 @@ from typing import Any
 from django.http import Http404
 
 from battles.models import Battle
-from battles.report_view import side_label
+from battles.report_view.sides import side_label
 from campaign.geo.theatre import THEATRES, Theatre
 from campaign.models import Campaign, Nation, Order, Relation, Turn, TurnReport
 from campaign.pages.contacts import Contact, contacts_from_events

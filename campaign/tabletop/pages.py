@@ -14,8 +14,9 @@ from django.http import Http404
 
 from battles.engagements.table import table_sides
 from battles.models import TablePost, TabletopBattle
-from battles.table_history import history_lines, table_decision
-from battles.tabletop_pack import BattlePack, StormingPack, battle_pack, storming_pack
+from battles.tabletop.history import history_lines, table_decision
+from battles.tabletop.pack import BattlePack, battle_pack
+from battles.tabletop.storming import StormingPack, storming_pack
 from campaign.models import Turn
 from campaign.tabletop.record import gm_entered, side_labels
 from campaign.tabletop.thread import table_posts

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import PackPdf, TabletopBattle
-from battles.pack_pdf import PRINT_LEASE
+from battles.tabletop.pdf import PRINT_LEASE
 from campaign.plumbing.queueing import QUEUE_DOWN_MESSAGE, send_or_leave_to_sweep
 
 #: The printing task's Celery name (campaign does not import the battles app's tasks).

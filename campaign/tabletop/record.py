@@ -20,8 +20,9 @@ from django.utils import timezone
 
 from battles.engagements.table import TableResultRefused
 from battles.models import TabletopBattle
-from battles.table_history import ACTS, history_lines, table_decision
-from battles.tabletop_pack import battle_pack, storming_pack
+from battles.tabletop.history import ACTS, history_lines, table_decision
+from battles.tabletop.pack import battle_pack
+from battles.tabletop.storming import storming_pack
 from campaign.audit import actor_label, audit_record
 from campaign.models import Nation
 

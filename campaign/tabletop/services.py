@@ -35,12 +35,12 @@ from battles.engagements.table import (
     table_sides,
 )
 from battles.models import Battle, TabletopBattle
-from battles.tabletop_pack import (
+from battles.tabletop.pack import (
     pack_roll,
     setup_dice_check,
-    storming_pack_roll,
     wind_dice_check,
 )
+from battles.tabletop.storming import storming_pack_roll
 from campaign.models import Campaign, Nation, Order, Turn
 from campaign.models.audit import AuditAction
 from campaign.selectors import diplomacy_for_campaign

@@ -15,7 +15,7 @@ import environ
 from celery.schedules import crontab
 
 from config.api_guide import API_GUIDE
-from config.celery_queues import MAIL, task_queues, task_routes
+from config.queues import MAIL, task_queues, task_routes
 
 django_stubs_ext.monkeypatch()
 
@@ -259,13 +259,13 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-# Turn work, battle work and mail on separate queues (config/celery_queues.py); a worker started
+# Turn work, battle work and mail on separate queues (config/queues.py); a worker started
 # without -Q consumes all of them. The prefix gives sites sharing one Redis their own queues.
 CELERY_QUEUE_PREFIX = env("CELERY_QUEUE_PREFIX", default="")
 CELERY_TASK_QUEUES = task_queues(CELERY_QUEUE_PREFIX)
 CELERY_TASK_ROUTES = task_routes(CELERY_QUEUE_PREFIX)
 CELERY_TASK_DEFAULT_QUEUE = CELERY_TASK_QUEUES[0].name  # anything unrouted is turn work
-# The queue every mail task is sent to (config/celery_queues.py routes "*mail*" there too).
+# The queue every mail task is sent to (config/queues.py routes "*mail*" there too).
 MAIL_QUEUE = CELERY_QUEUE_PREFIX + MAIL
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Deadlines live in the database; beat only sweeps for due turns (DESIGN.md "A turn").
@@ -392,7 +392,7 @@ LOGGING = {
 }
 
 # --- Chromium -----------------------------------------------------------------------------------------
-# The browser that prints battle packs to PDF (battles/pack_pdf.py) and that the browser tests drive.
+# The browser that prints battle packs to PDF (battles/tabletop/pdf.py) and that the browser tests drive.
 # Debian's chromium-headless-shell when it is installed: the same engine as Debian's chromium without the
 # browser's windowing and UI layers, and about half the CPU per page (the browser tests: 130 s of
 # Chromium's CPU with /usr/bin/chromium, 64 s with the shell); otherwise Debian's chromium.

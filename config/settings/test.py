@@ -2,7 +2,7 @@
 
 import os
 
-from config.celery_queues import MAIL, task_queues, task_routes
+from config.queues import MAIL, task_queues, task_routes
 from config.settings.base import *  # noqa: F403
 from config.settings.base import env
 

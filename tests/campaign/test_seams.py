@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles.models import Engagement, TabletopBattle
-from battles.tabletop_pack import battle_pack
+from battles.tabletop.pack import battle_pack
 from campaign.gm.actions import campaign_end, gm_turn_resolve_now
 from campaign.models import Campaign, Delivery, Nation, NationTurn, Relation, Turn
 from campaign.orders.services import OrderRefused, order_add

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from battles.engagements.table import table_sides
 from battles.models import PackPdf, TabletopBattle
-from battles.pack_pdf import pack_pdf_print
+from battles.tabletop.pdf import pack_pdf_print
 from campaign.tabletop.services import table_mark
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle
-from battles.report_view import battle_view
+from battles.report_view.battle import battle_view
 from fleets.models import Ship
 from tests.support.turns import phases_run
 from tests.web.fog_worlds import client_for, user

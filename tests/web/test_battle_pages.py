@@ -27,7 +27,7 @@ from battles.engine import (
     run_the_guns,
 )
 from battles.models import Battle
-from battles.report_view import battle_view
+from battles.report_view.battle import battle_view
 from campaign.dispatches.services import conversation_start
 from campaign.models import Campaign, Nation, Relation, Turn, TurnReport
 from fleets.models import Ship

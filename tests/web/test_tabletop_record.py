@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from battles.models import PackPdf, TabletopBattle
-from battles.pack_pdf import pack_pdf_print
+from battles.tabletop.pdf import pack_pdf_print
 from campaign.backup.document import campaign_export
 from campaign.tabletop.services import table_result_enter
 from tests.support.tabletop import gibraltar_siege, gibraltar_storming, table_ships
