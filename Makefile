@@ -9,7 +9,7 @@ TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test
 # in every xdist process — 11.5 s of CPU per collection instead of 5.2 s once cached.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test checks lint typecheck contracts schema migrations-check pytest bench services venv clean
+.PHONY: run test checks lint typecheck contracts layout schema migrations-check pytest bench services venv clean
 
 ## A fresh clone links .venv to a virtualenv shared by this machine's clones (scripts/venv_ensure.sh).
 $(VENV_STAMP): requirements.txt requirements-dev.txt
@@ -37,6 +37,10 @@ typecheck: venv
 contracts: venv
 	.venv/bin/lint-imports
 
+## The layout's rules: modules of at most 500 lines, functions of at most 80, no name prefixed by a sibling's.
+layout: venv
+	$(PY) scripts/layout_check.py
+
 schema: venv
 	$(TEST_ENV) $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
 
@@ -52,7 +56,7 @@ pytest: venv services
 	$(TEST_ENV) $(PY) -m pytest -n $(or $(PYTEST_PROCESSES),3) --maxschedchunk 2
 
 ## The static checks, one after another (about 25 s of one core, most of it mypy).
-checks: lint typecheck contracts schema migrations-check
+checks: lint typecheck contracts layout schema migrations-check
 
 ## make test — everything CI runs. The checks run beside the tests rather than before them (the suite
 ## waits on workers, browsers and the database much of its time); each part's output is printed whole
