@@ -24,8 +24,7 @@ from rules import strategic_log as purposes
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import NAVY_NAMES, Ruleset
 from rules.ship_guns import NOMINAL_GUNS
-from rules.siege import SiegeState
-from rules.siege_table import siege_state_from_json
+from rules.siege import SiegeState, siege_state_from_json
 from rules.strategic_log import StrategicDie, StrategicLog
 from rules.tabletop import fire_combat, forts, tides, wind
 from rules.tabletop.printable import PrintableTable
