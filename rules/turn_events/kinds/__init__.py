@@ -1,4 +1,4 @@
-"""Every kind of turn-report event, one small frozen dataclass each (see the package docstring).
+"""Every kind of turn-report event, one small frozen dataclass each (see :mod:`rules.turn_events`).
 
 One name per concept across all kinds: ``port_key``/``port_name``, ``zone_key``/``zone_name``,
 ``place_key``/``place_name`` (a zone or a port), ``fleet_id``/``fleet_name``, ``ship_id``/``ship_name``,
