@@ -77,7 +77,7 @@ CLASS_ELEMENTS: Final = {
 
 
 def element_for_class(ship_class: str) -> Element:
-    """The grounding element of a campaign ship class (house mapping, see the module docstring)."""
+    """The grounding element of a campaign ship class (house mapping, see :mod:`rules.tabletop.tides`)."""
     try:
         return CLASS_ELEMENTS[ship_class]
     except KeyError:
