@@ -22,8 +22,7 @@ from battles.tabletop.sections import (
 from ports.models import Port
 from rules.dice import SeededDice, derive_seed
 from rules.ruleset import Ruleset
-from rules.siege import SiegeState
-from rules.siege_table import siege_state_from_json
+from rules.siege import SiegeState, siege_state_from_json
 from rules.strategic_log import StrategicLog
 from rules.tabletop import tides
 from rules.tabletop.printable import PrintableTable

@@ -59,7 +59,7 @@ from campaign.turn.lifecycle import turn_table_resume
 from campaign.turn.storming import storming_result_check, storming_settle
 from fleets.models import Fleet
 from ports.models import LandUnit, Port, SeaZone
-from rules.siege_table import SiegeResultRefused
+from rules.siege import SiegeResultRefused
 
 __all__ = [
     "TableResultRefused",

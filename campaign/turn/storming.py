@@ -32,8 +32,15 @@ from campaign.models import Nation, Turn, TurnPhase
 from campaign.turn.context import PhaseContext
 from ports.models import Port
 from ports.services import siege_result_apply
-from rules.siege import SiegeOutcome, SiegeResult, SiegeState, siege_roll
-from rules.siege_table import siege_state_from_json, siege_state_json, siege_table_result
+from rules.siege import (
+    SiegeOutcome,
+    SiegeResult,
+    SiegeState,
+    siege_roll,
+    siege_state_from_json,
+    siege_state_json,
+    siege_table_result,
+)
 from rules.turn_events import PortNoted, SiegeDice, SiegeRolled, counted
 
 #: The phase whose sieges a storming replaces.

@@ -6,8 +6,15 @@ from __future__ import annotations
 import pytest
 
 from rules.ruleset import DEFAULT_RULESET as R
-from rules.siege import SiegeOutcome, SiegeState, SiegeUnit
-from rules.siege_table import SiegeResultRefused, siege_state_from_json, siege_state_json, siege_table_result
+from rules.siege import (
+    SiegeOutcome,
+    SiegeResultRefused,
+    SiegeState,
+    SiegeUnit,
+    siege_state_from_json,
+    siege_state_json,
+    siege_table_result,
+)
 
 STATE = SiegeState(
     port="cadiz",

@@ -27,7 +27,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.ruleset import Ruleset
-from rules.siege import SiegeOutcome, SiegeResult, SiegeState, SiegeUnit, captor_of, garrison_strength, unit_to_lose
+from rules.siege.roll import (
+    SiegeOutcome,
+    SiegeResult,
+    SiegeState,
+    SiegeUnit,
+    captor_of,
+    garrison_strength,
+    unit_to_lose,
+)
 
 
 class SiegeResultRefused(ValueError):

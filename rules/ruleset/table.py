@@ -1,6 +1,6 @@
 """The house options of battles fought on the table (issue 15), as rows of :class:`rules.ruleset.Setting`
 (key, default, lowest, highest, help): they belong to the table's flow and packs, not to the campaign's
-rules, and the ruleset's module lists them from here in their place under §4."""
+rules, and :mod:`rules.ruleset.settings` lists them from here in their place under §4."""
 
 from __future__ import annotations
 
