@@ -14,6 +14,7 @@ Where things are:
   (the quota check: ``checks/building_and_ships.py``).
 * ``validator.py`` — one body or a whole list, checked in listed order.
 * ``services.py`` — ``order_add``, ``order_update``, ``order_withdraw``, ``orders_replace``.
+* ``turn_lock.py`` — the open turn a change works on, locked, and the list-version check.
 * ``selectors.py`` — a turn's orders and the EP they commit.
 * ``describe.py`` — orders in words.
 * ``choices.py``, ``forms/``, ``views.py`` — the order page.
