@@ -202,7 +202,7 @@ def revert(run: CampaignSoak) -> None:
 def refight(run: CampaignSoak) -> None:
     """The GM re-fights a battle of the latest resolved turn with a new seed (``refight_battle``)."""
     from campaign.models import Campaign
-    from campaign.repair.services import refightable_battles
+    from campaign.repair.refight import refightable_battles
 
     battles = refightable_battles(Campaign.objects.get(pk=run.campaign_id))
     if not battles or open_number(run) is None:

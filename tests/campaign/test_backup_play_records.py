@@ -30,7 +30,7 @@ from campaign.backup import BackupError, campaign_export, campaign_import
 from campaign.dispatches.moderation import nation_mute, nation_unmute
 from campaign.dispatches.services import conversation_start, dispatches_mark_read
 from campaign.models import Campaign, Dispatch, DispatchCopy, DispatchMute, Nation, Turn
-from campaign.repair.services import battle_refight
+from campaign.repair.refight import battle_refight
 from campaign.schemas.checks import _accepted, _validator
 from campaign.tabletop import table_mark, table_result_approve, table_result_enter
 from campaign.tasks import turn_resolve

@@ -17,7 +17,9 @@ from battles.models import Battle
 from campaign.audit_models import AuditEntry
 from campaign.backup import campaign_export
 from campaign.models import CampaignRevert, LedgerEntry, Nation, Turn, TurnReport
-from campaign.repair.services import battle_refight, campaign_revert, turn_rerun
+from campaign.repair.refight import battle_refight
+from campaign.repair.rerun import turn_rerun
+from campaign.repair.services import campaign_revert
 from campaign.tasks import turn_resolve
 from campaign.turn.lifecycle import turn_claim
 from fleets.models import Ship

@@ -29,7 +29,9 @@ from campaign.models import (
     TurnPhase,
     TurnReport,
 )
-from campaign.repair.services import RepairError, battle_refight, campaign_revert, turn_rerun
+from campaign.repair.refight import battle_refight
+from campaign.repair.rerun import turn_rerun
+from campaign.repair.services import RepairError, campaign_revert
 from fleets.models import Ship
 from tests.factories import CampaignFactory
 from tests.repair.worlds import sallies_with_snapshot, state_of, with_players
