@@ -127,7 +127,7 @@ def _current_turn(latest: Turn | None) -> CurrentTurn | None:
     )
 
 
-def _campaign_for_viewer(*, user: User, slug: str) -> tuple[Turn | None, Campaign, bool, list[list[Any]]]:
+def _campaign_for_viewer(*, user: AbstractBaseUser, slug: str) -> tuple[Turn | None, Campaign, bool, list[list[Any]]]:
     """The campaign ``slug`` with its latest turn, whether ``user`` is its co-GM and its relations, read
     in one query (two without a turn yet); Http404 when there is no such campaign. Apart from
     :func:`viewer_for_player` so its checks read on their own."""
