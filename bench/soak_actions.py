@@ -201,7 +201,7 @@ def revert(run: CampaignSoak) -> None:
 
 def refight(run: CampaignSoak) -> None:
     """The GM re-fights a battle of the latest resolved turn with a new seed (``refight_battle``)."""
-    from campaign.gm.repair.services import refightable_battles
+    from campaign.gm.repair.refight import refightable_battles
     from campaign.models import Campaign
 
     battles = refightable_battles(Campaign.objects.get(pk=run.campaign_id))

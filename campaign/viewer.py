@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -126,15 +127,10 @@ def _current_turn(latest: Turn | None) -> CurrentTurn | None:
     )
 
 
-def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) -> Viewer:
-    """Who may look at campaign ``slug`` through which nation's eyes (two queries).
-
-    Raises Http404 for a campaign the user has no part in (or that does not exist) and for an
-    unknown nation code; PermissionDenied when a player asks for another nation than their own.
-    A GM without a nation of their own looks through the first nation in code order.
-    """
-    if not user.is_authenticated:
-        raise Http404("No such campaign.")
+def _campaign_for_viewer(*, user: AbstractBaseUser, slug: str) -> tuple[Turn | None, Campaign, bool, list[list[Any]]]:
+    """The campaign ``slug`` with its latest turn, whether ``user`` is its co-GM and its relations, read
+    in one query (two without a turn yet); Http404 when there is no such campaign. Apart from
+    :func:`viewer_for_player` so its checks read on their own."""
     latest = (
         Turn.objects.select_related("campaign")
         .defer("snapshot", "dice_log")  # large JSON blobs no page header needs
@@ -147,18 +143,22 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         .first()
     )
     if latest is not None:
-        campaign, co_gm, relation_rows = latest.campaign, bool(latest.viewer_co_gm), latest.relation_rows
-    else:
-        found = (
-            Campaign.objects.annotate(
-                viewer_co_gm=co_gm_of(int(user.pk)), relation_rows=relations_of(Campaign._meta.db_table, "id")
-            )
-            .filter(slug=slug)
-            .first()
+        return latest, latest.campaign, bool(latest.viewer_co_gm), latest.relation_rows
+    found = (
+        Campaign.objects.annotate(
+            viewer_co_gm=co_gm_of(int(user.pk)), relation_rows=relations_of(Campaign._meta.db_table, "id")
         )
-        if found is None:
-            raise Http404("No such campaign.")
-        campaign, co_gm, relation_rows = found, bool(found.viewer_co_gm), found.relation_rows
+        .filter(slug=slug)
+        .first()
+    )
+    if found is None:
+        raise Http404("No such campaign.")
+    return None, found, bool(found.viewer_co_gm), found.relation_rows
+
+
+def _nations_for_viewer(campaign: Campaign, latest: Turn | None) -> list[Nation]:
+    """The campaign's nations in code order, each with what the page header shows of it for the latest
+    turn (ready, ready cleared, orders given) and its unread dispatches, in one query."""
     ready = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready=True)
     ready_cleared = NationTurn.objects.filter(turn=latest, nation=OuterRef("pk"), ready_cleared=True)
     # Orders given by the deadline (or at all, before it): the header says whose the turn waits for.
@@ -176,7 +176,7 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         .annotate(n=Func(function="COUNT", template="COUNT(*)", output_field=IntegerField()))
         .values("n")
     )
-    nations: list[Nation] = list(
+    return list(
         Nation.objects.filter(campaign=campaign)
         .annotate(
             ready=Exists(ready),
@@ -186,6 +186,19 @@ def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) 
         )
         .order_by("code")
     )
+
+
+def viewer_for_player(*, user: User, slug: str, nation_code: str | None = None) -> Viewer:
+    """Who may look at campaign ``slug`` through which nation's eyes (two queries).
+
+    Raises Http404 for a campaign the user has no part in (or that does not exist) and for an
+    unknown nation code; PermissionDenied when a player asks for another nation than their own.
+    A GM without a nation of their own looks through the first nation in code order.
+    """
+    if not user.is_authenticated:
+        raise Http404("No such campaign.")
+    latest, campaign, co_gm, relation_rows = _campaign_for_viewer(user=user, slug=slug)
+    nations = _nations_for_viewer(campaign, latest)
     role = campaign_role(user, campaign, nations=nations, co_gm=co_gm)
     is_gm, own = role.runs, role.nation
     if not role.takes_part:

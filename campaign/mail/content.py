@@ -139,6 +139,33 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
     }
     context["whats_next"] = _whats_next(delivery, open_turn, zone)
     event = MailEvent(delivery.event)
+    if event in _TURN_EVENTS:
+        told = _turn_event_context(delivery, event, zone)
+    else:
+        told = _other_event_context(delivery, event, zone)
+    if told is None:
+        return None
+    context.update(told)
+    return context
+
+
+#: The events of the turn's course and clock, told by :func:`_turn_event_context`.
+_TURN_EVENTS = frozenset(
+    {
+        MailEvent.TURN_RESOLVED,
+        MailEvent.MISSED_DEADLINE,
+        MailEvent.TURN_OPENED,
+        MailEvent.CLOCK_CHANGED,
+        MailEvent.DEADLINE_REMINDER,
+    }
+)
+
+
+def _turn_event_context(delivery: Delivery, event: MailEvent, zone: tzinfo) -> dict[str, Any] | None:
+    """What the mail of one of :data:`_TURN_EVENTS` adds to the context, or None when there is nothing
+    to tell any more; kept apart from :func:`context_for` so each event's part reads on its own."""
+    turn, slug = delivery.turn, delivery.campaign.slug
+    context: dict[str, Any] = {}
     if event == MailEvent.TURN_RESOLVED and turn is not None and delivery.nation is not None:
         report = report_for_nation(delivery.nation, number=turn.number)
         if report is None:
@@ -166,7 +193,15 @@ def context_for(delivery: Delivery) -> dict[str, Any] | None:
         hours = max(1, round((turn.deadline - timezone.now()).total_seconds() / 3600))
         context["deadline"] = local(turn.deadline, zone)
         context["hours_left"] = f"{hours} hour{'s' if hours != 1 else ''}"
-    elif event == MailEvent.ANNOUNCEMENT:
+    return context
+
+
+def _other_event_context(delivery: Delivery, event: MailEvent, zone: tzinfo) -> dict[str, Any] | None:
+    """What the mail of any event but :data:`_TURN_EVENTS` adds to the context, or None when there is
+    nothing to tell any more; kept apart from :func:`context_for` so each event's part reads on its own."""
+    campaign, turn, slug = delivery.campaign, delivery.turn, delivery.campaign.slug
+    context: dict[str, Any] = {}
+    if event == MailEvent.ANNOUNCEMENT:
         context["announcement"] = Announcement.objects.filter(pk=delivery.data.get("announcement")).first()
         if context["announcement"] is None:
             return None

@@ -23,8 +23,9 @@ from django.db.models import Count
 from django.http import Http404
 
 from campaign.models import Campaign, Nation, Order, Relation, Turn
-from campaign.orders.board import Board, max_steps, repair_check
+from campaign.orders.board import Board, max_steps
 from campaign.orders.errors import CheckFailed, RefusalCode
+from campaign.orders.in_port import repair_check
 from campaign.orders.schema import DIPLOMACY_FROM, RAISE_COST_KEY
 from campaign.orders.selectors import orders_committed_ep, orders_for_turn
 from campaign.viewer import Viewer, viewer_for_player
@@ -224,7 +225,7 @@ class OrderChoices:
 
     def repair_refusal(self, ship: Ship, place: FleetPlace) -> str | None:
         """Why ``ship`` cannot be repaired now (:data:`NOT_DAMAGED` when it has nothing to repair), or
-        None when it can: the repair order's own check (:func:`campaign.orders.board.repair_check`)."""
+        None when it can: the repair order's own check (:func:`campaign.orders.in_port.repair_check`)."""
         try:
             repair_check(nation=self.nation, ship=ship, port=place.port, turn=self.turn.number)
         except CheckFailed as refused:

@@ -24,12 +24,11 @@ from campaign.models.audit import AuditAction
 from campaign.orders.context import OrderContext
 from campaign.orders.deadline import LateEntry, deadline_gate
 from campaign.orders.describe import order_in_words_checked
-from campaign.orders.errors import ListChanged, OrderRefused, OrdersRefused, RefusalCode, TurnClosed
+from campaign.orders.errors import OrderRefused, OrdersRefused, RefusalCode
 from campaign.orders.schema import json_type
-from campaign.orders.selectors import order_bodies_for_turn, order_list_version, orders_for_turn
+from campaign.orders.selectors import order_bodies_for_turn, orders_for_turn
+from campaign.orders.turn_lock import list_unchanged, turn_locked
 from campaign.orders.validator import CleanOrder, order_check, orders_check, orders_validate
-
-_CLOSED = RefusalCode.TURN_CLOSED
 
 #: Who changes a nation's orders: the signed-in user (its player, or a GM acting in its name), the
 #: command line (``submit_orders``), or ``None`` when the caller is the nation's own player by
@@ -73,71 +72,14 @@ def _late_fields(late: LateEntry | None) -> dict[str, str]:
     return {"late_by": late.by, "late_reason": late.reason} if late is not None else {"late_by": "", "late_reason": ""}
 
 
-#: The fields of the locked turn and its campaign an order change reads (the turn's number, year and
-#: status, the campaign's name, status and settings — its ruleset); any other is read if asked for.
-_TURN_FIELDS = (
-    "campaign",
-    "number",
-    "year",
-    "season",
-    "status",
-    "deadline",
-    "campaign__name",
-    "campaign__slug",
-    "campaign__status",
-    "campaign__settings",
-    "campaign__nmr_policy",
-    "campaign__year",
-    "campaign__season",
-    "campaign__turn_number",
-)
-
-
-def _turn_locked(*, campaign_id: int, turn_id: int | None = None, named: int | None = None) -> Turn:
-    """The open turn, locked until the end of the transaction (a claim waits for us, we for it), with
-    its campaign read in the same query (only the turn row is locked); the order context reads the
-    campaign from it rather than again.
-
-    ``named``: the turn the writer read (a form's hidden ``turn``, the API's ``"turn"`` or ETag). A
-    page kept open over a resolution names a turn that is no longer open: :class:`TurnClosed`, so
-    the write never lands in the next turn (issue 26)."""
-    # Only what an order change reads of the two rows (the snapshot and dice log are large JSON blobs):
-    # building the query for every column of both was most of the cost of this read, done per change.
-    turns = (
-        Turn.objects.select_for_update(of=("self",))
-        .select_related("campaign")
-        .only(*_TURN_FIELDS)
-        .filter(campaign_id=campaign_id)
-    )
-    # Unordered: a pk matches one row, and a campaign has at most one unresolved turn (a constraint);
-    # Meta's ordering by "campaign" would join it to sort by its name.
-    turns = turns.filter(pk=turn_id) if turn_id is not None else turns.filter(status=Turn.Status.OPEN)
-    turn = next(iter(turns.order_by()[:1]), None)
-    campaign = turn.campaign if turn is not None else Campaign.objects.get(pk=campaign_id)
-    if campaign.status == Campaign.Status.ENDED:
-        raise OrderRefused(f"{campaign.name} has ended; orders are closed.", code=_CLOSED)
-    if named is not None and (turn is None or turn.status != Turn.Status.OPEN or turn.number != named):
-        open_number = (
-            Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.OPEN)
-            .values_list("number", flat=True)
-            .first()
-        )
-        raise TurnClosed(asked=named, open_turn=open_number)
-    if turn is not None and turn.status == Turn.Status.OPEN:
-        return turn
-    if turn is not None and turn.status == Turn.Status.RESOLVED:
-        raise OrderRefused(f"Turn {turn.number} has been resolved; its orders are closed.", code=_CLOSED)
-    if turn is not None or Turn.objects.filter(campaign_id=campaign_id, status=Turn.Status.RESOLVING).exists():
-        raise OrderRefused("The turn is being resolved; orders are closed.", code=_CLOSED)
-    raise OrderRefused(f"{campaign.name} has no open turn; orders are closed.", code=_CLOSED)
-
-
-def _list_unchanged(*, nation: Nation, turn: Turn, version: str | None) -> None:
-    """With ``version`` (the list version the writer read, from the API's If-Match), refuse a change
-    of a list that changed meanwhile; checked under the turn lock, so of two writers racing with the
-    same version one wins and the other is refused."""
-    if version is not None and order_list_version(nation_id=nation.pk, turn_id=turn.pk) != version:
-        raise ListChanged()
+def _change_gate(
+    *, turn: Turn, nation: Nation, actor: Actor, version: str | None, late_reason: str = "", entering: bool = True
+) -> LateEntry | None:
+    """The checks every change of the list makes once its turn is locked, in this order: the deadline
+    (:func:`deadline_gate`; returns the late mark), then the list's ``version`` (:func:`list_unchanged`)."""
+    late = deadline_gate(turn=turn, nation=nation, actor=actor, late_reason=late_reason, entering=entering)
+    list_unchanged(nation=nation, turn=turn, version=version)
+    return late
 
 
 def _mark_submitted(*, nation: Nation, turn: Turn) -> None:
@@ -186,9 +128,8 @@ def order_add(
     (refused with :class:`ListChanged` if the list changed since); either may be None (not named).
     After the deadline only a GM changes a missing nation's list (:func:`deadline_gate`), and an order
     the GM enters then needs ``late_reason``."""
-    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
-    late = deadline_gate(turn=turn, nation=nation, actor=actor, late_reason=late_reason)
-    _list_unchanged(nation=nation, turn=turn, version=version)
+    turn = turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    late = _change_gate(turn=turn, nation=nation, actor=actor, version=version, late_reason=late_reason)
     existing = order_bodies_for_turn(nation_id=nation.pk, turn_id=turn.pk)
     ctx = OrderContext(nation=nation, turn=turn)
     for _, listed in existing:
@@ -266,10 +207,9 @@ def order_update(
     late_reason: str = "",
 ) -> Order:
     """Replace an order's body (its kind may change); it keeps its place in the list."""
-    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
+    turn = turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
-    late = deadline_gate(turn=turn, nation=nation, actor=actor, late_reason=late_reason)
-    _list_unchanged(nation=nation, turn=turn, version=version)
+    late = _change_gate(turn=turn, nation=nation, actor=actor, version=version, late_reason=late_reason)
     before = list(orders_for_turn(nation=nation, turn=turn))
     if order.pk not in {o.pk for o in before}:
         raise OrderRefused(f"Order {order.position} no longer exists; it was withdrawn.", code=RefusalCode.ORDER_GONE)
@@ -306,10 +246,9 @@ def order_withdraw(
     *, order: Order, actor: Actor = None, named_turn: int | None = None, version: str | None = None
 ) -> None:
     """Withdraw an order; the orders after it move up one place (positions stay 1, 2, 3…)."""
-    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
+    turn = turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
-    deadline_gate(turn=turn, nation=nation, actor=actor, entering=False)
-    _list_unchanged(nation=nation, turn=turn, version=version)
+    _change_gate(turn=turn, nation=nation, actor=actor, version=version, entering=False)
     before = list(orders_for_turn(nation=nation, turn=turn))
     if order.pk not in {o.pk for o in before}:
         raise OrderRefused(
@@ -367,9 +306,8 @@ def orders_reorder(
     refused (:data:`RefusalCode.BREAKS_ANOTHER_ORDER`) and nothing moves. Returns the orders in
     their new order.
     """
-    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
-    deadline_gate(turn=turn, nation=nation, actor=actor, entering=False)
-    _list_unchanged(nation=nation, turn=turn, version=version)
+    turn = turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    _change_gate(turn=turn, nation=nation, actor=actor, version=version, entering=False)
     before = list(orders_for_turn(nation=nation, turn=turn))
     by_id = {o.pk: o for o in before}
     ids = list(order_ids)
@@ -399,7 +337,7 @@ def orders_reorder(
 def order_move(*, order: Order, by: int, actor: Actor = None, named_turn: int | None = None) -> Order:
     """Move ``order`` ``by`` places in its nation's list (−1: up, one place earlier; +1: down), the
     orders between shifting to make room; see :func:`orders_reorder` for what is checked."""
-    turn = _turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
+    turn = turn_locked(campaign_id=order.campaign_id, turn_id=order.turn_id, named=named_turn)
     nation = Nation.objects.get(pk=order.nation_id)
     before = list(orders_for_turn(nation=nation, turn=turn))
     ids = [o.pk for o in before]
@@ -433,9 +371,8 @@ def _replacement_checked(
             f"The orders must be a JSON list of order objects, not {json_type(bodies)}.",
             code=RefusalCode.NOT_A_LIST,
         )
-    turn = _turn_locked(campaign_id=nation.campaign_id, named=named_turn)
-    late = deadline_gate(turn=turn, nation=nation, actor=actor, late_reason=late_reason)
-    _list_unchanged(nation=nation, turn=turn, version=version)
+    turn = turn_locked(campaign_id=nation.campaign_id, named=named_turn)
+    late = _change_gate(turn=turn, nation=nation, actor=actor, version=version, late_reason=late_reason)
     cleans, refusals = orders_validate(nation=nation, turn=turn, bodies=bodies)
     refused = [r for r in refusals if r is not None]
     if refused:

@@ -160,34 +160,61 @@ def _landings(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, n
                 ctx, order, f"{port.name} belongs to {port.owner.name}, a neutral: landing refused (§7)", "neutral_port"
             )
             continue
-        transports = list(
-            fleet.ships.filter(ship_class="transport", cargo__isnull=False, condition__in=Ship.AFLOAT)
-            .select_related("cargo")
-            .order_by("line_position", "id")[:units_wanted]
+        _units_landed(
+            ctx,
+            order,
+            fleet=fleet,
+            port=port,
+            units_wanted=units_wanted,
+            state=state,
+            role=role,
+            diplomacy=diplomacy,
+            nations=nations,
         )
-        if not transports:
-            order_skip(ctx, order, f"{fleet.name} has no land unit aboard", "not_enough_units")
-            continue
-        units = [t.cargo for t in transports if t.cargo is not None]
-        Ship.objects.filter(pk__in=[t.pk for t in transports]).update(cargo=None)
-        land_units_land(units=units, port=port, state=state)
-        short = f" (only {len(units)} aboard)" if len(units) < units_wanted else ""
-        order_done(ctx, order, f"{counted(len(units), 'land unit')} landed at {port.name}{short}")
-        ctx.report(
-            [order.nation.code],
-            UnitsLanded(
-                text=f"{fleet.name} landed {counted(len(units), 'land unit')} at {port.name}, {role}{short}.",
-                fleet_id=fleet.pk,
-                fleet_name=fleet.name,
-                port_key=port.key,
-                port_name=port.name,
-                unit_ids=tuple(u.pk for u in units),
-            ),
-        )
-        if state == LandUnit.State.ASHORE and diplomacy.at_war(nation_id, port.owner_id):
-            text = f"{order.nation.name} landed {counted(len(units), 'land unit')} before {port.name}."
-            noted = PortNoted(text=text, port_key=port.key, port_name=port.name, code="landing")
-            ctx.report([nations[port.owner_id].code], noted)
+
+
+def _units_landed(
+    ctx: PhaseContext,
+    order: Order,
+    *,
+    fleet: Fleet,
+    port: Port,
+    units_wanted: int,
+    state: str,
+    role: str,
+    diplomacy: Diplomacy,
+    nations: dict[int, Nation],
+) -> None:
+    """One landing order the checks of :func:`_landings` let through: its transports unload up to
+    ``units_wanted`` units at ``port`` as ``state``, reported; kept apart so the checks read on their own."""
+    transports = list(
+        fleet.ships.filter(ship_class="transport", cargo__isnull=False, condition__in=Ship.AFLOAT)
+        .select_related("cargo")
+        .order_by("line_position", "id")[:units_wanted]
+    )
+    if not transports:
+        order_skip(ctx, order, f"{fleet.name} has no land unit aboard", "not_enough_units")
+        return
+    units = [t.cargo for t in transports if t.cargo is not None]
+    Ship.objects.filter(pk__in=[t.pk for t in transports]).update(cargo=None)
+    land_units_land(units=units, port=port, state=state)
+    short = f" (only {len(units)} aboard)" if len(units) < units_wanted else ""
+    order_done(ctx, order, f"{counted(len(units), 'land unit')} landed at {port.name}{short}")
+    ctx.report(
+        [order.nation.code],
+        UnitsLanded(
+            text=f"{fleet.name} landed {counted(len(units), 'land unit')} at {port.name}, {role}{short}.",
+            fleet_id=fleet.pk,
+            fleet_name=fleet.name,
+            port_key=port.key,
+            port_name=port.name,
+            unit_ids=tuple(u.pk for u in units),
+        ),
+    )
+    if state == LandUnit.State.ASHORE and diplomacy.at_war(order.nation_id, port.owner_id):
+        text = f"{order.nation.name} landed {counted(len(units), 'land unit')} before {port.name}."
+        noted = PortNoted(text=text, port_key=port.key, port_name=port.name, code="landing")
+        ctx.report([nations[port.owner_id].code], noted)
 
 
 def _sieges(ctx: PhaseContext, ports: dict[str, Port], diplomacy: Diplomacy, nations: dict[int, Nation]) -> None:

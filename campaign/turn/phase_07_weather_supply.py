@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from campaign.models import Nation
-from campaign.orders.board import upkeep_unpaid_lately
+from campaign.orders.in_port import upkeep_unpaid_lately
 from campaign.selectors import Diplomacy, diplomacy_for_campaign
 from campaign.turn.context import PhaseContext
 from fleets.models import Blockade, Fleet, Ship

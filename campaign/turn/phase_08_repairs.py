@@ -26,7 +26,7 @@ How the phase keeps what the rules ask it to remember:
   orders run.
 
 Whether a ship can be repaired is decided by the repair order's own check,
-:func:`campaign.orders.board.repair_check`, called here against the state at resolution (this
+:func:`campaign.orders.in_port.repair_check`, called here against the state at resolution (this
 turn's blockades and the supply phase 7 decided), so a repair skipped here gives the reason the
 order page gives when it refuses the same repair. Blockades count from this turn's blockades that
 a storm did not lift (§4: a storm "lifts it for supply, repairs and income"),
@@ -40,8 +40,8 @@ from typing import Any
 from django.db.models import Q
 
 from campaign.models import LedgerEntry, Nation, Order
-from campaign.orders.board import ordinary_check, repair_check
 from campaign.orders.errors import CheckFailed, RefusalCode
+from campaign.orders.in_port import ordinary_check, repair_check
 from campaign.selectors import diplomacy_for_campaign
 from campaign.services import TreasuryError, ledger_post
 from campaign.turn.context import PhaseContext
@@ -68,7 +68,7 @@ def repairs_phase(ctx: PhaseContext) -> None:
 
 def _repair_refusal(ctx: PhaseContext, blockades: Blockades, ship: Ship, nation: Nation) -> CheckFailed | None:
     """Why ``ship`` cannot be repaired now, or None: the repair order's own check
-    (:func:`campaign.orders.board.repair_check`) against the state at resolution."""
+    (:func:`campaign.orders.in_port.repair_check`) against the state at resolution."""
     fleet = ship.fleet
     port = fleet.port if fleet is not None else None
     try:
@@ -218,7 +218,7 @@ def _repairs_run(ctx: PhaseContext, blockades: Blockades, nations: dict[int, Nat
 
 def _ordinary_orders(ctx: PhaseContext) -> None:
     """§2: "lay up" and "recommission" orders "for a ship in an own port take effect in phase 8",
-    checked by the order's own check (:func:`campaign.orders.board.ordinary_check`) as the ship is now."""
+    checked by the order's own check (:func:`campaign.orders.in_port.ordinary_check`) as the ship is now."""
 
     orders = orders_pending(ctx, (Order.Kind.LAY_UP, Order.Kind.RECOMMISSION))
     ships = _ships({o.body["ship"] for o in orders if isinstance(o.body.get("ship"), int)})

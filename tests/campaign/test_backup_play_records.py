@@ -30,7 +30,7 @@ from campaign.backup.document import BackupError, campaign_export, campaign_impo
 from campaign.backup.schemas.checks import _accepted, _validator
 from campaign.dispatches.moderation import nation_mute, nation_unmute
 from campaign.dispatches.services import conversation_start, dispatches_mark_read
-from campaign.gm.repair.services import battle_refight
+from campaign.gm.repair.refight import battle_refight
 from campaign.models import Campaign, Dispatch, DispatchCopy, DispatchMute, Nation, Turn
 from campaign.tabletop.services import table_mark, table_result_approve, table_result_enter
 from campaign.tasks import turn_resolve

@@ -15,7 +15,9 @@ from django.utils import timezone
 
 from battles.models import Battle
 from campaign.backup.document import campaign_export
-from campaign.gm.repair.services import battle_refight, campaign_revert, turn_rerun
+from campaign.gm.repair.refight import battle_refight
+from campaign.gm.repair.rerun import turn_rerun
+from campaign.gm.repair.services import campaign_revert
 from campaign.models import CampaignRevert, LedgerEntry, Nation, Turn, TurnReport
 from campaign.models.audit import AuditEntry
 from campaign.tasks import turn_resolve

@@ -15,7 +15,9 @@ from django.utils import timezone
 
 from battles.models import Battle, Engagement
 from campaign.backup.document import campaign_export
-from campaign.gm.repair.services import RepairError, battle_refight, campaign_revert, turn_rerun
+from campaign.gm.repair.refight import battle_refight
+from campaign.gm.repair.rerun import turn_rerun
+from campaign.gm.repair.services import RepairError, campaign_revert
 from campaign.mail.messages import message_for
 from campaign.models import (
     CampaignRevert,

@@ -1,7 +1,7 @@
 """The GM's repair pages in the admin (issue 11): revert a campaign to the start of a turn, re-run the
 open turn, re-fight a battle — each a form with a required reason, a confirmation page saying what will
-be set aside, then one call of its service (campaign.gm.repair.services) — and the archive of reverts,
-where the GM reads the turns, battles, reports and ledger lines a revert took off the record.
+be set aside, then one call of its service (campaign.gm.repair.services, .rerun, .refight) — and the
+archive of reverts, where the GM reads the turns, battles, reports and ledger lines a revert took off the record.
 
 :class:`RepairAdminMixin` gives the campaign's admin these pages; :class:`CampaignRevertAdmin` is the
 archive's (read-only, scoped to the campaigns the user runs).
@@ -20,17 +20,15 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from campaign.gm.repair.refight import battle_label, battle_refight, refightable_battles
+from campaign.gm.repair.rerun import turn_rerun
 from campaign.gm.repair.services import (
     MAX_SEED,
     RepairError,
     archived_words,
-    battle_label,
-    battle_refight,
     campaign_repair_closed,
     campaign_revert,
-    refightable_battles,
     revert_preview,
-    turn_rerun,
 )
 from campaign.models import Campaign, CampaignRevert, Delivery, MailEvent, Order, Turn
 from campaign.permissions import CampaignScopedAdmin

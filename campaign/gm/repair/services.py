@@ -6,25 +6,25 @@ one battle. Each is one service, used by the admin's pages and by a management c
   :class:`~campaign.models.CampaignRevert` (the GM reads them in the admin; players, the API and the
   exports no longer see them); turn N is open again, its orders back as they stood at its deadline
   (outcomes cleared, readiness asked again), with a new deadline; the players are mailed.
-* :func:`turn_rerun` — the open turn resolved now through the workers, with the campaign's seed (the
-  same orders and seed give the same result) or with a new seed and a reason.
-* :func:`battle_refight` — one battle of the latest resolved turn fought again with a new seed: the
-  campaign is reverted to that turn's start and the turn resolved again with only that battle's dice
-  re-seeded, so everything after it (pursuits, sieges, supply, income, reports) follows the new result
-  and no EP, ship or report is counted twice.
+* :func:`~campaign.gm.repair.rerun.turn_rerun` (:mod:`campaign.gm.repair.rerun`) — the open turn resolved
+  now through the workers, with the campaign's seed (the same orders and seed give the same result)
+  or with a new seed and a reason.
+* :func:`~campaign.gm.repair.refight.battle_refight` (:mod:`campaign.gm.repair.refight`) — one battle of the
+  latest resolved turn fought again with a new seed: the campaign is reverted to that turn's start and
+  the turn resolved again with only that battle's dice re-seeded, so everything after it (pursuits,
+  sieges, supply, income, reports) follows the new result and no EP, ship or report is counted twice.
 
-Every bad input raises :class:`RepairError` naming what was wrong and what is allowed, before anything
-is written; everything else happens in one transaction with the campaign locked.
+This module holds the revert and the checks the three share. Every bad input raises
+:class:`RepairError` naming what was wrong and what is allowed, before anything is written;
+everything else happens in one transaction with the campaign locked.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from celery import signature
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
@@ -46,21 +46,11 @@ from campaign.models import (
 )
 from campaign.models.audit import AuditAction
 from campaign.outbox.mail import campaign_reverted_record
-from campaign.plumbing.queueing import send_after_commit
-from campaign.turn.lifecycle import TURN_RESOLVE_TASK, turn_claim
 from rules.calendar import deadline_after
-from rules.dice import reseed_key
 
 #: Seeds are stored in a signed 64-bit column and must not be negative (Campaign's constraint).
 MAX_SEED = 2**63 - 1
 
-#: The phases whose fights a GM can re-seed: phase 4's engagements, phase 5's port actions.
-_PHASE_OF_KIND = {
-    Battle.Kind.FLEET_ACTION: 4,
-    Battle.Kind.RUNNING_THE_GUNS: 5,
-    Battle.Kind.GARRISON_GUNS: 5,
-    Battle.Kind.FIRESHIPS: 5,
-}
 
 Actor = AbstractBaseUser | AnonymousUser | None
 
@@ -74,23 +64,6 @@ class RevertResult:
     revert: CampaignRevert
     turn: Turn
     archived: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RerunResult:
-    turn: Turn
-    seed: int
-    seed_before: int
-
-
-@dataclass(frozen=True)
-class RefightResult:
-    revert: CampaignRevert
-    turn: Turn
-    battle_id: int
-    battle_label: str
-    seed: int
-    seed_before: int | None
 
 
 # --- checks shared by the three ------------------------------------------------------------------
@@ -122,7 +95,7 @@ def campaign_repair_closed(campaign: Campaign) -> str | None:
     return None
 
 
-def _locked(campaign: Campaign) -> tuple[Campaign, Turn | None]:
+def campaign_locked(campaign: Campaign) -> tuple[Campaign, Turn | None]:
     """The campaign row and its unresolved turn, locked (the beat sweep skips a locked turn); refused
     while a turn is resolving or when the campaign has ended or not started."""
     locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -161,8 +134,8 @@ def campaign_revert(
     cleaned = reason_checked(reason)
     now = now or timezone.now()
     with transaction.atomic():
-        locked, _ = _locked(campaign)
-        result = _revert(locked, turn_number, cleaned, actor, now, kind=CampaignRevert.Kind.REVERT)
+        locked, _ = campaign_locked(campaign)
+        result = revert_locked(locked, turn_number, cleaned, actor, now, kind=CampaignRevert.Kind.REVERT)
         audit_record(
             campaign=locked,
             actor=actor,
@@ -176,7 +149,7 @@ def campaign_revert(
     return result
 
 
-def _revert(
+def revert_locked(
     campaign: Campaign,
     turn_number: int,
     reason: str,
@@ -193,7 +166,7 @@ def _revert(
         allowed = revertible_turns(campaign)
         raise RepairError(
             f"Turn {turn_number} is not an earlier turn of {campaign.name} (its open turn is {current}); "
-            f"it can be turned back to turn {_numbers(allowed)}."
+            f"it can be turned back to turn {numbers_listed(allowed)}."
             if allowed
             else f"{campaign.name} has no earlier turn to go back to (its open turn is {current})."
         )
@@ -202,7 +175,7 @@ def _revert(
         allowed = revertible_turns(campaign)
         raise RepairError(
             f"Turn {turn_number} of {campaign.name} has no snapshot of its opening state to go back to; "
-            + (f"turns with one: {_numbers(allowed)}." if allowed else "no earlier turn has one.")
+            + (f"turns with one: {numbers_listed(allowed)}." if allowed else "no earlier turn has one.")
         )
     snapshot = dict(target.snapshot)
     document = campaign_export(campaign=campaign, with_snapshots=False)
@@ -350,157 +323,9 @@ def _orders_reopened(turn: Turn, fleets: IdMap, ships: IdMap) -> None:
     Order.objects.bulk_update(orders, ["outcome", "outcome_note", "body", "fleet"])
 
 
-def _numbers(numbers: list[int]) -> str:
+def numbers_listed(numbers: list[int]) -> str:
     if not numbers:
         return "none"
     if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
         return f"{numbers[0]} to {numbers[-1]}"
     return ", ".join(str(n) for n in numbers[:-1]) + (" or " if len(numbers) > 1 else "") + str(numbers[-1])
-
-
-# --- re-run -------------------------------------------------------------------------------------
-
-
-def turn_rerun(
-    *, campaign: Campaign, reason: str = "", seed: int | None = None, actor: Actor, now: datetime | None = None
-) -> RerunResult:
-    """Resolve the open turn now through the workers (as at its deadline). With ``seed`` different from
-    the campaign's, the campaign takes that seed first — every die from this turn on changes — and a
-    reason is required. The turn is queued once the transaction commits."""
-    seed_checked(seed)
-    now = now or timezone.now()
-    with transaction.atomic():
-        locked, turn = _locked(campaign)
-        if turn is None:
-            raise RepairError(f"{locked.name} has no open turn to re-run.")
-        before = locked.seed
-        new_seed = before if seed is None else seed
-        cleaned = (reason or "").strip()
-        if new_seed != before:
-            cleaned = reason_checked(reason)
-            Campaign.objects.filter(pk=locked.pk).update(seed=new_seed)
-        elif len(cleaned) > REASON_MAX:
-            cleaned = reason_checked(reason)
-        if not turn_claim(turn_id=turn.pk, now=now):
-            raise RepairError(f"Turn {turn.number} of {locked.name} was claimed a moment ago; it is resolving.")
-        send_after_commit(signature(TURN_RESOLVE_TASK, args=(turn.pk,)))
-        same = new_seed == before
-        audit_record(
-            campaign=locked,
-            actor=actor,
-            action=AuditAction.TURN_RERUN,
-            summary=f"Turn {turn.number} of {locked.name} re-run "
-            + ("with the campaign's seed." if same else f"with a new seed ({before} → {new_seed})."),
-            before={"seed": before},
-            after={"seed": new_seed},
-            reason=cleaned,
-        )
-    campaign.refresh_from_db()
-    turn.refresh_from_db()
-    return RerunResult(turn=turn, seed=new_seed, seed_before=before)
-
-
-# --- re-fight -----------------------------------------------------------------------------------
-
-
-def battle_label(battle: Battle) -> str:
-    """A battle as people name it: "fleet action in the Bay of Biscay, turn 3 (battle 17)"."""
-    zone = battle.sea_zone.name
-    where = f"{battle.port.name} ({zone})" if battle.port is not None else zone
-    return f"{battle.get_kind_display().lower()} at {where}, turn {battle.turn.number} (battle {battle.pk})"
-
-
-def refightable_battles(campaign: Campaign) -> list[Battle]:
-    """The battles a GM can re-fight now: those of the latest resolved turn, while the next is open."""
-    return list(
-        Battle.objects.filter(campaign=campaign, turn__number=campaign.turn_number - 1)
-        .select_related("turn", "sea_zone", "port")
-        .defer("turn__snapshot", "turn__dice_log")  # labelled by the turn's number; the snapshot is megabytes
-        .order_by("pk")
-    )
-
-
-def battle_refight(
-    *,
-    campaign: Campaign,
-    battle_id: int,
-    reason: str,
-    seed: int | None = None,
-    actor: Actor,
-    now: datetime | None = None,
-) -> RefightResult:
-    """Fight battle ``battle_id`` again with ``seed`` (a random one if None): see the module's note.
-    Only a battle of the latest resolved turn, while the next turn is open; otherwise revert first."""
-    cleaned = reason_checked(reason)
-    seed_checked(seed)
-    now = now or timezone.now()
-    with transaction.atomic():
-        locked, open_now = _locked(campaign)
-        battle = Battle.objects.select_related("turn", "sea_zone", "port").filter(pk=battle_id).first()
-        if battle is None or battle.campaign_id != locked.pk:
-            ids = [b.pk for b in refightable_battles(locked)]
-            raise RepairError(
-                f"There is no battle {battle_id} in {locked.name}; "
-                + (f"battles that can be re-fought now: {_numbers(ids)}." if ids else "no battle can be re-fought now.")
-            )
-        label = battle_label(battle)
-        turn = battle.turn
-        if open_now is None or turn.number != open_now.number - 1:
-            raise RepairError(
-                f"The {label} was fought in turn {turn.number}, which is not the latest resolved turn"
-                + (f" (that is turn {open_now.number - 1})" if open_now is not None and open_now.number > 1 else "")
-                + f". Only a battle of the latest turn can be re-fought: revert {locked.name} to turn "
-                f"{turn.number} first, then re-run that turn with a new seed."
-            )
-        phase = _PHASE_OF_KIND.get(Battle.Kind(battle.kind))
-        if phase is None:
-            raise RepairError(f"A {battle.get_kind_display().lower()} cannot be re-fought.")
-        key = reseed_key(phase, battle.place, battle.sequence if phase == 4 else None)
-        new_seed = seed if seed is not None else secrets.randbelow(MAX_SEED)
-        if battle.seed is not None and new_seed == battle.seed:
-            raise RepairError(f"Seed {new_seed} is the one the battle was fought with; give another seed.")
-        result = _revert(
-            locked,
-            turn.number,
-            cleaned,
-            actor,
-            now,
-            kind=CampaignRevert.Kind.REFIGHT,
-            battle=label,
-            battle_seed=new_seed,
-        )
-        target = result.turn
-        target.reseeds = {**(target.reseeds or {}), key: new_seed}
-        target.save(update_fields=["reseeds"])
-        if not turn_claim(turn_id=target.pk, now=now):  # pragma: no cover - the turn is locked by us
-            raise RepairError(f"Turn {target.number} of {locked.name} could not be queued; nothing was changed.")
-        send_after_commit(signature(TURN_RESOLVE_TASK, args=(target.pk,)))
-        audit_record(
-            campaign=locked,
-            actor=actor,
-            action=AuditAction.BATTLE_REFOUGHT,
-            summary=f"The {label} is re-fought with seed {new_seed}; turn {turn.number} is resolved again.",
-            before={"battle": battle.pk, "seed": battle.seed, "winner": battle.winner},
-            after={"seed": new_seed, "revert": result.revert.pk, "archived": result.archived},
-            reason=cleaned,
-        )
-    campaign.refresh_from_db()
-    target.refresh_from_db()
-    return RefightResult(
-        revert=result.revert,
-        turn=target,
-        battle_id=battle_id,
-        battle_label=label,
-        seed=new_seed,
-        seed_before=battle.seed,
-    )
-
-
-def battle_refought(*, turn: Turn, result: RefightResult) -> Battle | None:
-    """The battle that took the re-fought one's place once its turn has resolved again (same place)."""
-    reseeded = result.turn.reseeds or {}
-    for battle in Battle.objects.filter(turn=turn).select_related("turn", "sea_zone", "port"):
-        phase = _PHASE_OF_KIND.get(Battle.Kind(battle.kind))
-        if phase is not None and reseed_key(phase, battle.place, battle.sequence if phase == 4 else None) in reseeded:
-            return battle
-    return None

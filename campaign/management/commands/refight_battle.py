@@ -1,6 +1,6 @@
 """``refight_battle SLUG BATTLE_ID --reason R [--seed K]``: fight one battle again (issue 11).
 
-The same service as the admin's "Re-fight a battle" page (campaign.gm.repair.services.battle_refight),
+The same service as the admin's "Re-fight a battle" page (campaign.gm.repair.refight.battle_refight),
 audited: the campaign goes back to the start of the battle's turn, which the workers resolve again
 with only that battle's dice re-seeded. The command waits for them and prints the new result.
 """
@@ -13,7 +13,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from battles.models import Battle
-from campaign.gm.repair.services import MAX_SEED, RepairError, battle_label, battle_refight, battle_refought
+from campaign.gm.repair.refight import battle_label, battle_refight, battle_refought
+from campaign.gm.repair.services import MAX_SEED, RepairError
 from campaign.management.refusals import Refused, storable_text, whole_number
 from campaign.management.waiting import wait_resolved, worker_listening
 from campaign.models import Campaign, Nation

@@ -1,6 +1,6 @@
 """``rerun_turn SLUG [--seed K --reason R]``: resolve the open turn again now, e.g. after a revert (issue 11).
 
-The same service as the admin's "Re-run the open turn" page (campaign.gm.repair.services.turn_rerun),
+The same service as the admin's "Re-run the open turn" page (campaign.gm.repair.rerun.turn_rerun),
 audited. The campaign's seed gives the same result for the same orders; a new seed needs a reason.
 """
 
@@ -11,7 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.gm.repair.services import MAX_SEED, RepairError, turn_rerun
+from campaign.gm.repair.rerun import turn_rerun
+from campaign.gm.repair.services import MAX_SEED, RepairError
 from campaign.management.refusals import Refused, storable_text, whole_number
 from campaign.management.waiting import wait_resolved, worker_listening
 from campaign.models import Campaign

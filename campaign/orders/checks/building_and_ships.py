@@ -3,10 +3,10 @@ recommission."""
 
 from __future__ import annotations
 
-from campaign.orders.board import ordinary_check, repair_check
 from campaign.orders.checks.result import Checked
 from campaign.orders.context import OrderContext, ShipAfloat
 from campaign.orders.errors import CheckFailed, OrderCheck, RefusalCode
+from campaign.orders.in_port import ordinary_check, repair_check
 from campaign.orders.schema import RAISE_COST_KEY, RAISE_UNITS, SHIP_ORDER_GROUP, Fields, checked_name
 from campaign.services import lay_down_port_check, raise_port_check
 from fleets.services import ShipNameError, ship_name_validate
