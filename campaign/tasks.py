@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import uuid
 
-from celery import chord, shared_task
+from celery import Task, chord, shared_task
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from battles.engagements import BATTLE_PHASE, engagement_zones_to_dispatch, zone_batches
 from battles.tasks import battle_resolve
-from campaign.mail.sending import deliveries_send, digests_send
+from campaign.mail.sending import SendRun, deliveries_send, digests_send
 from campaign.models import Turn
 from campaign.outbox.mail import (
     MAIL_SEND_TASK,
@@ -49,6 +49,7 @@ from campaign.turn.lifecycle import (
     turns_table_due,
 )
 from campaign.turn.runner import phase_run, phase_waits, phases_remaining
+from campaign.webhooks.sending import PostRun
 from campaign.webhooks.sending import webhook_deliveries_send as webhook_deliveries_post
 
 logger = logging.getLogger(__name__)
@@ -132,19 +133,24 @@ def _battles_fan_out(turn_id: int, token: uuid.UUID) -> bool:
 MAIL_CHAIN_MAX_COUNTDOWN = 600.0
 
 
-def _send_summary(chain: bool) -> dict[str, list[int]]:
-    run = deliveries_send(now=timezone.now())
-    if chain and run.retry_in is not None:
-        # One follow-up per run, at the earliest retry: the chain ends when nothing waits. Capped:
-        # Redis redelivers messages held longer than its visibility timeout (an hour), and the beat
-        # sweep takes over the long waits of later attempts anyway.
+def _run_summary(run: SendRun | PostRun, follow_up: Task | None) -> dict[str, list[int]]:
+    """What a sending run did; with ``follow_up``, that task is queued again for the run's earliest retry.
+
+    One follow-up per run, at the earliest retry: the chain ends when nothing waits. Capped: Redis
+    redelivers messages held longer than its visibility timeout (an hour), and the beat sweep takes
+    over the long waits of later attempts anyway."""
+    if follow_up is not None and run.retry_in is not None:
         countdown = min(run.retry_in, MAIL_CHAIN_MAX_COUNTDOWN)
-        mail_deliveries_send.apply_async(countdown=countdown, queue=settings.MAIL_QUEUE)
+        follow_up.apply_async(countdown=countdown, queue=settings.MAIL_QUEUE)
     return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}
 
 
-# Sent to MAIL_QUEUE by every caller (notifications.mail_send_after_commit, the retry below, the beat
-# entry): Celery 5.7 deprecates the task-level ``queue`` attribute.
+def _send_summary(chain: bool) -> dict[str, list[int]]:
+    return _run_summary(deliveries_send(now=timezone.now()), mail_deliveries_send if chain else None)
+
+
+# Sent to MAIL_QUEUE by every caller (campaign.outbox.mail.mail_send_after_commit, the retry below, the
+# beat entry): Celery 5.7 deprecates the task-level ``queue`` attribute.
 @shared_task(name=MAIL_SEND_TASK, acks_late=True)
 def mail_deliveries_send() -> dict[str, list[int]]:
     """Send every due delivery once (``campaign.mail.sending``); queue a retry run if some failed."""
@@ -171,12 +177,7 @@ def mail_digests() -> dict[str, list[int]]:
 
 
 def _post_summary(chain: bool) -> dict[str, list[int]]:
-    run = webhook_deliveries_post(now=timezone.now())
-    if chain and run.retry_in is not None:
-        # As the mail task: one follow-up per run at the earliest retry, capped; the sweep takes the rest.
-        countdown = min(run.retry_in, MAIL_CHAIN_MAX_COUNTDOWN)
-        webhook_deliveries_send.apply_async(countdown=countdown, queue=settings.MAIL_QUEUE)
-    return {"sent": run.sent, "retrying": run.retrying, "failed": run.failed}
+    return _run_summary(webhook_deliveries_post(now=timezone.now()), webhook_deliveries_send if chain else None)
 
 
 @shared_task(name=WEBHOOK_SEND_TASK, acks_late=True)
