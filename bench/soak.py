@@ -50,7 +50,9 @@ from bench.soak_web import Api, Broken, Browser, Processes, SmtpSink, Soak
 
 #: The database the soak drops and makes afresh; SOAK_DATABASE names another (two soaks at once).
 DATABASE = os.environ.get("SOAK_DATABASE", "admiralty_soak")
-PASSWORD = "soak-Trafalgar-1805"
+# Unlike every soak address: Django's similarity check refused "soak-Trafalgar-1805" for some
+# addresses (``fr-soak-7-<pid>-again``: the same letters and digits), so a run failed now and then.
+PASSWORD = "Nelson at the Nile, 1798!"
 #: The nations with players (more join by the seed's choice); the rest keep standing orders.
 PLAYED = ("GB", "FR", "ES")
 #: Every step the soak may take, with its weight.
