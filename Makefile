@@ -49,13 +49,11 @@ migrations-check: venv services
 
 ## Three test processes on two cores: tests spend much of their time waiting on Celery workers,
 ## SMTP and Chromium. Each process has its own test database and Celery queue (config/settings/test.py).
-## --dist loadgroup: xdist hands tests out one at a time (each process keeps two waiting), the long
-## ones first (tests/conftest.py), except that the tests of one xdist_group go to one process together
-## (tests/browser/test_make_run.py: its module fixture starts `make run` afresh, 40-50 s a process).
-## Handing tests out in blocks instead (xdist's default first hand-out is a quarter of each process's
-## share) left the process with the block of long tests running them all: 640 s instead of 330 s.
+## --maxschedchunk 2: xdist hands tests out two at a time. By default its first hand-out is a quarter
+## of each process's share in one block, so the process that got the block of long tests (sorted
+## first, tests/conftest.py) ran them all while the others finished early: 640 s instead of 330 s.
 pytest: venv services
-	$(TEST_ENV) $(PY) -m pytest -n $(or $(PYTEST_PROCESSES),3) --dist loadgroup
+	$(TEST_ENV) $(PY) -m pytest -n $(or $(PYTEST_PROCESSES),3) --maxschedchunk 2
 
 ## The static checks, one after another (about 25 s of one core, most of it mypy).
 checks: lint typecheck contracts layout schema migrations-check

@@ -28,10 +28,7 @@ import psycopg
 import pytest
 from playwright.sync_api import Page, Response, expect
 
-# One xdist process runs every test of this module (`make pytest` uses --dist loadgroup): the module's
-# fixture starts `make run` from scratch (its own PostgreSQL, migrations, the demo: 40-50 s), and
-# handed out one by one the tests made three processes start it each.
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("make_run")]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = str(ROOT / ".venv" / "bin" / "python")
