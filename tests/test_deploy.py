@@ -60,3 +60,24 @@ def test_the_health_check_is_not_redirected_to_https_under_production_settings()
     health, login = result.stdout.split()
     assert health in {"200", "503"}
     assert login == "301"  # everything else still goes to https
+
+
+def test_production_posts_webhooks_only_to_public_addresses_and_development_allows_local_ones() -> None:
+    """The SSRF guard (campaign.webhooks.addresses) is on unless a deployment turns it off; `make run`'s
+    settings allow a receiver on one's own machine."""
+    read = "from django.conf import settings; print(settings.WEBHOOK_PRIVATE_ADDRESSES)"
+    allowed = {}
+    for module in ("config.settings.prod", "config.settings.dev"):
+        env = {**_production_env(), "DJANGO_SETTINGS_MODULE": module}
+        env.pop("WEBHOOK_PRIVATE_ADDRESSES", None)
+        result = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", read],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        allowed[module] = result.stdout.strip().splitlines()[-1]
+    assert allowed == {"config.settings.prod": "False", "config.settings.dev": "True"}

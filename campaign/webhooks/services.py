@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet
 
 from campaign.models import Campaign, Nation, Webhook, WebhookEvent, WebhookFormat
 from campaign.viewer import User, viewer_for_player
+from campaign.webhooks.addresses import host_refusal
 
 #: The most hooks one owner keeps in one campaign.
 MAX_HOOKS_PER_OWNER = 10
@@ -77,6 +78,12 @@ def url_refusal(url: str) -> str | None:
     return None
 
 
+def address_refusal(url: str) -> str | None:
+    """Why the host of ``url`` (a valid URL) may not receive webhooks on this site, or None."""
+    parts = urlsplit(url)
+    return host_refusal(parts.hostname or "", parts.port)
+
+
 def webhook_create(*, scope: WebhookScope, url: str, events: Sequence[str], format: str) -> Webhook:
     """Register a hook for ``scope`` with a new secret (returned on the hook, shown to the caller once)."""
     refusal = url_refusal(url)
@@ -94,6 +101,9 @@ def webhook_create(*, scope: WebhookScope, url: str, events: Sequence[str], form
         raise WebhookRefused(
             f"You have {owned} webhooks in this campaign, the most allowed; delete one first.", None, "too_many"
         )
+    private = address_refusal(url)  # last: it may look the host up in the DNS
+    if private is not None:
+        raise WebhookRefused(private, "url", "address_not_public")
     return Webhook.objects.create(
         campaign=scope.campaign,
         owner_id=scope.user_id,

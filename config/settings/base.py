@@ -239,6 +239,10 @@ WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=10)
 WEBHOOK_MAX_FAILURES = env.int("WEBHOOK_MAX_FAILURES", default=15)
 WEBHOOK_SEND_LEASE_SECONDS = env.int("WEBHOOK_SEND_LEASE_SECONDS", default=120)
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# Whether a hook may post to a loopback, private or link-local address (campaign.webhooks.addresses):
+# off here and so in production, where any player could otherwise have the server post into its own
+# network; development and the tests turn it on (a receiver on one's own machine).
+WEBHOOK_PRIVATE_ADDRESSES = env.bool("WEBHOOK_PRIVATE_ADDRESSES", default=False)
 
 # The cache holds rate-limit counters (password reset), shared by every server process: Redis.
 CACHES = {

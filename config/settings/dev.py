@@ -58,3 +58,6 @@ STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.s
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 STATIC_ROOT.mkdir(exist_ok=True)  # noqa: F405 — whitenoise warns when the folder is missing
+
+# A webhook receiver on one's own machine is how a hook is tried out (README, Webhooks).
+WEBHOOK_PRIVATE_ADDRESSES = env.bool("WEBHOOK_PRIVATE_ADDRESSES", default=True)

@@ -34,3 +34,6 @@ MAIL_QUEUE = CELERY_QUEUE_PREFIX + MAIL
 CACHES["default"]["KEY_PREFIX"] = f"admiralty-test-{os.getpid()}"  # noqa: F405
 # Writes unthrottled but for the tests of the throttle, which set their own rates.
 API_THROTTLE_RATES = {"api_write": "100000/minute", "simulator": "100000/minute"}
+
+# The webhook tests' receivers listen on 127.0.0.1; tests/campaign/test_webhook_addresses.py turns it off.
+WEBHOOK_PRIVATE_ADDRESSES = env.bool("WEBHOOK_PRIVATE_ADDRESSES", default=True)
