@@ -170,17 +170,7 @@ class Desk:
                 )
             needs.append(NeedsYou("failed_turn", text, error=turn.error, turn_pk=turn.pk))
         if turn is not None and turn.status == Turn.Status.OPEN and self.nmr_waits:
-            names = ", ".join(n.name for n in self.missing)
-            due = turn.deadline is not None and turn.deadline <= timezone.now()
-            when = "its deadline has passed and it waits for you" if due else "at its deadline it will wait for you"
-            needs.append(
-                NeedsYou(
-                    "nmr",
-                    f"Turn {turn.number} has no orders from {names}; {when}: enter orders for "
-                    f"{'it' if len(self.missing) == 1 else 'them'}, set a later deadline, or resolve it now.",
-                    turn_pk=turn.pk,
-                )
-            )
+            needs.append(NeedsYou("nmr", self._missing_orders_text(turn), turn_pk=turn.pk))
         for t in self.tables:
             if t.status == TabletopBattle.Status.REQUESTED:
                 who = t.requested_by or "A player"
@@ -231,6 +221,32 @@ class Desk:
     def ready_count(self) -> int:
         return sum(1 for n in self.nations if n.ready)
 
+    def _missing_orders_text(self, turn: Turn) -> str:
+        """What "the GM is asked" waits for: the missing nations' orders, or the GM's word once entered late."""
+        names = ", ".join(n.name for n in self.missing)
+        entered = [n.name for n in self.missing if n.orders] if self.deadline_passed else []
+        if entered:
+            others = [n.name for n in self.missing if not n.orders]
+            return (
+                f"Turn {turn.number} waits for you: you entered late orders for {', '.join(entered)}; "
+                "resolve it now once they are complete"
+                + (f" (no orders yet from {', '.join(others)})" if others else "")
+                + ", or set a later deadline."
+            )
+        when = (
+            "its deadline has passed and it waits for you"
+            if self.deadline_passed
+            else "at its deadline it will wait for you"
+        )
+        return (
+            f"Turn {turn.number} has no orders from {names}; {when}: enter orders for "
+            f"{'it' if len(self.missing) == 1 else 'them'}, set a later deadline, or resolve it now."
+        )
+
+    @property
+    def deadline_passed(self) -> bool:
+        return self.turn is not None and self.turn.deadline is not None and self.turn.deadline <= timezone.now()
+
     @property
     def nmr_waits(self) -> bool:
         """With the "GM is asked" policy, a due turn with missing nations waits for the GM."""
@@ -274,7 +290,7 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
             player_email=n.player.email if n.player is not None else "",
             orders=count,
             last_change=last,
-            submitted=count > 0 or (state is not None and state.submitted_at is not None),
+            submitted=_orders_given(turn, count, state.submitted_at if state is not None else None),
             ready=state is not None and state.ready,
             treasury=n.treasury,
             ships=ships.get(n.pk, 0),
@@ -306,6 +322,15 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
     return Desk(
         campaign, turn, list(nations.values()), shown, total, _pending_invitations(campaign), _open_tables(campaign)
     )
+
+
+def _orders_given(turn: Turn | None, count: int, submitted_at: datetime | None) -> bool:
+    """Whether a nation has given this turn's orders: any, before the deadline; after it, only those
+    given by the deadline count (the GM's late entries leave it missing, as the players' header says,
+    and the turn waits for the GM under "the GM is asked")."""
+    if turn is not None and turn.deadline is not None and turn.deadline <= timezone.now():
+        return submitted_at is not None and submitted_at <= turn.deadline
+    return count > 0 or submitted_at is not None
 
 
 def _times(n: int) -> str:

@@ -19,7 +19,7 @@ from celery import signature
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from battles.engagements.table import table_fall_back
@@ -153,10 +153,15 @@ def turns_due(*, now: datetime) -> list[int]:
         turn_states__turn=OuterRef("pk")
     )
     everyone_ready = Exists(with_players) & ~Exists(not_ready) & ~Exists(players_without_state)
-    # The "GM is asked" NMR house option: while a nation with a player has entered no orders, the turn
-    # waits for the GM (who enters them, extends the deadline or resolves it now), deadline or not.
+    # The "GM is asked" NMR house option: while a nation with a player has given no orders by the
+    # deadline, the turn waits for the GM, deadline or not — who enters them, extends the deadline or
+    # resolves it now. Orders the GM enters after the deadline do not end the wait: the GM may enter
+    # several, one by one, and resolves the turn once they are complete.
     submitted = NationTurn.objects.filter(
-        turn=OuterRef(OuterRef("pk")), nation=OuterRef("pk"), submitted_at__isnull=False
+        Q(turn__deadline__isnull=True) | Q(submitted_at__lte=F("turn__deadline")),
+        turn=OuterRef(OuterRef("pk")),
+        nation=OuterRef("pk"),
+        submitted_at__isnull=False,
     )
     without_orders = Nation.objects.filter(campaign=OuterRef("campaign"), player__isnull=False).exclude(
         Exists(submitted)

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.audit import COMMAND_LINE
-from campaign.gm.actions import campaign_end
+from campaign.gm.actions import campaign_end, gm_turn_resolve_now
 from campaign.gm.desk import desk_for_gm
 from campaign.models import Campaign, Delivery, Invitation, MailEvent, Nation, NationTurn, Order, Turn, TurnReport
 from campaign.models.audit import AuditEntry
@@ -421,7 +421,18 @@ def test_nmr_gm_asked_the_turn_waits_until_the_gm_decides() -> None:
         order_add(nation=world.gb, body=dict(hero))  # the player, after the deadline (issue 26)
     assert world.turn.pk not in turns_due(now=timezone.now())
     order_add(nation=world.gb, body=hero, actor=COMMAND_LINE, late_reason="Orders came by post")  # the GM
-    assert world.turn.pk in turns_due(now=timezone.now())  # orders in: due again
+    # The GM may enter more, one by one: late orders do not end the wait; the desk says what is next.
+    assert world.turn.pk not in turns_due(now=timezone.now())
+    order_add(nation=world.gb, body={**hero, "name": "Pomone"}, actor=COMMAND_LINE, late_reason="Orders came by post")
+    assert world.turn.pk not in turns_due(now=timezone.now())
+    world.campaign.refresh_from_db()
+    desk = desk_for_gm(campaign=world.campaign)
+    assert [n.text for n in desk.needs_you if n.kind == "nmr"] == [
+        "Turn 1 waits for you: you entered late orders for Great Britain; resolve it now once they are "
+        "complete, or set a later deadline."
+    ]
+    gm_turn_resolve_now(campaign=world.campaign, actor=None)
+    assert Turn.objects.get(pk=world.turn.pk).status == Turn.Status.RESOLVING
 
 
 def test_nmr_fleets_return_to_port() -> None:
