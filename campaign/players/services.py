@@ -176,6 +176,31 @@ def player_invite(*, nation: Nation, email: str, actor: Actor, now: datetime | N
     Invitation.objects.filter(nation=nation, accepted_at__isnull=True, withdrawn_at__isnull=True).update(
         withdrawn_at=now
     )
+    return _invitation_sent(
+        campaign=campaign,
+        nation=nation,
+        address=address,
+        user=user,
+        actor=actor,
+        now=now,
+        action=AuditAction.PLAYER_INVITED,
+        summary=f"{address} invited to command {nation.name}.",
+    )
+
+
+def _invitation_sent(
+    *,
+    campaign: Campaign,
+    nation: Nation | None,
+    address: str,
+    user: Any,
+    actor: Actor,
+    now: datetime,
+    action: AuditAction,
+    summary: str,
+) -> Invitation:
+    """The invitation written, its mail recorded (sent after commit) and the GM's action audited: the
+    same for a nation's player and for a co-GM (``nation`` None)."""
     invited_by = actor if actor is not None and actor.is_authenticated else None
     invitation = Invitation.objects.create(
         campaign=campaign,
@@ -196,8 +221,8 @@ def player_invite(*, nation: Nation, email: str, actor: Actor, now: datetime | N
     audit_record(
         campaign=campaign,
         actor=actor,
-        action=AuditAction.PLAYER_INVITED,
-        summary=f"{address} invited to command {nation.name}.",
+        action=action,
+        summary=summary,
         after={"email": address, "account": user.get_username()},
     )
     return invitation
@@ -323,26 +348,16 @@ def co_gm_invite(*, campaign: Campaign, email: str, actor: Actor, now: datetime 
     Invitation.objects.filter(
         campaign=campaign, user=user, nation__isnull=True, accepted_at__isnull=True, withdrawn_at__isnull=True
     ).update(withdrawn_at=now)
-    invited_by = actor if actor is not None and actor.is_authenticated else None
-    invitation = Invitation.objects.create(
-        campaign=campaign, email=address, user=user, invited_by_id=invited_by.pk if invited_by else None, sent_at=now
-    )
-    invitation_record(
-        invitation_id=invitation.pk,
-        campaign_id=campaign.pk,
-        nation=None,
-        user_id=user.pk,
-        url=invitation_url(invitation),
-        now=now,
-    )
-    audit_record(
+    return _invitation_sent(
         campaign=campaign,
+        nation=None,
+        address=address,
+        user=user,
         actor=actor,
+        now=now,
         action=AuditAction.CO_GM_INVITED,
         summary=f"{address} invited to help run the campaign as a co-GM.",
-        after={"email": address, "account": user.get_username()},
     )
-    return invitation
 
 
 @transaction.atomic
