@@ -12,18 +12,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import Count, F, Max, Subquery
 from django.utils import timezone
 
 from battles.models import TabletopBattle
-from campaign.models import Campaign, Delivery, Invitation, Nation, NationTurn, NmrPolicy, Order, Turn, TurnReport
+from campaign.models import (
+    Campaign,
+    Delivery,
+    Invitation,
+    Nation,
+    NationTurn,
+    NmrPolicy,
+    Order,
+    Turn,
+    TurnReport,
+    Webhook,
+)
 from campaign.orders.describe import order_in_words
 from campaign.orders.names import campaign_order_names
 from campaign.players.services import INVITATION_MAX_AGE_DAYS
 from fleets.models import Ship
-from rules.ruleset import SETTINGS
 from rules.turn_events import report_events
 
 
@@ -102,16 +113,32 @@ class NeedsYou:
     """One line of the desk's "Needs you" list: what waits for the GM, in words, and which buttons
     answer it (``kind`` picks them in the template; the ids say what they act on)."""
 
-    kind: str  # setup | failed_turn | nmr | table | request | dispute | confirmed | mail | invitation
+    kind: str  # setup | failed_turn | nmr | table | request | dispute | confirmed | mail | invitation | webhook
     text: str
     error: str = ""
     turn_pk: int | None = None
     table_pk: int | None = None
     invitation_pk: int | None = None
+    email: str = ""  # whom to write to (a switched-off webhook's owner)
 
 
 #: An invitation not accepted this close to the end of its link's life is listed as "expiring".
 INVITATION_EXPIRING = timedelta(days=2)
+
+
+@dataclass
+class DeskHook:
+    """A webhook switched off after failing again and again: it posts nothing until registered again."""
+
+    owner: str
+    owner_email: str
+    whose: str  # the nation's name, or "the campaign" for a GM's hook
+    host: str
+    reason: str
+
+
+#: Switched-off webhooks listed among the desk's "Needs you" lines, the latest first.
+SWITCHED_OFF_HOOKS_SHOWN = 10
 
 
 @dataclass
@@ -123,6 +150,7 @@ class Desk:
     failed_mail_total: int
     invitations: list[DeskInvitation] = field(default_factory=list)
     tables: list[DeskTable] = field(default_factory=list)
+    switched_off_hooks: list[DeskHook] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -211,7 +239,22 @@ class Desk:
                         invitation_pk=i.pk,
                     )
                 )
+        needs.extend(self._switched_off_hook_needs())
         return needs
+
+    def _switched_off_hook_needs(self) -> list[NeedsYou]:
+        """Each switched-off webhook: its owner was mailed, but a player's bot or the group's channel
+        hears nothing more until it is registered again, which the GM may want to chase."""
+        return [
+            NeedsYou(
+                "webhook",
+                f"The webhook of {h.owner} ({h.whose}) to {h.host} was switched off after failing "
+                f"{settings.WEBHOOK_MAX_FAILURES} times in a row ({h.reason.rstrip('.')}); it posts nothing "
+                "until its owner registers it again.",
+                email=h.owner_email,
+            )
+            for h in self.switched_off_hooks
+        ]
 
     @property
     def missing(self) -> list[DeskNation]:
@@ -320,8 +363,34 @@ def desk_for_gm(*, campaign: Campaign) -> Desk:
     ]
     total = len(shown) if len(shown) < FAILED_MAIL_SHOWN else failed.count()
     return Desk(
-        campaign, turn, list(nations.values()), shown, total, _pending_invitations(campaign), _open_tables(campaign)
+        campaign,
+        turn,
+        list(nations.values()),
+        shown,
+        total,
+        pending_invitations(campaign),
+        _open_tables(campaign),
+        _switched_off_hooks(campaign),
     )
+
+
+def _switched_off_hooks(campaign: Campaign) -> list[DeskHook]:
+    """The campaign's webhooks switched off after failing, the latest first (one query)."""
+    rows = (
+        Webhook.objects.filter(campaign=campaign, active=False)
+        .select_related("owner", "nation")
+        .order_by("-disabled_at", "-pk")[:SWITCHED_OFF_HOOKS_SHOWN]
+    )
+    return [
+        DeskHook(
+            owner=h.owner.get_username(),
+            owner_email=h.owner.email,
+            whose=h.nation.name if h.nation is not None else "the campaign",
+            host=urlsplit(h.url).hostname or h.url,
+            reason=h.disabled_reason or "no reason recorded",
+        )
+        for h in rows
+    ]
 
 
 def _orders_given(turn: Turn | None, count: int, submitted_at: datetime | None) -> bool:
@@ -358,7 +427,7 @@ def _open_tables(campaign: Campaign) -> list[DeskTable]:
     ]
 
 
-def _pending_invitations(campaign: Campaign) -> list[DeskInvitation]:
+def pending_invitations(campaign: Campaign) -> list[DeskInvitation]:
     """The invitations nobody has accepted yet and the GM has not revoked: the players' by nation, then
     the co-GMs' (one query)."""
     pending = Invitation.objects.filter(campaign=campaign, accepted_at__isnull=True, withdrawn_at__isnull=True)
@@ -402,42 +471,3 @@ __all__ = [
     "NeedsYou",
     "desk_for_gm",
 ]
-
-
-@dataclass(frozen=True)
-class SetupNation:
-    """One nation on the Start check list: who plays it, or whose invitation waits, or nobody."""
-
-    name: str
-    player: str  # username, or ""
-    invited: str  # the address of an open invitation, or ""
-
-    @property
-    def ok(self) -> bool:
-        return bool(self.player)
-
-
-@dataclass(frozen=True)
-class SetupChecklist:
-    nations: list[SetupNation]
-    house_rules: int  # how many rule settings differ from the rules' own numbers
-
-    @property
-    def unplayed(self) -> list[SetupNation]:
-        return [n for n in self.nations if not n.ok]
-
-
-def setup_checklist(*, campaign: Campaign) -> SetupChecklist:
-    """What the GM checks before pressing Start: each nation's player (or the invitation not yet
-    accepted), and how many house rules the campaign has (two queries)."""
-    invited: dict[str, str] = {}
-    for invitation in _pending_invitations(campaign):  # the newest first
-        if invitation.nation:  # a co-GM's invitation is for no nation
-            invited.setdefault(invitation.nation, invitation.email)
-    nations = [
-        SetupNation(name=n.name, player=n.player.get_username() if n.player else "", invited=invited.get(n.name, ""))
-        for n in Nation.objects.filter(campaign=campaign).select_related("player").order_by("name")
-    ]
-    flat = campaign.ruleset.flat
-    house = sum(1 for setting in SETTINGS if flat.get(setting.key, setting.default) != setting.default)
-    return SetupChecklist(nations=nations, house_rules=house)

@@ -21,7 +21,18 @@ from django.utils import timezone
 from campaign.audit import COMMAND_LINE
 from campaign.gm.actions import campaign_end, gm_turn_resolve_now
 from campaign.gm.desk import desk_for_gm
-from campaign.models import Campaign, Delivery, Invitation, MailEvent, Nation, NationTurn, Order, Turn, TurnReport
+from campaign.models import (
+    Campaign,
+    Delivery,
+    Invitation,
+    MailEvent,
+    Nation,
+    NationTurn,
+    Order,
+    Turn,
+    TurnReport,
+    Webhook,
+)
 from campaign.models.audit import AuditEntry
 from campaign.orders.deadline import DeadlinePassed
 from campaign.orders.services import order_add
@@ -471,3 +482,29 @@ def test_campaign_end_refuses_while_a_turn_resolves() -> None:
     with pytest.raises(ValueError, match="is resolving"):
         campaign_end(campaign=world.campaign, actor=None)
     assert Campaign.objects.get(pk=world.campaign.pk).status != "ended"
+
+
+def test_a_switched_off_webhook_is_a_line_of_needs_you_naming_its_owner_nation_and_host() -> None:
+    world = two_power_world()
+    _, client = _gm_client(world)
+    nelson = User.objects.create_user("nelson", "nelson@example.org")
+    Nation.objects.filter(pk=world.gb.pk).update(player=nelson)
+    common = {"campaign": world.campaign, "owner": nelson, "events": ["turn.resolved"], "secret": "s" * 64}
+    Webhook.objects.create(nation=world.gb, url="https://hooks.example.org/gb", **common)  # still posting
+    Webhook.objects.create(
+        nation=world.gb,
+        url="https://bot.example.net:8443/admiralty?x=1",
+        active=False,
+        disabled_at=timezone.now(),
+        disabled_reason="The receiver answered 500 Internal Server Error.",
+        **common,
+    )
+    lines = [n.text for n in desk_for_gm(campaign=world.campaign).needs_you if n.kind == "webhook"]
+    assert lines == [
+        "The webhook of nelson (Great Britain) to bot.example.net was switched off after failing 15 times in a "
+        "row (The receiver answered 500 Internal Server Error); it posts nothing until its owner registers it again."
+    ]
+    page = client.get(reverse("admin:campaign_campaign_desk", args=[world.campaign.pk])).content.decode()
+    assert "to bot.example.net was switched off" in page
+    assert 'href="mailto:nelson@example.org">Write to its owner' in page
+    assert "hooks.example.org" not in page

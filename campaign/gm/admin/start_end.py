@@ -14,7 +14,7 @@ from django.utils import timezone
 from campaign.gm.actions import campaign_end, campaign_start, gm_campaign_clock_start
 from campaign.gm.admin.base import CampaignPages
 from campaign.gm.admin.forms import EndCampaignForm, StartCampaignForm, StartClockForm
-from campaign.gm.desk import setup_checklist
+from campaign.gm.checklist import setup_checklist
 from campaign.models import Campaign, Turn, Victory
 from campaign.permissions import is_superuser
 from campaign.scenarios.loading import ScenarioError
