@@ -231,7 +231,9 @@ class Desk:
         now = timezone.now()
         for i in self.invitations:
             if i.expires_at - now <= INVITATION_EXPIRING:
-                state = "has expired" if i.expired else f"expires {i.expires_at:%Y-%m-%d %H:%M} UTC"
+                # In the reader's time zone: the desk page's (the GM's setting) or the digest mail's.
+                when = timezone.localtime(i.expires_at)
+                state = "has expired" if i.expired else f"expires {when:%a %-d %b %H:%M} ({when.tzname()})"
                 needs.append(
                     NeedsYou(
                         "invitation",

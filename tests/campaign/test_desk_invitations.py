@@ -194,3 +194,16 @@ def test_an_address_invited_to_one_nation_is_refused_for_a_second_one_up_front()
     pending = desk[desk.index("Invitations not yet accepted") :]
     pending = pending[: pending.index("</table>")]
     assert "Great Britain" in pending and "France" not in pending
+
+
+def test_an_expiring_invitation_on_needs_you_gives_its_time_in_the_gms_time_zone() -> None:
+    world = two_power_world()
+    gm, client = _desk_with_gm(world)
+    invitation = player_invite(nation=world.gb, email="collingwood@example.org", actor=gm)
+    sent = timezone.now() - timedelta(days=29)  # the link's 30 days end tomorrow
+    Invitation.objects.filter(pk=invitation.pk).update(sent_at=sent)
+    page = _desk(client, world)
+    ends = timezone.localtime(sent + timedelta(days=30), ZoneInfo("America/New_York"))
+    line = "The invitation of collingwood@example.org to command Great Britain is not accepted and its link expires "
+    assert line + f"{ends:%a %-d %b %H:%M} ({ends.tzname()})." in page
+    assert " UTC." not in page
