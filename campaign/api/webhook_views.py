@@ -45,7 +45,10 @@ DELIVERIES = (
     "X-Admiralty-Timestamp (Unix seconds) and X-Admiralty-Signature: sha256=<hex HMAC-SHA256 of "
     '"<timestamp>.<body>" keyed with the secret>. Answer 2xx within 10 s; anything else is retried with '
     "backoff, and a hook failing again and again is switched off and its owner told by mail. "
-    'discord posts {"content": text}, slack {"text": text}: one readable line in the owner\'s time zone.'
+    'discord posts {"content": text}, slack {"text": text}: one readable line in the owner\'s time zone. '
+    "Unless the site allows private addresses (development does), a url whose host is or resolves to a "
+    "loopback, private or link-local address is refused with the code address_not_public, and no post "
+    "is ever sent to such an address."
 )
 
 
